@@ -1,0 +1,172 @@
+"""Extraction with learned layout patterns (SPEC §2.6).
+
+A page is cut into blocks and aligned to every pattern of its site; a pattern
+applies when the blocks aligned to its sections carry more than
+``pattern_threshold`` of the page's weight (in strict mode, every section must
+also find a block).  The best-covering pattern wins, and its TITLE, MAIN and
+SUB sections give the article.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .alignment import PathCodes, align
+from .blocks import BlockOptions, PageBlocks
+from .page import Page
+from .patterns import LayoutPattern, SitePatterns
+
+__all__ = ["Article", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_with_patterns"]
+
+
+@dataclass(frozen=True)
+class ExtractOptions:
+    """Thresholds of extraction; defaults from SPEC §2.6."""
+
+    pattern_threshold: float = 0.8  # share of the page's weight a pattern must cover
+    strict: bool = False  # reject a pattern if any of its sections finds no block
+    include_sub: bool = False  # append SUB sections to the body
+    include_non_articles: bool = False  # extract pages whose layout is not an article layout
+
+
+@dataclass
+class Article:
+    """What extraction gives for one page."""
+
+    url: str | None
+    title: str
+    body: str
+    matched: bool
+    method: str | None = None
+    pattern: str | None = None
+    score: float | None = None
+    is_article: bool = True
+    source: str | None = None
+    sections: list[tuple[str, str]] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json_dict(self) -> dict[str, object]:
+        """The object printed per page by ``newsstemmer extract``."""
+        out: dict[str, object] = {
+            "source": self.source,
+            "url": self.url,
+            "title": self.title,
+            "body": self.body,
+            "matched": self.matched,
+            "method": self.method,
+            "pattern": self.pattern,
+            "score": None if self.score is None else round(self.score, 4),
+            "is_article": self.is_article,
+        }
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+@dataclass
+class PatternMatch:
+    """How well one pattern fits a page, with the page block aligned to each section."""
+
+    pattern: LayoutPattern
+    coverage: float
+    blocks: list[int | None]  # page block index per section
+
+    @property
+    def complete(self) -> bool:
+        return all(b is not None for b in self.blocks)
+
+
+def match_pattern(page: PageBlocks, pattern: LayoutPattern, codes: PathCodes | None = None) -> PatternMatch:
+    """Align a page to one pattern and measure the share of its weight covered."""
+    codes = codes or PathCodes()
+    pcodes = codes.encode(pattern.paths)
+    bcodes = codes.encode([b.path for b in page.blocks])
+    per_section: list[int | None] = [None] * len(pattern.sections)
+    covered = 0
+    for s, b in align(pcodes, bcodes):
+        per_section[s] = b
+        covered += page.blocks[b].weight
+    taken = {b for b in per_section if b is not None}
+    free = pattern.free_paths
+    covered += sum(b.weight for b in page.blocks if b.index not in taken and b.path in free)
+    total = page.total_weight
+    return PatternMatch(pattern, covered / total if total else 0.0, per_section)
+
+
+def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
+    """The role of every page block under a match (None: unknown to the pattern)."""
+    roles: list[str | None] = [match.pattern.free_paths.get(b.path) for b in page.blocks]
+    for sec, b in zip(match.pattern.sections, match.blocks):
+        if b is not None:
+            roles[b] = sec.role
+    return roles
+
+
+def extract_with_patterns(
+    page: Page,
+    site: SitePatterns,
+    options: ExtractOptions | None = None,
+    block_options: BlockOptions | None = None,
+) -> Article:
+    """Extract title and body with the site's patterns; ``matched`` is False if none applies."""
+    opts = options or ExtractOptions()
+    pb = page.blocks(block_options or _block_options(site))
+    codes = PathCodes()
+    best: PatternMatch | None = None
+    for pattern in site.patterns:
+        m = match_pattern(pb, pattern, codes)
+        if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):
+            continue
+        if best is None or m.coverage > best.coverage:
+            best = m
+    if best is None:
+        return Article(page.url, "", "", matched=False, source=page.source)
+    p = best.pattern
+    roles = block_roles(pb, best)
+    sections: list[tuple[str, str]] = []
+    title = ""
+    body_parts: list[str] = []
+    for block, role in zip(pb.blocks, roles):
+        if role is None or role == "static":
+            continue
+        sections.append((role, block.text))
+        if role == "title":
+            title = title or block.text
+        elif role == "main" or (role == "sub" and opts.include_sub):
+            body_parts.append(block.text)
+    if not title:
+        title = _page_title(pb)
+    article = Article(
+        page.url,
+        title,
+        "\n".join(body_parts),
+        matched=True,
+        method="pattern",
+        pattern=p.id,
+        score=best.coverage,
+        is_article=p.article,
+        source=page.source,
+        sections=sections,
+    )
+    if not p.article and not opts.include_non_articles:
+        article.body = ""
+    return article
+
+
+def _page_title(pb: PageBlocks) -> str:
+    """The page's own headline when the pattern has no title section."""
+    for t in (pb.meta_title, *pb.h1, pb.title):
+        if t:
+            return t
+    return ""
+
+
+def _block_options(site: SitePatterns) -> BlockOptions:
+    raw = site.settings.get("blocks") if isinstance(site.settings, dict) else None
+    if not isinstance(raw, dict):
+        return BlockOptions()
+    known = {k: v for k, v in raw.items() if k in BlockOptions.__dataclass_fields__}
+    try:
+        return BlockOptions(**known)
+    except TypeError:
+        return BlockOptions()

@@ -1,0 +1,250 @@
+"""Learning a site's layout patterns from its pages, without labels (SPEC §2.3–2.5).
+
+``learn(pages)`` clusters the pages by layout, aligns the pages of each cluster
+to their common block-path sequence, scores every section (DiffScore,
+MainScore), chooses the title section by a vote over the pages, gives every
+section a role, and scores the pattern.  The result is a :class:`SitePatterns`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable, Sequence
+from urllib.parse import urlsplit
+
+from .alignment import PathCodes, align, common_subsequence
+from .blocks import BlockOptions, HTMLParseError, PageBlocks
+from .clustering import LayoutSequence, cluster_layouts
+from .page import Page
+from .patterns import LayoutPattern, LayoutSection, SitePatterns
+from .scoring import dice, diff_score, main_score, pattern_score, run_score
+
+__all__ = ["LearnOptions", "learn", "site_of"]
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class LearnOptions:
+    """Every threshold of learning; defaults from SPEC §2."""
+
+    cluster_threshold: float = 0.97  # -t: Sim above which pages share a layout
+    # Lower similarities at which pages left alone may still join a layout (choice:
+    # at 0.97 alone, 30-60% of the pages of real sites stayed unmatched).
+    relaxed_cluster_thresholds: tuple[float, ...] = (0.9, 0.8, 0.7, 0.6)
+    diff_threshold: float = 0.5  # -T: DiffScore below which a section is static
+    main_threshold: float = 50.0  # -M: MainScore a section needs to be main text
+    title_threshold: float = 0.6  # title score a section needs (with anchor texts)
+    fallback_title_threshold: float = 1.0  # title score without anchor texts
+    score_threshold: float = 100.0  # LayoutPatternScore below which a layout is not an article layout
+    max_partners: int = 8  # pages each page is compared with for DiffScore
+    min_cluster_pages: int = 2  # smaller clusters give no pattern
+    blocks: BlockOptions = field(default_factory=BlockOptions)
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def site_of(url: str | None) -> str:
+    """The site key of a URL: its host name without ``www.`` (``unknown`` if none)."""
+    if not url:
+        return "unknown"
+    host = (urlsplit(url).hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    return host or "unknown"
+
+
+@dataclass
+class _Member:
+    page: Page
+    blocks: PageBlocks
+    codes: list[int]
+
+
+def learn(
+    pages: Iterable[Page],
+    options: LearnOptions | None = None,
+    site: str | None = None,
+    progress: Progress | None = None,
+) -> SitePatterns:
+    """Learn the layout patterns of one site from its pages.
+
+    Pages that cannot be parsed are skipped with a warning (they are listed in
+    no pattern).  ``progress(stage, done, total)`` is called as work advances.
+    """
+    opts = options or LearnOptions()
+    codes = PathCodes()
+    members: list[_Member] = []
+    page_list = list(pages)
+    for n, page in enumerate(page_list, 1):
+        try:
+            pb = page.blocks(opts.blocks)
+        except HTMLParseError as exc:
+            log.warning("%s: skipped: %s", page.name, exc)
+            continue
+        members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks])))
+        if progress:
+            progress("reading", n, len(page_list))
+    # Visit pages in URL order so that pages of one directory meet early (as the original).
+    order = sorted(range(len(members)), key=lambda i: members[i].page.url or members[i].page.name)
+    seqs = [LayoutSequence(m.codes, [b.weight for b in m.blocks.blocks]) for m in members]
+    clusters = cluster_layouts(
+        seqs, opts.cluster_threshold, order, opts.relaxed_cluster_thresholds, opts.min_cluster_pages
+    )
+    if progress:
+        progress("clustering", len(members), len(members))
+    patterns: list[LayoutPattern] = []
+    for k, cluster in enumerate(sorted(clusters, key=len, reverse=True)):
+        if len(cluster) < opts.min_cluster_pages:
+            continue
+        pattern = _learn_pattern([members[i] for i in cluster], codes, opts)
+        if pattern is not None:
+            patterns.append(pattern)
+        if progress:
+            progress("scoring", k + 1, len(clusters))
+    patterns.sort(key=lambda p: p.score, reverse=True)
+    for i, p in enumerate(patterns):
+        p.id = f"p{i}"
+    site_key = site or _majority_site(members)
+    return SitePatterns(
+        site=site_key,
+        patterns=patterns,
+        settings=opts.as_dict(),
+        pages=[m.page.url or m.page.name for m in members],
+        created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+    )
+
+
+def _majority_site(members: Sequence[_Member]) -> str:
+    sites = Counter(site_of(m.page.url) for m in members if m.page.url)
+    return sites.most_common(1)[0][0] if sites else "unknown"
+
+
+def _learn_pattern(members: list[_Member], codes: PathCodes, opts: LearnOptions) -> LayoutPattern | None:
+    common = members[0].codes
+    for m in members[1:]:
+        common = common_subsequence(common, m.codes)
+    if not common:
+        return None
+    n_sec = len(common)
+    # texts[s][p]: the block of page p aligned to section s
+    aligned: list[list] = [[None] * len(members) for _ in range(n_sec)]
+    for p, m in enumerate(members):
+        for s, b in align(common, m.codes):
+            aligned[s][p] = m.blocks.blocks[b]
+    diffs, mains = [], []
+    for s in range(n_sec):
+        blocks = [b for b in aligned[s] if b is not None]
+        d = diff_score([b.sig for b in blocks], opts.max_partners)
+        diffs.append(d)
+        mains.append(main_score(d, [b.plain_weight for b in blocks]))
+    largest = max(range(n_sec), key=lambda s: mains[s])
+    title = _choose_title(members, aligned, diffs, largest, opts)
+    paths = _paths_by_code(codes)
+    sections = []
+    start = title + 1 if title is not None else 0
+    for s in range(n_sec):
+        if s == title:
+            role = "title"
+        elif diffs[s] >= opts.diff_threshold and mains[s] >= opts.main_threshold and s >= start:
+            role = "main"
+        elif diffs[s] >= opts.diff_threshold:
+            role = "sub"
+        else:
+            role = "static"
+        sections.append(LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), role))
+    free_paths = _free_path_roles(members, aligned, opts)
+    score = pattern_score(len(members), [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold])
+    return LayoutPattern(
+        id="",
+        score=round(score, 2),
+        pages=len(members),
+        sections=sections,
+        title_section=title,
+        main_section=largest,
+        article=score >= opts.score_threshold,
+        sample_urls=[m.page.url or m.page.name for m in members[:5]],
+        free_paths=free_paths,
+    )
+
+
+def _free_path_roles(members: list[_Member], aligned: list[list], opts: LearnOptions) -> dict[str, str]:
+    """Role of each path among the blocks that aligned to no section, judged per path."""
+    used = [set() for _ in members]
+    for row in aligned:
+        for p, b in enumerate(row):
+            if b is not None:
+                used[p].add(b.index)
+    per_path: dict[str, dict[int, list]] = {}
+    for p, m in enumerate(members):
+        for b in m.blocks.blocks:
+            if b.index not in used[p]:
+                per_path.setdefault(b.path, {}).setdefault(p, []).append(b)
+    roles: dict[str, str] = {}
+    for path, by_page in per_path.items():
+        sigs = ["".join(b.sig for b in bl) for bl in by_page.values()]
+        plain = [sum(b.plain_weight for b in bl) for bl in by_page.values()]
+        d = diff_score(sigs, opts.max_partners)
+        ms = main_score(d, plain)
+        if d >= opts.diff_threshold and ms >= opts.main_threshold:
+            roles[path] = "main"
+        elif d >= opts.diff_threshold:
+            roles[path] = "sub"
+        else:
+            roles[path] = "static"
+    return roles
+
+
+def _paths_by_code(codes: PathCodes) -> dict[int, str]:
+    return {c: p for p, c in codes._codes.items()}
+
+
+def _choose_title(
+    members: list[_Member], aligned: list[list], diffs: list[float], largest: int, opts: LearnOptions
+) -> int | None:
+    """Vote, page by page, for the section before the main text that best matches the headline.
+
+    Evidence, strongest first: anchor texts of links to the page, then the page's own
+    headline statements (og:title, <title>, h1).  Without any, the original's fallback:
+    the section sharing the longest runs with the main text.
+    """
+    candidates = [
+        s
+        for s in range(largest)
+        if diffs[s] > 0 and not _is_head_title(aligned[s])
+    ]
+    if not candidates:
+        return None
+    votes: Counter[int] = Counter()
+    for p, m in enumerate(members):
+        signals = list(m.page.anchor_texts) + m.blocks.title_candidates()
+        best, best_score = None, 0.0
+        for s in candidates:
+            block = aligned[s][p]
+            if block is None:
+                continue
+            if signals:
+                sc = max(dice(block.text, t) for t in signals) * diffs[s]
+                ok = sc > opts.title_threshold and sc > best_score
+            else:
+                main = aligned[largest][p]
+                sc = run_score(block.text, main.text if main else "") * diffs[s]
+                ok = sc > opts.fallback_title_threshold and sc > best_score
+            if ok:
+                best, best_score = s, sc
+        if best is not None:
+            votes[best] += 1
+    if not votes:
+        return None
+    return votes.most_common(1)[0][0]
+
+
+def _is_head_title(blocks: list) -> bool:
+    b = next((x for x in blocks if x is not None), None)
+    return b is not None and b.tag == "title"

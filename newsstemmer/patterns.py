@@ -1,0 +1,218 @@
+"""The learned model of a site: layout patterns, their sections, and the JSON file.
+
+One human-readable JSON file per site (SPEC §2.7).  Loading validates every field
+and raises :class:`PatternFileError` naming the file and the problem; the file is
+never evaluated as code.  Saving is atomic (temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "ROLES",
+    "LayoutSection",
+    "LayoutPattern",
+    "SitePatterns",
+    "PatternFileError",
+]
+
+FORMAT_NAME = "newsstemmer-patterns"
+FORMAT_VERSION = 1
+#: What a section holds: the headline, main text, other varying text, or boilerplate.
+ROLES = ("title", "main", "sub", "static")
+
+
+class PatternFileError(ValueError):
+    """A pattern file is unreadable, corrupt, or not a newsstemmer pattern file."""
+
+
+@dataclass
+class LayoutSection:
+    """One position of a layout pattern: the blocks aligned there on every page."""
+
+    path: str
+    diff_score: float
+    main_score: float
+    role: str = "static"
+
+
+@dataclass
+class LayoutPattern:
+    """A layout shared by a cluster of pages, with a role for each section."""
+
+    id: str
+    score: float
+    pages: int
+    sections: list[LayoutSection]
+    title_section: int | None = None
+    main_section: int | None = None
+    article: bool = True
+    sample_urls: list[str] = field(default_factory=list)
+    # Blocks that align to no section (extra paragraphs, boxes a page has more of)
+    # are judged by their path alone: path -> role, learned from the same pages.
+    free_paths: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def paths(self) -> list[str]:
+        return [s.path for s in self.sections]
+
+
+@dataclass
+class SitePatterns:
+    """Every layout pattern learned for one site, with the settings used to learn them."""
+
+    site: str
+    patterns: list[LayoutPattern]
+    settings: dict[str, Any] = field(default_factory=dict)
+    pages: list[str] = field(default_factory=list)
+    created: str = ""
+    # Rules and other per-site models are kept by name so later components can add theirs.
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    # -- serialisation -------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "site": self.site,
+            "created": self.created,
+            "settings": self.settings,
+            "pages": self.pages,
+            "patterns": [asdict(p) for p in self.patterns],
+            **({"extras": self.extras} if self.extras else {}),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n"
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the file atomically: a reader sees the old file or the new one, never half."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(self.to_json())
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
+        return target
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> "SitePatterns":
+        """Read and validate a pattern file; errors name the file and what is wrong."""
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise PatternFileError(f"{p}: cannot read pattern file: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise PatternFileError(f"{p}: not a pattern file (not UTF-8 text)") from None
+        except json.JSONDecodeError as exc:
+            raise PatternFileError(
+                f"{p}: corrupt pattern file: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from None
+        try:
+            return cls.from_dict(data)
+        except PatternFileError as exc:
+            raise PatternFileError(f"{p}: {exc}") from None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "SitePatterns":
+        """Build from parsed JSON, checking every field's type."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
+            raise PatternFileError(f"not a newsstemmer pattern file (expected \"format\": \"{FORMAT_NAME}\")")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise PatternFileError("missing or invalid \"version\"")
+        if version > FORMAT_VERSION:
+            raise PatternFileError(
+                f"pattern file version {version} is newer than this newsstemmer understands ({FORMAT_VERSION}); upgrade newsstemmer"
+            )
+        site = _need(data, "site", str, "file")
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict):
+            raise PatternFileError("\"settings\" must be an object")
+        pages = data.get("pages", [])
+        if not isinstance(pages, list) or not all(isinstance(u, str) for u in pages):
+            raise PatternFileError("\"pages\" must be a list of strings")
+        raw_patterns = data.get("patterns")
+        if not isinstance(raw_patterns, list):
+            raise PatternFileError("\"patterns\" must be a list")
+        patterns = [_pattern_from_dict(p, i) for i, p in enumerate(raw_patterns)]
+        extras = data.get("extras", {})
+        if not isinstance(extras, dict):
+            raise PatternFileError("\"extras\" must be an object")
+        created = data.get("created", "")
+        return cls(site, patterns, settings, list(pages), created if isinstance(created, str) else "", extras)
+
+
+def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    value = obj.get(key)
+    if isinstance(value, bool) and kind is not bool:
+        value = None
+    if not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise PatternFileError(f"{where}: \"{key}\" must be {names}, got {type(value).__name__}")
+    return value
+
+
+def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
+    where = f"pattern #{i}"
+    if not isinstance(raw, dict):
+        raise PatternFileError(f"{where} must be an object")
+    raw_sections = _need(raw, "sections", list, where)
+    sections = []
+    for k, s in enumerate(raw_sections):
+        sw = f"{where} section #{k}"
+        if not isinstance(s, dict):
+            raise PatternFileError(f"{sw} must be an object")
+        role = _need(s, "role", str, sw)
+        if role not in ROLES:
+            raise PatternFileError(f"{sw}: unknown role {role!r} (expected one of {', '.join(ROLES)})")
+        sections.append(
+            LayoutSection(
+                path=_need(s, "path", str, sw),
+                diff_score=float(_need(s, "diff_score", (int, float), sw)),
+                main_score=float(_need(s, "main_score", (int, float), sw)),
+                role=role,
+            )
+        )
+    n = len(sections)
+    for key in ("title_section", "main_section"):
+        v = raw.get(key)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n):
+            raise PatternFileError(f"{where}: \"{key}\" must be null or a section index below {n}")
+    free = raw.get("free_paths", {})
+    if not isinstance(free, dict) or not all(isinstance(k, str) and v in ROLES for k, v in free.items()):
+        raise PatternFileError(f"{where}: \"free_paths\" must map paths to one of {', '.join(ROLES)}")
+    urls = raw.get("sample_urls", [])
+    if not isinstance(urls, list) or not all(isinstance(u, str) for u in urls):
+        raise PatternFileError(f"{where}: \"sample_urls\" must be a list of strings")
+    return LayoutPattern(
+        id=_need(raw, "id", str, where),
+        score=float(_need(raw, "score", (int, float), where)),
+        pages=_need(raw, "pages", int, where),
+        sections=sections,
+        title_section=raw.get("title_section"),
+        main_section=raw.get("main_section"),
+        article=bool(raw.get("article", True)),
+        sample_urls=list(urls),
+        free_paths=dict(free),
+    )

@@ -1,0 +1,86 @@
+"""Section and pattern scores (SPEC §2.4–2.5): DiffScore, MainScore, title scores.
+
+All scores work on *significant* strings (word characters, lower-cased).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from rapidfuzz.distance import Indel
+
+from .alignment import lcs_length
+from .blocks import significant
+
+__all__ = [
+    "sample_pairs",
+    "diff_score",
+    "main_score",
+    "pattern_score",
+    "dice",
+    "run_score",
+]
+
+
+def sample_pairs(n: int, max_partners: int = 8) -> list[tuple[int, int]]:
+    """Pairs of page indices to compare: all pairs for small clusters, else a ring.
+
+    Comparing each page with its next ``max_partners`` pages keeps the cost linear
+    in the cluster size while every page still takes part in the same number of pairs.
+    """
+    if n < 2:
+        return []
+    if n <= max_partners + 1:
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+    return [(i, (i + k) % n) for i in range(n) for k in range(1, max_partners // 2 + 1)] + [
+        (i, (i + n // 2 + k) % n) for i in range(n) for k in range(max_partners - max_partners // 2)
+    ]
+
+
+def diff_score(strings: Sequence[str], max_partners: int = 8) -> float:
+    """How much a section's text differs between pages: 0 = static, 1 = all different.
+
+    ``strings`` are significant strings, one per page.  A section seen on a single
+    page has no pair to compare and scores 1 (nothing shows it to be static).
+    """
+    num = den = 0
+    for i, j in sample_pairs(len(strings), max_partners):
+        a, b = strings[i], strings[j]
+        total = len(a) + len(b)
+        num += total - 2 * lcs_length(a, b)
+        den += total
+    if den == 0:
+        return 0.0 if len(strings) > 1 else 1.0
+    return num / den
+
+
+def main_score(diff: float, plain_weights: Sequence[int]) -> float:
+    """DiffScore × average non-anchor weight per page."""
+    if not plain_weights:
+        return 0.0
+    return diff * sum(plain_weights) / len(plain_weights)
+
+
+def pattern_score(n_pages: int, main_scores: Sequence[float]) -> float:
+    """``log(|P|) × Σ MainScore``: low for one-off layouts and index pages."""
+    if n_pages < 1:
+        return 0.0
+    return math.log(n_pages) * sum(main_scores)
+
+
+def dice(a: str, b: str) -> float:
+    """Dice coefficient of matched characters of two texts (on significant characters)."""
+    sa, sb = significant(a), significant(b)
+    if not sa or not sb:
+        return 0.0
+    return 2 * lcs_length(sa, sb) / (len(sa) + len(sb))
+
+
+def run_score(title: str, text: str) -> float:
+    """Fallback title score: Σ(length of common runs)² / len(title) (the original's)."""
+    st, sx = significant(title), significant(text)
+    if not st or not sx:
+        return 0.0
+    runs = Indel.opcodes(st, sx).as_matching_blocks()
+    return sum(r.size * r.size for r in runs if r.size > 1) / len(st)
