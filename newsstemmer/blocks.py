@@ -33,7 +33,7 @@ __all__ = [
 #: Tags that delimit blocks: the original list plus modern sectioning tags.
 BLOCK_TAGS = frozenset(
     "title p h1 h2 h3 h4 h5 h6 tr td th dt dd li ul ol dl dir menu pre div center "
-    "font span blockquote table address "
+    "blockquote table address "
     "article section main header footer nav aside figure figcaption".split()
 )
 #: Tags whose whole subtree is ignored.
@@ -47,6 +47,7 @@ _WORD = re.compile(r"\w", re.UNICODE)
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
+_PER_ITEM = re.compile(r"(tag|category|author|postid|post-format|format|status|type)-")
 _TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/]+\s|\s*[|\u00ab\u00bb]\s*")
 
 
@@ -123,9 +124,12 @@ def _encode_element(el: etree._Element, normalise_digits: bool) -> str:
         value = el.get(name)
         if value is None:
             continue
-        value = " ".join(value.lower().split())
+        tokens = value.lower().split()
         if normalise_digits:
-            value = _DIGITS.sub("#", value)
+            # Per-article values (WordPress "post-35697 tag-guns") must not make every
+            # page a layout of its own: digits become "#", per-item tokens are dropped.
+            tokens = [_DIGITS.sub("#", t) for t in tokens if not _PER_ITEM.match(t)]
+        value = " ".join(tokens)
         parts.append(f":{name}={value}")
     return "".join(parts)
 

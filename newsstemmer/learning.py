@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from .alignment import PathCodes, align, common_subsequence
-from .blocks import BlockOptions, HTMLParseError, PageBlocks
+from .blocks import BlockOptions, HTMLParseError, PageBlocks, significant
 from .clustering import LayoutSequence, cluster_layouts
 from .page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
@@ -43,6 +43,10 @@ class LearnOptions:
     fallback_title_threshold: float = 1.0  # title score without anchor texts
     score_threshold: float = 100.0  # LayoutPatternScore below which a layout is not an article layout
     max_partners: int = 8  # pages each page is compared with for DiffScore
+    # A section whose text lines recur on other pages of the site more than this
+    # share (by weight) is a teaser/related box, not main text (choice, beyond the original).
+    max_shared_text: float = 0.5
+    shared_line_weight: int = 20  # lines shorter than this are not tested for recurrence
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
@@ -99,11 +103,12 @@ def learn(
     )
     if progress:
         progress("clustering", len(members), len(members))
+    shared = _line_page_counts(members, opts)
     patterns: list[LayoutPattern] = []
     for k, cluster in enumerate(sorted(clusters, key=len, reverse=True)):
         if len(cluster) < opts.min_cluster_pages:
             continue
-        pattern = _learn_pattern([members[i] for i in cluster], codes, opts)
+        pattern = _learn_pattern([members[i] for i in cluster], codes, opts, shared)
         if pattern is not None:
             patterns.append(pattern)
         if progress:
@@ -126,7 +131,36 @@ def _majority_site(members: Sequence[_Member]) -> str:
     return sites.most_common(1)[0][0] if sites else "unknown"
 
 
-def _learn_pattern(members: list[_Member], codes: PathCodes, opts: LearnOptions) -> LayoutPattern | None:
+def _line_page_counts(members: Sequence[_Member], opts: LearnOptions) -> Counter[str]:
+    """For every text line of the site's pages: on how many pages it occurs."""
+    counts: Counter[str] = Counter()
+    for m in members:
+        lines = set()
+        for b in m.blocks.blocks:
+            for line in b.text.split("\n"):
+                sig = significant(line)
+                if len(sig) >= opts.shared_line_weight:
+                    lines.add(sig)
+        counts.update(lines)
+    return counts
+
+
+def _shared_share(blocks: Iterable, shared: Counter[str], opts: LearnOptions) -> float:
+    """Share (by weight) of the blocks' long lines that also occur on another page."""
+    total = recurring = 0
+    for b in blocks:
+        for line in b.text.split("\n"):
+            sig = significant(line)
+            if len(sig) >= opts.shared_line_weight:
+                total += len(sig)
+                if shared[sig] > 1:
+                    recurring += len(sig)
+    return recurring / total if total else 0.0
+
+
+def _learn_pattern(
+    members: list[_Member], codes: PathCodes, opts: LearnOptions, shared: Counter[str]
+) -> LayoutPattern | None:
     common = members[0].codes
     for m in members[1:]:
         common = common_subsequence(common, m.codes)
@@ -138,12 +172,13 @@ def _learn_pattern(members: list[_Member], codes: PathCodes, opts: LearnOptions)
     for p, m in enumerate(members):
         for s, b in align(common, m.codes):
             aligned[s][p] = m.blocks.blocks[b]
-    diffs, mains = [], []
+    diffs, mains, shares = [], [], []
     for s in range(n_sec):
         blocks = [b for b in aligned[s] if b is not None]
         d = diff_score([b.sig for b in blocks], opts.max_partners)
         diffs.append(d)
         mains.append(main_score(d, [b.plain_weight for b in blocks]))
+        shares.append(_shared_share(blocks, shared, opts))
     largest = max(range(n_sec), key=lambda s: mains[s])
     title = _choose_title(members, aligned, diffs, largest, opts)
     paths = _paths_by_code(codes)
@@ -152,15 +187,25 @@ def _learn_pattern(members: list[_Member], codes: PathCodes, opts: LearnOptions)
     for s in range(n_sec):
         if s == title:
             role = "title"
-        elif diffs[s] >= opts.diff_threshold and mains[s] >= opts.main_threshold and s >= start:
+        elif (
+            diffs[s] >= opts.diff_threshold
+            and mains[s] >= opts.main_threshold
+            and s >= start
+            and shares[s] <= opts.max_shared_text
+        ):
             role = "main"
         elif diffs[s] >= opts.diff_threshold:
             role = "sub"
         else:
             role = "static"
-        sections.append(LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), role))
-    free_paths = _free_path_roles(members, aligned, opts)
-    score = pattern_score(len(members), [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold])
+        sections.append(
+            LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), role, round(shares[s], 4))
+        )
+    free_paths, free_mains = _free_path_roles(members, aligned, opts, shared)
+    score = pattern_score(
+        len(members),
+        [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold] + list(free_mains.values()),
+    )
     return LayoutPattern(
         id="",
         score=round(score, 2),
@@ -174,8 +219,14 @@ def _learn_pattern(members: list[_Member], codes: PathCodes, opts: LearnOptions)
     )
 
 
-def _free_path_roles(members: list[_Member], aligned: list[list], opts: LearnOptions) -> dict[str, str]:
-    """Role of each path among the blocks that aligned to no section, judged per path."""
+def _free_path_roles(
+    members: list[_Member], aligned: list[list], opts: LearnOptions, shared: Counter[str]
+) -> tuple[dict[str, str], dict[str, float]]:
+    """Role of each path among the blocks that aligned to no section, judged per path.
+
+    Returns the roles and the MainScore of each varying path (they count in the
+    pattern's score like sections do).
+    """
     used = [set() for _ in members]
     for row in aligned:
         for p, b in enumerate(row):
@@ -187,18 +238,22 @@ def _free_path_roles(members: list[_Member], aligned: list[list], opts: LearnOpt
             if b.index not in used[p]:
                 per_path.setdefault(b.path, {}).setdefault(p, []).append(b)
     roles: dict[str, str] = {}
+    mains: dict[str, float] = {}
     for path, by_page in per_path.items():
         sigs = ["".join(b.sig for b in bl) for bl in by_page.values()]
         plain = [sum(b.plain_weight for b in bl) for bl in by_page.values()]
         d = diff_score(sigs, opts.max_partners)
         ms = main_score(d, plain)
-        if d >= opts.diff_threshold and ms >= opts.main_threshold:
+        if d >= opts.diff_threshold:
+            mains[path] = ms * len(by_page) / len(members)
+        recurring = _shared_share([b for bl in by_page.values() for b in bl], shared, opts)
+        if d >= opts.diff_threshold and ms >= opts.main_threshold and recurring <= opts.max_shared_text:
             roles[path] = "main"
         elif d >= opts.diff_threshold:
             roles[path] = "sub"
         else:
             roles[path] = "static"
-    return roles
+    return roles, mains
 
 
 def _paths_by_code(codes: PathCodes) -> dict[int, str]:
@@ -230,8 +285,12 @@ def _choose_title(
             if block is None:
                 continue
             if signals:
-                sc = max(dice(block.text, t) for t in signals) * diffs[s]
-                ok = sc > opts.title_threshold and sc > best_score
+                # The threshold applies to the likeness itself; DiffScore only ranks
+                # (choice: two different headlines share ~40% of their characters,
+                # so DiffScore rarely reaches 0.6 even for true titles).
+                like = max(dice(block.text, t) for t in signals)
+                sc = like * diffs[s]
+                ok = like >= opts.title_threshold and sc > best_score
             else:
                 main = aligned[largest][p]
                 sc = run_score(block.text, main.text if main else "") * diffs[s]

@@ -42,6 +42,7 @@ class LayoutSection:
     diff_score: float
     main_score: float
     role: str = "static"
+    shared: float = 0.0  # share of its text that recurs on other pages (teasers, related links)
 
 
 @dataclass
@@ -192,6 +193,7 @@ def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
                 diff_score=float(_need(s, "diff_score", (int, float), sw)),
                 main_score=float(_need(s, "main_score", (int, float), sw)),
                 role=role,
+                shared=float(s.get("shared", 0.0)) if isinstance(s.get("shared", 0.0), (int, float)) else 0.0,
             )
         )
     n = len(sections)
