@@ -47,6 +47,10 @@ _WORD = re.compile(r"\w", re.UNICODE)
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
+_COMMENT_TOKEN = re.compile(
+    r"(comments?|comment[-_]?(list|body|content|text|area|wrap|section|thread|s)|commentlist|"
+    r"commentcontent|disqus\w*|respond|replies)$"
+)
 _PER_ITEM = re.compile(r"(tag|category|author|postid|post-format|format|status|type)-")
 _TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/]+\s|\s*[|\u00ab\u00bb]\s*")
 
@@ -86,6 +90,7 @@ class LayoutBlock:
     plain_weight: int
     tag: str = ""
     index: int = 0
+    in_comments: bool = False  # inside an element named as a comment thread
 
     @property
     def sig(self) -> str:
@@ -166,6 +171,7 @@ class _Builder:
         self.parts: list[str] = []
         self.plain: list[str] = []
         self.blocks: list[LayoutBlock] = []
+        self.comment_depth = 0
 
     def add(self, text: str | None, anchor: bool) -> None:
         if text:
@@ -184,7 +190,18 @@ class _Builder:
             return
         path = "/".join(self.stack[-self.opts.path_depth :])
         tag = self.tags[-1] if self.tags else ""
-        self.blocks.append(LayoutBlock(path, text, plain, w, weight(plain), tag))
+        self.blocks.append(
+            LayoutBlock(path, text, plain, w, weight(plain), tag, in_comments=self.comment_depth > 0)
+        )
+
+
+def _names_comments(el: etree._Element) -> bool:
+    """Whether an element's id or class names it as a reader-comment thread."""
+    for name in ("id", "class"):
+        value = el.get(name)
+        if value and any(_COMMENT_TOKEN.match(t) for t in value.lower().split()):
+            return True
+    return False
 
 
 def _text_of(el: etree._Element) -> str:
@@ -199,6 +216,7 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
     anchor_depth = 0
     title = meta_title = description = ""
     h1: list[str] = []
+    comment_elements: set[etree._Element] = set()
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag
@@ -221,6 +239,10 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                 title = _text_of(el)
             elif tag == "h1" and len(h1) < 3:
                 h1.append(_text_of(el))
+            if _names_comments(el):
+                b.flush()
+                b.comment_depth += 1
+                comment_elements.add(el)
             if tag in BLOCK_TAGS:
                 b.flush()
                 b.stack.append(_encode_element(el, opts.normalise_digits))
@@ -244,6 +266,9 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                 b.tags.pop()
             elif tag == "a":
                 anchor_depth = max(0, anchor_depth - 1)
+            if el in comment_elements:
+                b.flush()
+                b.comment_depth -= 1
             b.add(el.tail, anchor_depth > 0)
     b.flush()
     blocks = _merge_same_path(b.blocks) if opts.merge_same_path else b.blocks
@@ -256,7 +281,7 @@ def _merge_same_path(blocks: Iterable[LayoutBlock]) -> list[LayoutBlock]:
     out: list[LayoutBlock] = []
     for block in blocks:
         last = out[-1] if out else None
-        if last is not None and last.path == block.path:
+        if last is not None and last.path == block.path and last.in_comments == block.in_comments:
             last.text = f"{last.text}\n{block.text}"
             last.plain_text = f"{last.plain_text}\n{block.plain_text}".strip("\n")
             last.weight += block.weight

@@ -47,6 +47,7 @@ class LearnOptions:
     # share (by weight) is a teaser/related box, not main text (choice, beyond the original).
     max_shared_text: float = 0.5
     shared_line_weight: int = 20  # lines shorter than this are not tested for recurrence
+    max_link_density: float = 0.5  # main text is mostly not anchor text (choice, beyond the original)
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
@@ -158,6 +159,18 @@ def _shared_share(blocks: Iterable, shared: Counter[str], opts: LearnOptions) ->
     return recurring / total if total else 0.0
 
 
+def _comment_share(blocks: Sequence) -> float:
+    """Share of the blocks' weight that lies inside reader-comment threads."""
+    total = sum(b.weight for b in blocks)
+    return sum(b.weight for b in blocks if b.in_comments) / total if total else 0.0
+
+
+def _link_density(blocks: Sequence) -> float:
+    """Share of the blocks' weight that is anchor text."""
+    total = sum(b.weight for b in blocks)
+    return 1 - sum(b.plain_weight for b in blocks) / total if total else 0.0
+
+
 def _learn_pattern(
     members: list[_Member], codes: PathCodes, opts: LearnOptions, shared: Counter[str]
 ) -> LayoutPattern | None:
@@ -172,13 +185,14 @@ def _learn_pattern(
     for p, m in enumerate(members):
         for s, b in align(common, m.codes):
             aligned[s][p] = m.blocks.blocks[b]
-    diffs, mains, shares = [], [], []
+    diffs, mains, shares, links = [], [], [], []
     for s in range(n_sec):
         blocks = [b for b in aligned[s] if b is not None]
         d = diff_score([b.sig for b in blocks], opts.max_partners)
         diffs.append(d)
         mains.append(main_score(d, [b.plain_weight for b in blocks]))
         shares.append(_shared_share(blocks, shared, opts))
+        links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 else 0.0))
     largest = max(range(n_sec), key=lambda s: mains[s])
     title = _choose_title(members, aligned, diffs, largest, opts)
     paths = _paths_by_code(codes)
@@ -192,6 +206,7 @@ def _learn_pattern(
             and mains[s] >= opts.main_threshold
             and s >= start
             and shares[s] <= opts.max_shared_text
+            and links[s] <= opts.max_link_density
         ):
             role = "main"
         elif diffs[s] >= opts.diff_threshold:
@@ -246,8 +261,15 @@ def _free_path_roles(
         ms = main_score(d, plain)
         if d >= opts.diff_threshold:
             mains[path] = ms * len(by_page) / len(members)
-        recurring = _shared_share([b for bl in by_page.values() for b in bl], shared, opts)
-        if d >= opts.diff_threshold and ms >= opts.main_threshold and recurring <= opts.max_shared_text:
+        all_blocks = [b for bl in by_page.values() for b in bl]
+        recurring = _shared_share(all_blocks, shared, opts)
+        if (
+            d >= opts.diff_threshold
+            and ms >= opts.main_threshold
+            and recurring <= opts.max_shared_text
+            and _link_density(all_blocks) <= opts.max_link_density
+            and _comment_share(all_blocks) <= 0.5
+        ):
             roles[path] = "main"
         elif d >= opts.diff_threshold:
             roles[path] = "sub"
