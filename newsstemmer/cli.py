@@ -527,6 +527,7 @@ def cmd_learn(args: argparse.Namespace, rep: Reporter) -> int:
     output = args.output
     if os.path.isdir(output):
         raise CLIError(f"{output}: is a directory (-o names the pattern file to write)")
+    _check_writable(output)
     options = _replace_given(
         LearnOptions(),
         cluster_threshold=args.cluster_threshold,
@@ -568,6 +569,18 @@ def cmd_learn(args: argparse.Namespace, rep: Reporter) -> int:
         rep.info("no layout is shared by enough pages; give more pages of the site")
     rep.info(f"wrote {target}")
     return 0
+
+
+def _check_writable(path: str) -> None:
+    """Fail before learning if the pattern file's directory cannot be written."""
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent):
+        up = os.path.dirname(parent)
+        if up == parent:
+            break
+        parent = up
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise CLIError(f"{path}: cannot write pattern file: directory {parent} is not writable", code=1)
 
 
 def _s(n: int) -> str:

@@ -27,6 +27,9 @@ class ExtractOptions:
     strict: bool = False  # reject a pattern if any of its sections finds no block
     include_sub: bool = False  # append SUB sections to the body
     include_non_articles: bool = False  # extract pages whose layout is not an article layout
+    # Below the pattern threshold, the nearest article layout is still used when it
+    # covers more than this share and finds main text (0 turns this off).
+    loose_threshold: float = 0.5
 
 
 @dataclass
@@ -113,12 +116,21 @@ def extract_with_patterns(
     pb = page.blocks(block_options or _block_options(site))
     codes = PathCodes()
     best: PatternMatch | None = None
+    nearest: PatternMatch | None = None
     for pattern in site.patterns:
         m = match_pattern(pb, pattern, codes)
+        if nearest is None or m.coverage > nearest.coverage:
+            nearest = m
         if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):
             continue
         if best is None or m.coverage > best.coverage:
             best = m
+    method = "pattern"
+    if best is None and nearest is not None and opts.loose_threshold and not opts.strict:
+        # A page of a known site whose layout shifted a little: the nearest layout still
+        # knows which of its blocks are the article (choice; reported as its own method).
+        if nearest.coverage > opts.loose_threshold and nearest.pattern.article and _has_main(nearest):
+            best, method = nearest, "pattern-loose"
     if best is None:
         return Article(page.url, "", "", matched=False, source=page.source)
     p = best.pattern
@@ -141,7 +153,7 @@ def extract_with_patterns(
         title,
         "\n".join(body_parts),
         matched=True,
-        method="pattern",
+        method=method,
         pattern=p.id,
         score=best.coverage,
         is_article=p.article,
@@ -151,6 +163,10 @@ def extract_with_patterns(
     if not p.article and not opts.include_non_articles:
         article.body = ""
     return article
+
+
+def _has_main(match: PatternMatch) -> bool:
+    return any(s.role == "main" and b is not None for s, b in zip(match.pattern.sections, match.blocks))
 
 
 def _page_title(pb: PageBlocks) -> str:

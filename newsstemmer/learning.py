@@ -203,7 +203,7 @@ def _learn_pattern(
             role = "title"
         elif (
             diffs[s] >= opts.diff_threshold
-            and mains[s] >= opts.main_threshold
+            and (mains[s] >= opts.main_threshold or s == largest)
             and s >= start
             and shares[s] <= opts.max_shared_text
             and links[s] <= opts.max_link_density
