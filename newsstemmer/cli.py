@@ -635,6 +635,9 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
             site = SitePatterns.load(args.patterns)
         except PatternFileError as exc:
             raise CLIError(str(exc)) from None
+        except (RecursionError, OverflowError, ValueError, TypeError) as exc:
+            # Core validation gaps (e.g. very deeply nested JSON, a huge number).
+            raise CLIError(f"{args.patterns}: corrupt pattern file: {type(exc).__name__}: {exc}") from None
     options = _replace_given(
         ExtractOptions(),
         strict=args.strict or None,

@@ -1,0 +1,346 @@
+"""End-to-end tests of learning (SPEC §2.3–2.5) and pattern extraction (§2.6) on a generated site."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from newsstemmer import (
+    ExtractOptions,
+    LearnOptions,
+    Page,
+    SitePatterns,
+    extract_with_patterns,
+    learn,
+)
+
+WORDS = (
+    "council budget river station school market winter league players museum festival power grid "
+    "railway farmers harvest doctors hospital election mayor storm coast bridge library quickly "
+    "announced yesterday residents expect change during summer while officials warned about delays "
+    "water prices rising thousands gathered near harbour protest against plans stadium construction "
+    "scientists discovered unusual fossil layer beneath quarry volunteers helped clean beaches after "
+    "spill economy grew slowly third quarter exports fell sharply analysts predicted recovery "
+    "the of and a to in on for with by"
+).split()
+NAV = ["Home", "World News", "Business", "Technology", "Sport", "Culture", "Opinion"]
+LOGO = "Example Daily News Network"
+BYLINE = "By our staff reporter"
+FOOTER = "Copyright 2024 Example Daily News. All rights reserved. Contact the newsroom"
+MOST_READ_HEADING = "Most read today"
+
+
+@dataclass
+class ArticlePage:
+    url: str
+    html: str
+    headline: str
+    paragraphs: list[str]
+    most_read: list[str]
+
+
+def sentence(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def make_article(rng: random.Random, k: int, headline_tag: str = "h1", page_title: bool = True) -> ArticlePage:
+    headline = f"{sentence(rng, rng.randint(5, 9))[:-1]} number {k}"
+    paragraphs = [
+        " ".join(sentence(rng, rng.randint(8, 16)) for _ in range(rng.randint(2, 4)))
+        for _ in range(rng.randint(3, 9))
+    ]
+    most_read = [f"{sentence(rng, 5)[:-1]} {k}{i}" for i in range(4)]
+    nav = "".join(f'<li><a href="/{n.lower().replace(" ", "-")}/">{n}</a></li>' for n in NAV)
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    links = "".join(f'<li><a href="/news/{k}/{i}.html">{t}</a></li>' for i, t in enumerate(most_read))
+    title = f"{headline} - Example Daily" if page_title else "Example Daily"
+    html = f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>{title}</title>
+<script>window.dataLayer = [{{"page": {k}}}];</script></head>
+<body>
+<div id="header"><div class="logo">{LOGO}</div><ul class="nav">{nav}</ul></div>
+<div id="content">
+ <div class="article post-{1000 + 37 * k}">
+  <{headline_tag} class="headline">{headline}</{headline_tag}>
+  <div class="byline">{BYLINE}</div>
+  <div class="body">{body}</div>
+ </div>
+ <div class="mostread"><h3>{MOST_READ_HEADING}</h3><ul>{links}</ul></div>
+</div>
+<div id="footer"><p>{FOOTER}</p></div>
+</body></html>"""
+    return ArticlePage(f"http://www.example.com/news/2024/{k:03d}.html", html, headline, paragraphs, most_read)
+
+
+def make_index(rng: random.Random, k: int) -> tuple[str, str]:
+    rows = "".join(
+        f'<tr><td class="date">2024-05-{10 + i}</td><td><a href="/news/2024/{i:03d}.html">{sentence(rng, 6)}</a></td></tr>'
+        for i in range(10)
+    )
+    html = f"""<html><head><title>Example Daily - section {k}</title></head><body>
+<table class="frontpage"><tr><th>Latest headlines in section {k}</th></tr>{rows}</table>
+<span class="small">Index pages of Example Daily, all rights reserved</span></body></html>"""
+    return f"http://www.example.com/section{k}/index.html", html
+
+
+def make_site(seed: int = 7, n_articles: int = 8, n_index: int = 3, **kw) -> tuple[list[ArticlePage], list[Page]]:
+    rng = random.Random(seed)
+    articles = [make_article(rng, k, **kw) for k in range(n_articles)]
+    pages = [Page(a.html, url=a.url) for a in articles]
+    for k in range(n_index):
+        url, html = make_index(rng, k)
+        pages.append(Page(html, url=url))
+    return articles, pages
+
+
+def article_pattern(site: SitePatterns):
+    arts = [p for p in site.patterns if p.article]
+    assert len(arts) == 1, [(p.id, p.score, p.article, p.pages) for p in site.patterns]
+    return arts[0]
+
+
+@pytest.fixture(scope="module")
+def learned() -> tuple[list[ArticlePage], SitePatterns]:
+    articles, pages = make_site()
+    return articles, learn(pages)
+
+
+# -- learning ------------------------------------------------------------------------
+
+
+def test_learn_site_and_pages(learned) -> None:
+    articles, site = learned
+    assert site.site == "example.com"
+    assert len(site.pages) == 11
+    assert set(a.url for a in articles) <= set(site.pages)
+
+
+def test_learn_gives_one_article_pattern(learned) -> None:
+    articles, site = learned
+    pat = article_pattern(site)
+    assert pat.pages == len(articles)
+    assert pat.score >= LearnOptions().score_threshold
+
+
+def test_article_pattern_title_section_is_headline(learned) -> None:
+    _, site = learned
+    pat = article_pattern(site)
+    assert pat.title_section is not None
+    sec = pat.sections[pat.title_section]
+    assert sec.role == "title"
+    assert sec.path.endswith("h1:class=headline")
+    assert [s.role for s in pat.sections].count("title") == 1
+
+
+def test_article_pattern_has_main_sections(learned) -> None:
+    _, site = learned
+    pat = article_pattern(site)
+    mains = [s for s in pat.sections if s.role == "main"]
+    assert mains
+    assert any(s.path.endswith("div:class=body/p") for s in mains)
+    assert pat.main_section is not None
+    assert pat.sections[pat.main_section].path.endswith("div:class=body/p")
+    # the title comes before the main text
+    assert pat.title_section < pat.main_section
+
+
+def test_static_sections_are_static(learned) -> None:
+    _, site = learned
+    pat = article_pattern(site)
+    roles = {s.path: s.role for s in pat.sections}
+    for path, role in roles.items():
+        if "ul:class=nav" in path or "div:id=footer" in path or path.endswith("div:class=logo") or "byline" in path:
+            assert role == "static", (path, role)
+    footer = [s for s in pat.sections if "div:id=footer" in s.path]
+    assert footer and footer[0].diff_score == 0.0
+
+
+def test_index_pages_are_not_article_pattern(learned) -> None:
+    _, site = learned
+    for p in site.patterns:
+        if any("section" in u for u in p.sample_urls):
+            assert not p.article
+
+
+def test_learned_patterns_survive_save_load(learned, tmp_path) -> None:
+    articles, site = learned
+    site.save(tmp_path / "example.com.json")
+    loaded = SitePatterns.load(tmp_path / "example.com.json")
+    assert loaded.patterns == site.patterns
+    assert loaded.to_dict() == json.loads(site.to_json())  # settings tuples come back as lists
+    a = articles[0]
+    assert extract_with_patterns(Page(a.html, url=a.url), loaded).title == a.headline
+
+
+# -- extraction ----------------------------------------------------------------------
+
+
+def test_extract_each_article(learned) -> None:
+    articles, site = learned
+    for a in articles:
+        art = extract_with_patterns(Page(a.html, url=a.url), site)
+        assert art.matched, a.url
+        assert art.is_article
+        assert art.title == a.headline
+        for p in a.paragraphs:
+            assert p in art.body, (a.url, p)
+        for junk in [*NAV, LOGO, FOOTER, BYLINE, MOST_READ_HEADING, "window.dataLayer"]:
+            assert junk not in art.body, (a.url, junk)
+        for link in a.most_read:
+            assert link not in art.body
+        assert a.headline not in art.body
+
+
+def test_extract_new_article_of_same_layout(learned) -> None:
+    _, site = learned
+    rng = random.Random(12345)
+    for k in range(100, 104):
+        a = make_article(rng, k)
+        art = extract_with_patterns(Page(a.html, url=a.url), site)
+        assert art.matched
+        assert art.title == a.headline
+        assert all(p in art.body for p in a.paragraphs)
+        assert FOOTER not in art.body and "World News" not in art.body
+
+
+def test_unrelated_layout_not_matched(learned) -> None:
+    _, site = learned
+    other = """<html><head><title>Forum</title></head><body>
+<table class="threads"><tr><td>Thread about gardening and tomato plants in spring</td></tr>
+<tr><td>Another thread about repairing bicycles at home</td></tr></table>
+<form><textarea>Write your reply about anything you like</textarea></form>
+<pre>some preformatted code listing with many words in it</pre>
+<address>Forum administrators can be reached by post</address></body></html>"""
+    art = extract_with_patterns(Page(other, url="http://www.example.com/forum/1"), site)
+    assert art.matched is False
+    assert art.title == "" and art.body == ""
+
+
+def test_strict_mode_needs_every_section(learned) -> None:
+    articles, site = learned
+    a = articles[0]
+    no_footer = a.html.replace(f'<div id="footer"><p>{FOOTER}</p></div>', "")
+    assert extract_with_patterns(Page(no_footer, url=a.url), site).matched
+    strict = extract_with_patterns(Page(no_footer, url=a.url), site, ExtractOptions(strict=True))
+    assert not strict.matched
+
+
+def test_include_sub_adds_varying_boxes(learned) -> None:
+    articles, site = learned
+    a = articles[1]
+    art = extract_with_patterns(Page(a.html, url=a.url), site, ExtractOptions(include_sub=True))
+    assert art.matched
+    assert all(p in art.body for p in a.paragraphs)
+    assert any(link in art.body for link in a.most_read)
+    assert FOOTER not in art.body
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_other_random_sites(seed: int) -> None:
+    articles, pages = make_site(seed=seed, n_articles=9, n_index=3)
+    site = learn(pages)
+    article_pattern(site)
+    for a in articles:
+        art = extract_with_patterns(Page(a.html, url=a.url), site)
+        assert art.matched and art.title == a.headline
+        assert all(p in art.body for p in a.paragraphs)
+        assert not any(n in art.body for n in [*NAV, FOOTER, LOGO])
+
+
+# -- anchor texts --------------------------------------------------------------------
+
+
+def test_title_with_anchor_texts() -> None:
+    articles, pages = make_site(seed=11)
+    by_url = {a.url: a for a in articles}
+    for p in pages:
+        if p.url in by_url:
+            p.anchor_texts = [by_url[p.url].headline, "Read more"]
+    site = learn(pages)
+    pat = article_pattern(site)
+    assert pat.sections[pat.title_section].role == "title"
+    for a in articles:
+        art = extract_with_patterns(Page(a.html, url=a.url), site)
+        assert art.title == a.headline
+        assert all(p in art.body for p in a.paragraphs)
+
+
+def test_title_from_anchor_texts_alone() -> None:
+    # No <title>/h1 states the headline: only the links pointing at the page do.
+    articles, pages = make_site(seed=5, headline_tag="div", page_title=False)
+    by_url = {a.url: a for a in articles}
+    for p in pages:
+        if p.url in by_url:
+            p.anchor_texts = [by_url[p.url].headline]
+    site = learn(pages)
+    pat = article_pattern(site)
+    assert pat.title_section is not None
+    assert pat.sections[pat.title_section].path.endswith("div:class=headline")
+    for a in articles:
+        assert extract_with_patterns(Page(a.html, url=a.url), site).title == a.headline
+
+
+# -- options -------------------------------------------------------------------------
+
+
+def test_huge_score_threshold_gives_no_article_patterns() -> None:
+    articles, pages = make_site()
+    site = learn(pages, LearnOptions(score_threshold=1e12))
+    assert site.patterns
+    assert not any(p.article for p in site.patterns)
+    assert site.settings["score_threshold"] == 1e12
+    a = articles[0]
+    art = extract_with_patterns(Page(a.html, url=a.url), site)
+    assert not art.is_article
+    assert art.body == ""
+    art = extract_with_patterns(Page(a.html, url=a.url), site, ExtractOptions(include_non_articles=True))
+    assert art.body != ""
+
+
+def test_huge_main_threshold_leaves_only_the_largest_section_main() -> None:
+    # (choice of the core: the largest section is always main text; -M adds further sections)
+    articles, pages = make_site()
+    default = article_pattern(learn(pages))
+    site = learn(pages, LearnOptions(main_threshold=1e9))
+    for p in site.patterns:
+        mains = [i for i, s in enumerate(p.sections) if s.role == "main"]
+        assert mains in ([], [p.main_section])
+    pat = article_pattern(site)
+    assert sum(s.role == "main" for s in pat.sections) <= sum(s.role == "main" for s in default.sections)
+    a = articles[0]
+    assert all(p in extract_with_patterns(Page(a.html, url=a.url), site).body for p in a.paragraphs)
+
+
+def test_settings_recorded() -> None:
+    _, pages = make_site()
+    opts = LearnOptions(diff_threshold=0.4, main_threshold=30.0, cluster_threshold=0.9)
+    site = learn(pages, opts)
+    assert site.settings["diff_threshold"] == 0.4
+    assert site.settings["main_threshold"] == 30.0
+    assert site.settings["cluster_threshold"] == 0.9
+
+
+def test_min_cluster_pages_option() -> None:
+    _, pages = make_site()
+    site = learn(pages, LearnOptions(min_cluster_pages=4))
+    # the 3 index pages form no pattern, the 8 articles still do
+    assert len(site.patterns) == 1
+    assert site.patterns[0].article
+
+
+def test_site_option_and_no_pages() -> None:
+    _, pages = make_site()
+    assert learn(pages, site="daily.example").site == "daily.example"
+    empty = learn([])
+    assert empty.patterns == []
+
+
+def test_unparsable_pages_skipped() -> None:
+    articles, pages = make_site()
+    pages.append(Page("", url="http://www.example.com/empty.html"))
+    site = learn(pages)
+    assert "http://www.example.com/empty.html" not in site.pages
+    article_pattern(site)

@@ -1,0 +1,168 @@
+"""Tests of DiffScore, MainScore, pattern score, pair sampling and Dice (SPEC §2.4–2.5)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from newsstemmer.scoring import dice, diff_score, main_score, pattern_score, run_score, sample_pairs
+
+sig_text = st.text(alphabet="abcdefgh0123東京の", max_size=40)
+
+
+# -- diff_score ------------------------------------------------------------------------
+
+
+def test_diff_identical_is_zero() -> None:
+    assert diff_score(["homeworldnewssport"] * 5) == 0.0
+
+
+def test_diff_identical_two_pages() -> None:
+    assert diff_score(["copyright2024", "copyright2024"]) == 0.0
+
+
+def test_diff_completely_different_is_one() -> None:
+    assert diff_score(["aaaaaa", "bbbbbb", "cccccc"]) == 1.0
+
+
+def test_diff_formula() -> None:
+    # "abcd" vs "abxy": LCS 2 → (4 + 4 - 4) / 8
+    assert diff_score(["abcd", "abxy"]) == pytest.approx(0.5)
+    # three strings, all pairs: (ab,ab)=0/4, (ab,cd)=4/4, (ab,cd)=4/4 → 8/12
+    assert diff_score(["ab", "ab", "cd"]) == pytest.approx(8 / 12)
+
+
+def test_diff_partial_overlap_between() -> None:
+    d = diff_score(["breakingnewstoday", "breakingnewsyesterday"])
+    assert 0.0 < d < 0.5
+
+
+def test_diff_single_page_is_one() -> None:
+    assert diff_score(["onlyonepage"]) == 1.0
+
+
+def test_diff_empty_strings() -> None:
+    assert diff_score(["", ""]) == 0.0
+
+
+@given(st.lists(sig_text, max_size=12))
+def test_diff_in_unit_interval(strings) -> None:
+    assert 0.0 <= diff_score(strings) <= 1.0
+
+
+@given(sig_text, st.integers(min_value=2, max_value=12))
+def test_diff_of_copies_is_zero(s, n) -> None:
+    assert diff_score([s] * n) == 0.0
+
+
+@given(st.lists(sig_text, min_size=2, max_size=6))
+def test_diff_order_invariant_for_small_sections(strings) -> None:
+    # small sections compare all pairs, so order does not matter
+    assert diff_score(strings) == pytest.approx(diff_score(list(reversed(strings))))
+
+
+# -- sample_pairs ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_sample_pairs_too_few(n) -> None:
+    assert sample_pairs(n) == []
+
+
+@pytest.mark.parametrize("n", range(2, 10))
+def test_sample_pairs_all_pairs_for_small_n(n) -> None:
+    pairs = sample_pairs(n, max_partners=8)
+    assert len(pairs) == n * (n - 1) // 2
+    assert {frozenset(p) for p in pairs} == {frozenset((i, j)) for i in range(n) for j in range(i + 1, n)}
+
+
+@pytest.mark.parametrize("n,k", [(10, 8), (11, 8), (50, 8), (1000, 8), (200, 4), (200, 5), (30, 2)])
+def test_sample_pairs_linear_for_large_n(n, k) -> None:
+    pairs = sample_pairs(n, max_partners=k)
+    assert len(pairs) == n * k
+    assert all(0 <= i < n and 0 <= j < n and i != j for i, j in pairs)
+    count = Counter(x for p in pairs for x in p)
+    assert set(count) == set(range(n))  # every page takes part
+    assert set(count.values()) == {2 * k}  # and equally often
+
+
+def test_sample_pairs_grow_linearly() -> None:
+    assert len(sample_pairs(10_000)) == 10 * len(sample_pairs(1_000))
+
+
+def test_diff_large_cluster_uses_sampling() -> None:
+    strings = ["staticnavigation"] * 40
+    assert diff_score(strings) == 0.0
+    strings = [chr(ord("a") + i % 26) * 10 + str(i) for i in range(40)]
+    assert 0.0 < diff_score(strings) <= 1.0
+
+
+# -- main_score / pattern_score ---------------------------------------------------------
+
+
+def test_main_score() -> None:
+    assert main_score(0.5, [100, 200]) == pytest.approx(75.0)
+    assert main_score(1.0, [40]) == 40.0
+    assert main_score(0.0, [1000, 1000]) == 0.0
+    assert main_score(0.7, []) == 0.0
+
+
+def test_pattern_score_single_page_is_zero() -> None:
+    assert pattern_score(1, [500.0, 300.0]) == 0.0
+    assert pattern_score(0, [500.0]) == 0.0
+
+
+def test_pattern_score_formula() -> None:
+    assert pattern_score(8, [100.0, 50.0]) == pytest.approx(math.log(8) * 150.0)
+
+
+def test_pattern_score_grows_with_pages() -> None:
+    scores = [pattern_score(n, [120.0, 30.0]) for n in (1, 2, 3, 5, 10, 100)]
+    assert scores == sorted(scores)
+    assert all(a < b for a, b in zip(scores, scores[1:]))
+
+
+def test_pattern_score_grows_with_main_scores() -> None:
+    assert pattern_score(5, [10.0]) < pattern_score(5, [10.0, 20.0])
+
+
+# -- dice / run_score -------------------------------------------------------------------
+
+
+def test_dice_identical_is_one() -> None:
+    assert dice("Storm hits the coast", "Storm hits the coast") == 1.0
+
+
+def test_dice_ignores_case_and_punctuation() -> None:
+    assert dice("Storm hits the coast!", "storm, hits — the coast") == 1.0
+
+
+def test_dice_disjoint_is_zero() -> None:
+    assert dice("aaaa bbbb", "xxxx yyyy") == 0.0
+
+
+def test_dice_empty_is_zero() -> None:
+    assert dice("", "anything") == 0.0
+    assert dice("...", "anything") == 0.0
+
+
+def test_dice_partial() -> None:
+    # "abcd" vs "abxy": 2 matched characters of 8
+    assert dice("abcd", "abxy") == pytest.approx(0.5)
+
+
+@given(sig_text, sig_text)
+def test_dice_in_unit_interval_and_symmetric(a, b) -> None:
+    d = dice(a, b)
+    assert 0.0 <= d <= 1.0
+    assert d == pytest.approx(dice(b, a))
+
+
+def test_run_score_prefers_long_common_runs() -> None:
+    body = "the mayor announced a new bridge across the river yesterday evening"
+    assert run_score("mayor announced new bridge", body) > run_score("quantum physics lecture", body)
+    assert run_score("", body) == 0.0
