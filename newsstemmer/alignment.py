@@ -57,6 +57,10 @@ def layout_similarity(
     total = sum(wa) + sum(wb)
     if total == 0:
         return 0.0
+    # Several LCSs may exist with different weights: always align in one canonical
+    # order so that Sim(A, B) == Sim(B, A).
+    if (list(a), list(wa)) > (list(b), list(wb)):
+        a, wa, b, wb = b, wb, a, wa
     matched = sum(wa[i] + wb[j] for i, j in align(a, b))
     return matched / total
 

@@ -217,11 +217,11 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
     title = meta_title = description = ""
     h1: list[str] = []
     comment_elements: set[etree._Element] = set()
-    walker = etree.iterwalk(root, events=("start", "end"))
+    walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     for event, el in walker:
         tag = el.tag
         if not isinstance(tag, str):  # comments, entities, processing instructions
-            if event == "end":
+            if event in ("comment", "pi", "end"):
                 b.add(el.tail, anchor_depth > 0)
             continue
         tag = tag.lower()

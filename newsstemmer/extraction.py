@@ -132,7 +132,7 @@ def extract_with_patterns(
         if nearest.coverage > opts.loose_threshold and nearest.pattern.article and _has_main(nearest):
             best, method = nearest, "pattern-loose"
     if best is None:
-        return Article(page.url, "", "", matched=False, source=page.source)
+        return Article(page.url, _page_title(pb), "", matched=False, is_article=False, source=page.source)
     p = best.pattern
     roles = block_roles(pb, best)
     sections: list[tuple[str, str]] = []

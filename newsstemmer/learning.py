@@ -52,7 +52,10 @@ class LearnOptions:
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        """JSON-ready settings (tuples as lists, so a saved file loads back equal)."""
+        d = asdict(self)
+        d["relaxed_cluster_thresholds"] = list(self.relaxed_cluster_thresholds)
+        return d
 
 
 def site_of(url: str | None) -> str:
@@ -92,8 +95,8 @@ def learn(
             pb = page.blocks(opts.blocks)
         except HTMLParseError as exc:
             log.warning("%s: skipped: %s", page.name, exc)
-            continue
-        members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks])))
+        else:
+            members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks])))
         if progress:
             progress("reading", n, len(page_list))
     # Visit pages in URL order so that pages of one directory meet early (as the original).
@@ -107,11 +110,10 @@ def learn(
     shared = _line_page_counts(members, opts)
     patterns: list[LayoutPattern] = []
     for k, cluster in enumerate(sorted(clusters, key=len, reverse=True)):
-        if len(cluster) < opts.min_cluster_pages:
-            continue
-        pattern = _learn_pattern([members[i] for i in cluster], codes, opts, shared)
-        if pattern is not None:
-            patterns.append(pattern)
+        if len(cluster) >= opts.min_cluster_pages:
+            pattern = _learn_pattern([members[i] for i in cluster], codes, opts, shared)
+            if pattern is not None:
+                patterns.append(pattern)
         if progress:
             progress("scoring", k + 1, len(clusters))
     patterns.sort(key=lambda p: p.score, reverse=True)

@@ -122,7 +122,9 @@ class SitePatterns:
         except OSError as exc:
             raise PatternFileError(f"{p}: cannot read pattern file: {exc.strerror or exc}") from None
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(raw.decode("utf-8-sig"))
+        except RecursionError:
+            raise PatternFileError(f"{p}: corrupt pattern file: JSON nested too deeply") from None
         except UnicodeDecodeError:
             raise PatternFileError(f"{p}: not a pattern file (not UTF-8 text)") from None
         except json.JSONDecodeError as exc:
@@ -133,6 +135,8 @@ class SitePatterns:
             return cls.from_dict(data)
         except PatternFileError as exc:
             raise PatternFileError(f"{p}: {exc}") from None
+        except (OverflowError, RecursionError, ValueError, TypeError) as exc:
+            raise PatternFileError(f"{p}: corrupt pattern file: {exc}") from None
 
     @classmethod
     def from_dict(cls, data: Any) -> "SitePatterns":
@@ -150,6 +154,7 @@ class SitePatterns:
         settings = data.get("settings", {})
         if not isinstance(settings, dict):
             raise PatternFileError("\"settings\" must be an object")
+        _check_settings(settings)
         pages = data.get("pages", [])
         if not isinstance(pages, list) or not all(isinstance(u, str) for u in pages):
             raise PatternFileError("\"pages\" must be a list of strings")
@@ -166,12 +171,48 @@ class SitePatterns:
 
 def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     value = obj.get(key)
-    if isinstance(value, bool) and kind is not bool:
-        value = None
-    if not isinstance(value, kind):
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise PatternFileError(f"{where}: \"{key}\" must be {names}, got {type(value).__name__}")
     return value
+
+
+def _flag(obj: dict[str, Any], key: str, where: str, default: bool = True) -> bool:
+    value = obj.get(key, default)
+    if not isinstance(value, bool):
+        raise PatternFileError(f"{where}: \"{key}\" must be true or false, got {type(value).__name__}")
+    return value
+
+
+def _count(obj: dict[str, Any], key: str, where: str) -> int:
+    value = _need(obj, key, int, where)
+    if value < 0:
+        raise PatternFileError(f"{where}: \"{key}\" must not be negative")
+    return value
+
+
+def _number(obj: dict[str, Any], key: str, where: str) -> float:
+    value = float(_need(obj, key, (int, float), where))
+    if value != value or value in (float("inf"), float("-inf")):
+        raise PatternFileError(f"{where}: \"{key}\" must be a finite number")
+    return value
+
+
+_BLOCK_SETTINGS = {"path_depth": int, "min_weight": int, "normalise_digits": bool, "merge_same_path": bool}
+
+
+def _check_settings(settings: dict[str, Any]) -> None:
+    """The segmenter settings are used to read pages again: their types must be right."""
+    blocks = settings.get("blocks", {})
+    if not isinstance(blocks, dict):
+        raise PatternFileError("\"settings.blocks\" must be an object")
+    for key, kind in _BLOCK_SETTINGS.items():
+        if key in blocks:
+            v = blocks[key]
+            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+                raise PatternFileError(f"settings.blocks: \"{key}\" must be {kind.__name__}, got {type(v).__name__}")
+            if kind is int and not 0 <= v <= 1000:
+                raise PatternFileError(f"settings.blocks: \"{key}\" out of range: {v}")
 
 
 def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
@@ -190,10 +231,10 @@ def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
         sections.append(
             LayoutSection(
                 path=_need(s, "path", str, sw),
-                diff_score=float(_need(s, "diff_score", (int, float), sw)),
-                main_score=float(_need(s, "main_score", (int, float), sw)),
+                diff_score=_number(s, "diff_score", sw),
+                main_score=_number(s, "main_score", sw),
                 role=role,
-                shared=float(s.get("shared", 0.0)) if isinstance(s.get("shared", 0.0), (int, float)) else 0.0,
+                shared=_number(s, "shared", sw) if "shared" in s else 0.0,
             )
         )
     n = len(sections)
@@ -209,12 +250,12 @@ def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
         raise PatternFileError(f"{where}: \"sample_urls\" must be a list of strings")
     return LayoutPattern(
         id=_need(raw, "id", str, where),
-        score=float(_need(raw, "score", (int, float), where)),
-        pages=_need(raw, "pages", int, where),
+        score=_number(raw, "score", where),
+        pages=_count(raw, "pages", where),
         sections=sections,
         title_section=raw.get("title_section"),
         main_section=raw.get("main_section"),
-        article=bool(raw.get("article", True)),
+        article=_flag(raw, "article", where),
         sample_urls=list(urls),
         free_paths=dict(free),
     )

@@ -33,9 +33,14 @@ def sample_pairs(n: int, max_partners: int = 8) -> list[tuple[int, int]]:
         return []
     if n <= max_partners + 1:
         return [(i, j) for i in range(n) for j in range(i + 1, n)]
-    return [(i, (i + k) % n) for i in range(n) for k in range(1, max_partners // 2 + 1)] + [
-        (i, (i + n // 2 + k) % n) for i in range(n) for k in range(max_partners - max_partners // 2)
-    ]
+    pairs: set[tuple[int, int]] = set()
+    offsets = list(range(1, max_partners // 2 + 1)) + [n // 2 + k for k in range(max_partners - max_partners // 2)]
+    for i in range(n):
+        for off in offsets:
+            j = (i + off) % n
+            if j != i:
+                pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)
 
 
 def diff_score(strings: Sequence[str], max_partners: int = 8) -> float:

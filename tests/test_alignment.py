@@ -105,11 +105,6 @@ def test_similarity_symmetric_example() -> None:
     assert layout_similarity(a, wa, b, wb) == layout_similarity(b, wb, a, wa)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: alignment.layout_similarity sums the weights of whichever LCS rapidfuzz returns; "
-    "when several LCSs exist their weights differ, so Sim(A,B) != Sim(B,A)",
-)
 def test_similarity_symmetric_with_several_lcs() -> None:
     a, wa = [0, 0, 2], [7, 4, 5]
     b, wb = [0, 2, 0], [6, 8, 3]
@@ -173,7 +168,6 @@ def test_similarity_symmetric_uniform_weights(x, y) -> None:
     assert layout_similarity(a, wa, b, wb) == pytest.approx(layout_similarity(b, wb, a, wa))
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: Sim not symmetric with non-uniform weights (see above)")
 @settings(max_examples=300)
 @given(weighted(small_codes), weighted(small_codes))
 @example(([0, 0, 2], [7, 4, 5]), ([0, 2, 0], [6, 8, 3]))

@@ -395,7 +395,6 @@ def test_bad_pattern_file(site: Path, tmp_path: Path, capsys, content: str):
     assert "Traceback" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: SitePatterns.load does not check the types of settings.blocks")
 def test_bad_block_settings_in_pattern_file(patterns: Path, site: Path, capsys):
     data = json.loads(patterns.read_text(encoding="utf-8"))
     data["settings"]["blocks"]["path_depth"] = "3"
@@ -404,7 +403,6 @@ def test_bad_block_settings_in_pattern_file(patterns: Path, site: Path, capsys):
     assert code == 2 and patterns.name in err
 
 
-@pytest.mark.xfail(strict=True, reason='core bug: SitePatterns.load reads "article": "false" as true')
 def test_bad_article_flag_in_pattern_file(patterns: Path, site: Path, capsys):
     data = json.loads(patterns.read_text(encoding="utf-8"))
     data["patterns"][0]["article"] = "false"

@@ -216,7 +216,7 @@ def test_unrelated_layout_not_matched(learned) -> None:
 <address>Forum administrators can be reached by post</address></body></html>"""
     art = extract_with_patterns(Page(other, url="http://www.example.com/forum/1"), site)
     assert art.matched is False
-    assert art.title == "" and art.body == ""
+    assert art.title == "Forum" and art.body == ""  # the page's own <title>, no body
 
 
 def test_strict_mode_needs_every_section(learned) -> None:

@@ -355,20 +355,12 @@ def test_pattern_file_error_is_value_error() -> None:
     assert issubclass(PatternFileError, ValueError)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: patterns.SitePatterns.load lets json's RecursionError through for deeply nested JSON",
-)
 def test_deeply_nested_json(tmp_path: Path) -> None:
     target = tmp_path / "s.json"
     target.write_text("[" * 100_000, encoding="utf-8")
     assert_load_error(target)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: patterns._pattern_from_dict calls float() on a JSON integer; a huge one raises OverflowError",
-)
 def test_huge_integer_score(tmp_path: Path) -> None:
     target = tmp_path / "s.json"
     text = json.dumps(valid_dict()).replace('"score": 1565.49', '"score": 1' + "0" * 400)

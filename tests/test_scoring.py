@@ -83,11 +83,12 @@ def test_sample_pairs_all_pairs_for_small_n(n) -> None:
 @pytest.mark.parametrize("n,k", [(10, 8), (11, 8), (50, 8), (1000, 8), (200, 4), (200, 5), (30, 2)])
 def test_sample_pairs_linear_for_large_n(n, k) -> None:
     pairs = sample_pairs(n, max_partners=k)
-    assert len(pairs) == n * k
-    assert all(0 <= i < n and 0 <= j < n and i != j for i, j in pairs)
+    assert len(pairs) <= n * k
+    assert len(set(pairs)) == len(pairs)  # no pair counted twice
+    assert all(0 <= i < j < n for i, j in pairs)
     count = Counter(x for p in pairs for x in p)
     assert set(count) == set(range(n))  # every page takes part
-    assert set(count.values()) == {2 * k}  # and equally often
+    assert max(count.values()) <= 2 * k
 
 
 def test_sample_pairs_grow_linearly() -> None:

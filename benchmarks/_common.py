@@ -1,0 +1,88 @@
+"""Helpers shared by the benchmark scripts: locating and reading the evaluation data."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    # Benchmark the checkout the script lives in, whatever is installed.
+    sys.path.insert(0, str(REPO_ROOT))
+
+from newsstemmer.decoding import decode_html  # noqa: E402
+
+ENV_VAR = "NEWSSTEMMER_DATASETS"
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "datasets"
+
+
+@dataclass
+class Entry:
+    """One page of the manifest, with its decoded HTML loaded on demand."""
+
+    dataset: str
+    site: str
+    id: str
+    html_path: Path
+    gold_path: Path
+    url: str | None
+    gold_has_title: bool
+
+    def html(self) -> str:
+        return decode_html(self.html_path.read_bytes()).text
+
+    def gold(self) -> str:
+        return self.gold_path.read_text(encoding="utf-8")
+
+
+def data_dir(cli_value: str | None) -> Path:
+    """The dataset folder: ``--data``, else $NEWSSTEMMER_DATASETS, else ../shared/datasets.
+
+    Exits with a clear message if it has no ``manifest.jsonl``.
+    """
+    if cli_value:
+        path, how = Path(cli_value), "--data"
+    elif os.environ.get(ENV_VAR):
+        path, how = Path(os.environ[ENV_VAR]), f"${ENV_VAR}"
+    else:
+        path, how = DEFAULT_DATA, "default location"
+    if not (path / "manifest.jsonl").is_file():
+        sys.exit(
+            f"error: no evaluation data at {path} ({how}): manifest.jsonl not found.\n"
+            f"Point --data DIR or ${ENV_VAR} at the datasets folder (the one holding manifest.jsonl)."
+        )
+    return path
+
+
+def load_manifest(root: Path) -> list[Entry]:
+    entries = []
+    with open(root / "manifest.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            entries.append(
+                Entry(
+                    dataset=r["dataset"],
+                    site=r["site"],
+                    id=r["id"],
+                    html_path=root / r["html"],
+                    gold_path=root / r["gold"],
+                    url=r.get("url"),
+                    gold_has_title=bool(r.get("gold_has_title")),
+                )
+            )
+    return entries
+
+
+def by_site(entries: list[Entry], dataset: str) -> dict[str, list[Entry]]:
+    """The pages of one dataset grouped by site (sites sorted, pages in manifest order)."""
+    groups: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        if e.dataset == dataset:
+            groups[e.site].append(e)
+    return dict(sorted(groups.items()))

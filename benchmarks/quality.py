@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Extraction quality on the development data (shingle F1, P, R, BLEU-4, ROUGE-2).
+
+Transductive, like the original Webstemmer evaluation: for every site, learn
+the patterns from all of the site's pages, then extract each of those pages.
+The prediction is title + "\\n" + body where the gold includes the headline,
+the body alone elsewhere.
+
+    python benchmarks/quality.py [--datasets big9-05,dragnet] [--min-pages N]
+                                 [--per-site] [--json FILE] [--data DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from _common import Entry, by_site, data_dir, load_manifest
+
+from newsstemmer import Page, extract_with_patterns, learn
+from newsstemmer.evaluation import evaluate, score_page
+
+DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
+# Sites with fewer pages are left out by default (dragnet has many one-page sites,
+# from which nothing can be learned).
+DEFAULT_MIN_PAGES = {"dragnet": 5}
+
+
+def prediction(title: str, body: str, with_title: bool) -> str:
+    if with_title and title:
+        return f"{title}\n{body}" if body else title
+    return body
+
+
+def run_site(entries: list[Entry]) -> dict:
+    """Learn one site from all its pages and extract each; return per-page records."""
+    pages: list[Page | None] = []
+    records: list[dict] = []
+    for e in entries:
+        rec = {"id": e.id, "url": e.url, "matched": False, "pattern": None, "error": None}
+        try:
+            pages.append(Page(html=e.html(), url=e.url, source=f"{e.site}/{e.id}"))
+        except Exception as exc:  # undecodable page: scored as an empty prediction
+            pages.append(None)
+            rec["error"] = f"decode: {exc}"
+        records.append(rec)
+
+    t0 = time.perf_counter()
+    patterns = None
+    try:
+        patterns = learn([p for p in pages if p is not None])
+    except Exception as exc:
+        for rec in records:
+            rec["error"] = rec["error"] or f"learn: {type(exc).__name__}: {exc}"
+    t_learn = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    pairs = []
+    for e, page, rec in zip(entries, pages, records):
+        title = body = ""
+        if page is not None and patterns is not None:
+            try:
+                art = extract_with_patterns(page, patterns)
+                title, body = art.title, art.body
+                rec["matched"], rec["pattern"] = art.matched, art.pattern
+            except Exception as exc:
+                rec["error"] = f"extract: {type(exc).__name__}: {exc}"
+        pred = prediction(title, body, e.gold_has_title)
+        gold = e.gold()
+        ps = score_page(pred, gold)
+        rec.update(precision=ps.precision, recall=ps.recall, bleu4=ps.bleu4, rouge2=ps.rouge2)
+        pairs.append((pred, gold))
+    t_extract = time.perf_counter() - t0
+
+    return {
+        "pairs": pairs,
+        "records": records,
+        "n_patterns": len(patterns.patterns) if patterns is not None else 0,
+        "learn_s": t_learn,
+        "extract_s": t_extract,
+    }
+
+
+def figures(pairs: list[tuple[str, str]], records: list[dict]) -> dict:
+    score = evaluate(pairs).as_dict()
+    score["unmatched"] = sum(1 for r in records if not r["matched"])
+    score["errors"] = sum(1 for r in records if r["error"])
+    return score
+
+
+def table(rows: list[tuple[str, dict]], first: str) -> str:
+    out = [
+        f"| {first} | pages | unmatched | empty | F1 | P | R | BLEU-4 | ROUGE-2 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, f in rows:
+        out.append(
+            f"| {name} | {f['pages']} | {f['unmatched']} | {f['empty']} | {f['f1']:.3f} | {f['precision']:.3f} "
+            f"| {f['recall']:.3f} | {f['bleu4']:.3f} | {f['rouge2']:.3f} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    ap.add_argument("--datasets", default=",".join(DEFAULT_DATASETS), help="comma-separated dataset names")
+    ap.add_argument(
+        "--min-pages",
+        type=int,
+        default=None,
+        help="only sites with at least N pages (default: 5 for dragnet, all sites elsewhere)",
+    )
+    ap.add_argument("--per-site", action="store_true", help="also print a per-site table for every dataset")
+    ap.add_argument("--json", metavar="FILE", help="write all figures (per dataset, site and page) as JSON")
+    args = ap.parse_args(argv)
+
+    root = data_dir(args.data)
+    entries = load_manifest(root)
+    known = sorted({e.dataset for e in entries})
+    names = [d.strip() for d in args.datasets.split(",") if d.strip()]
+    unknown = [d for d in names if d not in known]
+    if unknown:
+        ap.error(f"unknown dataset(s) {', '.join(unknown)}; known: {', '.join(known)}")
+
+    results: dict[str, dict] = {}
+    t_start = time.perf_counter()
+    for ds in names:
+        min_pages = args.min_pages if args.min_pages is not None else DEFAULT_MIN_PAGES.get(ds, 1)
+        sites = {s: es for s, es in by_site(entries, ds).items() if len(es) >= min_pages}
+        all_pairs: list[tuple[str, str]] = []
+        all_records: list[dict] = []
+        site_out: dict[str, dict] = {}
+        t_ds = time.perf_counter()
+        for k, (site, es) in enumerate(sites.items(), 1):
+            print(f"[{ds} {k}/{len(sites)}] {site} ({len(es)} pages)", file=sys.stderr, flush=True)
+            r = run_site(es)
+            all_pairs += r["pairs"]
+            all_records += r["records"]
+            site_out[site] = {
+                **figures(r["pairs"], r["records"]),
+                "patterns": r["n_patterns"],
+                "learn_s": round(r["learn_s"], 4),
+                "extract_s": round(r["extract_s"], 4),
+                "pages_detail": r["records"],
+            }
+        results[ds] = {
+            **figures(all_pairs, all_records),
+            "sites": len(sites),
+            "min_pages": min_pages,
+            "seconds": round(time.perf_counter() - t_ds, 2),
+            "per_site": site_out,
+        }
+    elapsed = time.perf_counter() - t_start
+    print(f"done in {elapsed:.1f}s", file=sys.stderr)
+
+    print("## Extraction quality (transductive: learn each site from all its pages, extract them)\n")
+    rows = [(f"{ds} ({r['sites']} sites)", r) for ds, r in results.items()]
+    print(table(rows, "dataset"))
+    errors = sum(r["errors"] for r in results.values())
+    if errors:
+        print(f"\n{errors} page(s) failed to decode, learn or extract (scored as empty); see --json.")
+    print("\nunmatched: no pattern applied; empty: prediction without any token (unmatched, or matched")
+    print("a non-article layout or empty sections); P is averaged over non-empty predictions only.")
+    if args.per_site:
+        for ds, r in results.items():
+            print(f"\n### {ds}\n")
+            print(table(list(r["per_site"].items()), "site"))
+
+    if args.json:
+        out = {
+            "data": str(root),
+            "datasets": results,
+            "elapsed_s": round(elapsed, 2),
+        }
+        Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False), encoding="utf-8")
+        print(f"\nfigures written to {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
