@@ -51,6 +51,7 @@ _COMMENT_TOKEN = re.compile(
     r"(comments?|comment[-_]?(list|body|content|text|area|wrap|section|thread|s)|commentlist|"
     r"commentcontent|disqus\w*|respond|replies)$"
 )
+_COMMENT_HINT = re.compile(r"(?i)comment|disqus|respond|repl")
 _PER_ITEM = re.compile(r"(tag|category|author|postid|post-format|format|status|type)-")
 _TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/]+\s|\s*[|\u00ab\u00bb]\s*")
 
@@ -66,7 +67,7 @@ def significant(text: str) -> str:
 
 def weight(text: str) -> int:
     """Number of significant characters in ``text`` (SPEC §2.1 ``Weight``)."""
-    return len(_WORD.findall(text)) - text.count("_")
+    return len(_NOT_WORD.sub("", text))
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,23 @@ class PageBlocks:
         return out
 
 
+_ENCODED: dict[tuple, str] = {}
+
+
 def _encode_element(el: etree._Element, normalise_digits: bool) -> str:
+    """``tag:id=..:class=..`` for a path; memoised, as sites repeat the same elements."""
+    if not len(el.attrib):
+        return el.tag
+    key = (el.tag, normalise_digits, *(el.get(n) for n in KEY_ATTRS))
+    code = _ENCODED.get(key)
+    if code is None:
+        if len(_ENCODED) > 50_000:
+            _ENCODED.clear()
+        code = _ENCODED[key] = _encode_uncached(el, normalise_digits)
+    return code
+
+
+def _encode_uncached(el: etree._Element, normalise_digits: bool) -> str:
     parts = [el.tag]
     for name in KEY_ATTRS:
         value = el.get(name)
@@ -175,6 +192,11 @@ class _Builder:
 
     def add(self, text: str | None, anchor: bool) -> None:
         if text:
+            if text.isspace():
+                # Whitespace only separates words: it never starts a block.
+                if not self.parts:
+                    return
+                text = " "
             self.parts.append(text)
             if not anchor:
                 self.plain.append(text)
@@ -182,12 +204,15 @@ class _Builder:
     def flush(self) -> None:
         if not self.parts:
             return
-        text = _SPACE.sub(" ", "".join(self.parts)).strip()
-        plain = _SPACE.sub(" ", "".join(self.plain)).strip()
-        self.parts, self.plain = [], []
-        w = weight(text)
+        raw = "".join(self.parts)
+        self.parts = []
+        w = weight(raw)
         if w < self.opts.min_weight:
+            self.plain = []
             return
+        text = _SPACE.sub(" ", raw).strip()
+        plain = _SPACE.sub(" ", "".join(self.plain)).strip()
+        self.plain = []
         path = "/".join(self.stack[-self.opts.path_depth :])
         tag = self.tags[-1] if self.tags else ""
         self.blocks.append(
@@ -197,9 +222,11 @@ class _Builder:
 
 def _names_comments(el: etree._Element) -> bool:
     """Whether an element's id or class names it as a reader-comment thread."""
+    if not len(el.attrib):
+        return False
     for name in ("id", "class"):
         value = el.get(name)
-        if value and any(_COMMENT_TOKEN.match(t) for t in value.lower().split()):
+        if value and _COMMENT_HINT.search(value) and any(_COMMENT_TOKEN.match(t) for t in value.lower().split()):
             return True
     return False
 
@@ -224,7 +251,6 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
             if event in ("comment", "pi", "end"):
                 b.add(el.tail, anchor_depth > 0)
             continue
-        tag = tag.lower()
         if event == "start":
             if tag in IGNORED_TAGS:
                 walker.skip_subtree()
