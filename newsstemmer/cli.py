@@ -37,6 +37,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence, TextIO
 from urllib.parse import urlsplit, urlunsplit
@@ -545,7 +546,12 @@ def cmd_learn(args: argparse.Namespace, rep: Reporter) -> int:
         raise CLIError(f"no readable pages among the {len(files)} given")
     with_anchors = sum(1 for p in pages if p.anchor_texts)
 
-    site = learn(pages, options, site=args.site, progress=rep.progress)
+    site_name = args.site
+    if site_name is None and not any(p.url for p in pages):
+        # No page says where it came from: name the site after the pages' folder.
+        folders = {Path(p.source).resolve().parent.name for p in pages if p.source}
+        site_name = folders.pop() if len(folders) == 1 else None
+    site = learn(pages, options, site=site_name, progress=rep.progress)
     rep.finish()
     try:
         target = site.save(output)

@@ -492,3 +492,12 @@ def test_console_script_subprocess(site: Path, tmp_path: Path):
     assert len(lines) == 7
     assert sum(json.loads(l)["matched"] for l in lines) >= 6
     assert b"extracting 7/7" in extract.stderr
+
+
+def test_learn_names_site_after_folder_without_urls(tmp_path: Path) -> None:
+    from newsstemmer.cli import main as cli_main
+
+    fixture = Path(__file__).parent / "fixtures" / "site"
+    out = tmp_path / "p.json"
+    assert cli_main(["learn", "-q", "-o", str(out), str(fixture)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["site"] == "site"
