@@ -138,6 +138,7 @@ def extract_with_patterns(
     sections: list[tuple[str, str]] = []
     title = ""
     body_parts: list[str] = []
+    seen: set[str] = set()
     for block, role in zip(pb.blocks, roles):
         if role is None or role == "static":
             continue
@@ -145,7 +146,10 @@ def extract_with_patterns(
         if role == "title":
             title = title or block.text
         elif role == "main" or (role == "sub" and opts.include_sub):
-            body_parts.append(block.text)
+            # Pages that repeat their article (print or preview copies) give it once.
+            if block.text not in seen:
+                seen.add(block.text)
+                body_parts.append(block.text)
     if not title:
         title = _page_title(pb)
     article = Article(
