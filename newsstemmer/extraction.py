@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .alignment import PathCodes, align
-from .blocks import BlockOptions, PageBlocks
+from .blocks import BlockOptions, PageBlocks, layout_weight
 from .page import Page
 from .patterns import LayoutPattern, SitePatterns
 
@@ -88,11 +88,11 @@ def match_pattern(page: PageBlocks, pattern: LayoutPattern, codes: PathCodes | N
     covered = 0
     for s, b in align(pcodes, bcodes):
         per_section[s] = b
-        covered += page.blocks[b].weight
+        covered += layout_weight(page.blocks[b])
     taken = {b for b in per_section if b is not None}
     free = pattern.free_paths
-    covered += sum(b.weight for b in page.blocks if b.index not in taken and b.path in free)
-    total = page.total_weight
+    covered += sum(layout_weight(b) for b in page.blocks if b.index not in taken and b.path in free)
+    total = sum(layout_weight(b) for b in page.blocks)
     return PatternMatch(pattern, covered / total if total else 0.0, per_section)
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from .alignment import PathCodes, align, common_subsequence
-from .blocks import BlockOptions, HTMLParseError, PageBlocks, significant
+from .blocks import BlockOptions, HTMLParseError, PageBlocks, layout_weight, significant
 from .clustering import LayoutSequence, cluster_layouts
 from .page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
@@ -101,7 +101,8 @@ def learn(
             progress("reading", n, len(page_list))
     # Visit pages in URL order so that pages of one directory meet early (as the original).
     order = sorted(range(len(members)), key=lambda i: members[i].page.url or members[i].page.name)
-    seqs = [LayoutSequence(m.codes, [b.weight for b in m.blocks.blocks]) for m in members]
+    # Reader comments are not layout: a long thread must not set a page apart.
+    seqs = [LayoutSequence(m.codes, [layout_weight(b) for b in m.blocks.blocks]) for m in members]
     clusters = cluster_layouts(
         seqs, opts.cluster_threshold, order, opts.relaxed_cluster_thresholds, opts.min_cluster_pages
     )
