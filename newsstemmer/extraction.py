@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .alignment import PathCodes, align
-from .blocks import BlockOptions, PageBlocks, layout_weight
+from .blocks import BlockOptions, PageBlocks, layout_weight, line_digest
 from .page import Page
 from .patterns import LayoutPattern, SitePatterns
 
@@ -139,17 +139,21 @@ def extract_with_patterns(
     title = ""
     body_parts: list[str] = []
     seen: set[str] = set()
+    static = set(p.static_lines)
     for block, role in zip(pb.blocks, roles):
         if role is None or role == "static":
             continue
-        sections.append((role, block.text))
+        text = _without_lines(block.text, static) if static else block.text
+        if not text:
+            continue
+        sections.append((role, text))
         if role == "title":
-            title = title or block.text
+            title = title or text
         elif role == "main" or (role == "sub" and opts.include_sub):
             # Pages that repeat their article (print or preview copies) give it once.
-            if block.text not in seen:
-                seen.add(block.text)
-                body_parts.append(block.text)
+            if text not in seen:
+                seen.add(text)
+                body_parts.append(text)
     if not title:
         title = _page_title(pb)
     article = Article(
@@ -167,6 +171,13 @@ def extract_with_patterns(
     if not p.article and not opts.include_non_articles:
         article.body = ""
     return article
+
+
+def _without_lines(text: str, static: set[str]) -> str:
+    """The text without the lines the layout repeats on most pages."""
+    lines = text.split("\n")
+    kept = [line for line in lines if line_digest(line) not in static]
+    return text if len(kept) == len(lines) else "\n".join(kept)
 
 
 def _has_main(match: PatternMatch) -> bool:

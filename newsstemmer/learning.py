@@ -9,6 +9,7 @@ section a role, and scores the pattern.  The result is a :class:`SitePatterns`.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import logging
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -16,7 +17,7 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from .alignment import PathCodes, align, common_subsequence
-from .blocks import BlockOptions, HTMLParseError, PageBlocks, layout_weight, significant
+from .blocks import BlockOptions, HTMLParseError, PageBlocks, layout_weight, line_digest, significant, weight
 from .clustering import LayoutSequence, cluster_layouts
 from .page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
@@ -48,6 +49,7 @@ class LearnOptions:
     max_shared_text: float = 0.5
     shared_line_weight: int = 20  # lines shorter than this are not tested for recurrence
     max_link_density: float = 0.5  # main text is mostly not anchor text (choice, beyond the original)
+    static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
@@ -234,7 +236,18 @@ def _learn_pattern(
         article=score >= opts.score_threshold,
         sample_urls=[m.page.url or m.page.name for m in members[:5]],
         free_paths=free_paths,
+        static_lines=_static_lines(members, opts),
     )
+
+
+def _static_lines(members: list[_Member], opts: LearnOptions) -> list[str]:
+    """Digests of text lines that most pages of the cluster carry (copyright notices,
+    "Advertisement", fixed captions): boilerplate even inside a varying section."""
+    counts: Counter[str] = Counter()
+    for m in members:
+        counts.update({line_digest(line) for b in m.blocks.blocks for line in b.text.split("\n") if weight(line)})
+    need = max(2, math.ceil(opts.static_line_share * len(members)))
+    return sorted(d for d, c in counts.items() if c >= need)
 
 
 def _free_path_roles(
@@ -301,9 +314,12 @@ def _choose_title(
     ]
     if not candidates:
         return None
+    # A <title> or h1 that every page shares names the site, not the article.
+    seen = Counter(t for m in members for t in set(m.blocks.title_candidates()))
+    constant = {t for t, c in seen.items() if c > 1 and c >= len(members) / 2}
     votes: Counter[int] = Counter()
     for p, m in enumerate(members):
-        signals = list(m.page.anchor_texts) + m.blocks.title_candidates()
+        signals = list(m.page.anchor_texts) + [t for t in m.blocks.title_candidates() if t not in constant]
         best, best_score = None, 0.0
         for s in candidates:
             block = aligned[s][p]

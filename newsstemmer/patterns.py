@@ -60,6 +60,8 @@ class LayoutPattern:
     # Blocks that align to no section (extra paragraphs, boxes a page has more of)
     # are judged by their path alone: path -> role, learned from the same pages.
     free_paths: dict[str, str] = field(default_factory=dict)
+    # Digests of lines most pages of the layout carry: dropped even from main text.
+    static_lines: list[str] = field(default_factory=list)
 
     @property
     def paths(self) -> list[str]:
@@ -215,6 +217,13 @@ def _check_settings(settings: dict[str, Any]) -> None:
                 raise PatternFileError(f"settings.blocks: \"{key}\" out of range: {v}")
 
 
+def _digests(raw: dict[str, Any], where: str) -> list[str]:
+    value = raw.get("static_lines", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and len(v) <= 64 for v in value):
+        raise PatternFileError(f"{where}: \"static_lines\" must be a list of short strings")
+    return list(value)
+
+
 def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
     where = f"pattern #{i}"
     if not isinstance(raw, dict):
@@ -258,4 +267,5 @@ def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
         article=_flag(raw, "article", where),
         sample_urls=list(urls),
         free_paths=dict(free),
+        static_lines=_digests(raw, where),
     )
