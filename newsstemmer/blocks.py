@@ -12,6 +12,7 @@ layout into many clusters).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -315,3 +316,13 @@ def _merge_same_path(blocks: Iterable[LayoutBlock]) -> list[LayoutBlock]:
         else:
             out.append(block)
     return out
+
+
+def layout_weight(block: LayoutBlock) -> int:
+    """A block's weight as evidence of layout: reader comments count for nothing."""
+    return 0 if block.in_comments else block.weight
+
+
+def line_digest(line: str) -> str:
+    """A short stable digest of a line's significant characters (for pattern files)."""
+    return hashlib.blake2b(significant(line).encode("utf-8"), digest_size=8).hexdigest()
