@@ -203,18 +203,21 @@ def _learn_pattern(
     paths = _paths_by_code(codes)
     sections = []
     start = title + 1 if title is not None else 0
+    # Sections repeating one path (gallery captions, paragraphs split by photos) are
+    # one kind of text: their MainScores pool (choice, beyond the original).
+    diff_of, pooled = _pool_by_path(common, diffs, mains, opts)
     for s in range(n_sec):
         if s == title:
             role = "title"
         elif (
-            diffs[s] >= opts.diff_threshold
-            and (mains[s] >= opts.main_threshold or s == largest)
+            diff_of[s] >= opts.diff_threshold
+            and (pooled[common[s]] >= opts.main_threshold or s == largest)
             and s >= start
             and shares[s] <= opts.max_shared_text
             and links[s] <= opts.max_link_density
         ):
             role = "main"
-        elif diffs[s] >= opts.diff_threshold:
+        elif diff_of[s] >= opts.diff_threshold:
             role = "sub"
         else:
             role = "static"
@@ -248,6 +251,28 @@ def _static_lines(members: list[_Member], opts: LearnOptions) -> list[str]:
         counts.update({line_digest(line) for b in m.blocks.blocks for line in b.text.split("\n") if weight(line)})
     need = max(2, math.ceil(opts.static_line_share * len(members)))
     return sorted(d for d, c in counts.items() if c >= need)
+
+
+def _pool_by_path(
+    codes: list[int], diffs: list[float], mains: list[float], opts: LearnOptions
+) -> tuple[list[float], dict[int, float]]:
+    """DiffScore and summed MainScore per path, for sections that repeat a path.
+
+    A section alone on its path keeps its own DiffScore; repeated ones share the mean.
+    The pooled MainScore sums the varying sections of the path.
+    """
+    by_path: dict[int, list[int]] = {}
+    for s, c in enumerate(codes):
+        by_path.setdefault(c, []).append(s)
+    diff_of = list(diffs)
+    pooled: dict[int, float] = {}
+    for c, secs in by_path.items():
+        if len(secs) > 1:
+            mean = sum(diffs[s] for s in secs) / len(secs)
+            for s in secs:
+                diff_of[s] = mean
+        pooled[c] = sum(mains[s] for s in secs if diff_of[s] >= opts.diff_threshold)
+    return diff_of, pooled
 
 
 def _free_path_roles(

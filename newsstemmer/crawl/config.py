@@ -1,0 +1,78 @@
+"""The ``NEWSSTEMMER_*`` Scrapy settings, their defaults, and one object holding them.
+
+Every component reads its settings through :meth:`Config.from_settings`, so the
+defaults live here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEFAULTS", "Config"]
+
+#: Setting name -> default.  The README's settings table documents each one.
+DEFAULTS: dict[str, Any] = {
+    "NEWSSTEMMER_ENABLED": True,
+    "NEWSSTEMMER_STATE_DIR": ".newsstemmer",
+    "NEWSSTEMMER_PATTERNS_DIR": "patterns",
+    "NEWSSTEMMER_MIN_PAGES": 20,
+    "NEWSSTEMMER_MAX_DEPTH": 3,
+    "NEWSSTEMMER_MAX_PAGES_PER_SITE": 500,
+    "NEWSSTEMMER_INCLUDE_NON_ARTICLES": False,
+    "NEWSSTEMMER_INCLUDE_UNMATCHED": True,
+    "NEWSSTEMMER_RESUME": True,
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The newsstemmer settings of one crawl."""
+
+    enabled: bool = True
+    state_dir: Path = Path(".newsstemmer")
+    patterns_dir: Path = Path("patterns")
+    min_pages: int = 20
+    max_depth: int = 3
+    max_pages_per_site: int = 500
+    include_non_articles: bool = False
+    include_unmatched: bool = True
+    resume: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> "Config":
+        """Read a Scrapy ``Settings`` object (anything with ``get``/``getint``/``getbool``)."""
+
+        def get(name: str) -> Any:
+            return settings.get(name, DEFAULTS[name])
+
+        def getint(name: str) -> int:
+            return settings.getint(name, DEFAULTS[name])
+
+        def getbool(name: str) -> bool:
+            return settings.getbool(name, DEFAULTS[name])
+
+        return cls(
+            enabled=getbool("NEWSSTEMMER_ENABLED"),
+            state_dir=Path(get("NEWSSTEMMER_STATE_DIR")),
+            patterns_dir=Path(get("NEWSSTEMMER_PATTERNS_DIR")),
+            min_pages=max(2, getint("NEWSSTEMMER_MIN_PAGES")),
+            max_depth=getint("NEWSSTEMMER_MAX_DEPTH"),
+            max_pages_per_site=getint("NEWSSTEMMER_MAX_PAGES_PER_SITE"),
+            include_non_articles=getbool("NEWSSTEMMER_INCLUDE_NON_ARTICLES"),
+            include_unmatched=getbool("NEWSSTEMMER_INCLUDE_UNMATCHED"),
+            resume=getbool("NEWSSTEMMER_RESUME"),
+        )
+
+    @property
+    def buffer_path(self) -> Path:
+        return self.state_dir / "buffer.sqlite"
+
+    @property
+    def linkinfo_path(self) -> Path:
+        return self.state_dir / "linkinfo.sqlite"
+
+    @property
+    def frontier_path(self) -> Path:
+        return self.state_dir / "frontier.sqlite"

@@ -1,0 +1,68 @@
+"""What the crawl passes around: fetched pages (spider → middleware → buffer) and articles (→ feeds).
+
+Both are dataclasses (itemadapter exports them); the field order of
+:class:`Article` is the key order of each JSONL line.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+__all__ = ["Article", "FetchedPage", "utc_now"]
+
+
+def utc_now() -> str:
+    """The current time as an ISO 8601 UTC timestamp (seconds)."""
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+@dataclass
+class FetchedPage:
+    """A fetched HTML page on its way to extraction or to the buffer.
+
+    ``html`` was decoded once, by Scrapy (``response.text``: BOM, header, meta,
+    then fallbacks).  ``anchor_texts`` are the texts of the same-site links to
+    ``url`` seen so far (linkinfo), the best evidence of its headline.
+    With ``NEWSSTEMMER_ENABLED = False`` these items go to the feeds as they are.
+    """
+
+    url: str
+    site: str
+    html: str = field(repr=False)
+    anchor_texts: list[str] = field(default_factory=list)
+    fetched_at: str = field(default_factory=utc_now)
+
+    @classmethod
+    def from_response(cls, response: Any, anchor_texts: Sequence[str] = ()) -> "FetchedPage":
+        """The page of a Scrapy ``TextResponse``: what a spider of one's own yields for newsstemmer."""
+        from ..learning import site_of
+
+        return cls(response.url, site_of(response.url), response.text, list(anchor_texts))
+
+    def __repr__(self) -> str:  # short: Scrapy logs dropped items at DEBUG
+        return f"FetchedPage(url={self.url!r}, site={self.site!r}, {len(self.html)} chars)"
+
+
+@dataclass
+class Article:
+    """One page of the crawl as it reaches the feeds.
+
+    ``method`` is ``pattern`` (a learned layout applied), ``pattern-loose`` (the
+    nearest article layout applied to a page whose layout shifted a little) or
+    null (no layout applied; ``reason`` says why and ``body`` is empty).
+    ``score`` is the share of the page's text the layout covers.
+    """
+
+    url: str
+    site: str
+    title: str
+    body: str
+    method: str | None = None
+    pattern: str | None = None
+    score: float | None = None
+    fetched_at: str | None = None
+    is_article: bool | None = None
+    reason: str | None = None
+    anchor_count: int = 0

@@ -1,0 +1,507 @@
+"""Learning sites while the crawl runs: known patterns, learning rounds, emission.
+
+One :class:`SiteLearner` per crawl holds every site's patterns (loaded from the
+patterns folder at start, so a crawl that starts with patterns extracts from its
+first page) and the page buffer.  The Scrapy components are thin adapters to it:
+
+* the spider middleware calls :meth:`SiteLearner.process` on every fetched page:
+  pages a known layout matches become articles at once;
+* the pipeline calls :meth:`SiteLearner.buffer_page` on the others;
+* once ``NEWSSTEMMER_MIN_PAGES`` pages of a site wait, a *learning round* runs
+  off the reactor thread: learn from the waiting pages, save
+  ``patterns/<site>.json``, extract the pages with the new patterns;
+* the results go back into the crawl through the engine: an internal
+  ``Request("data:,")`` whose response the middleware answers with the articles
+  (items can only reach feeds by travelling through the engine);
+* a page leaves the buffer only when its article has passed the pipelines and
+  the feed exporters (``item_scraped``); a crash in between means the next crawl
+  with the same state folder emits it again (a duplicate, never a loss);
+* when the spider is idle, every site still waiting is learned with what there
+  is; patterns learned from fewer than ``NEWSSTEMMER_MIN_PAGES`` pages are used
+  for this crawl only, not saved, and pages that no layout matches are emitted
+  with an empty body and a ``reason``.
+
+Every outcome is counted in the crawl stats under ``newsstemmer/``.
+The functions :func:`extract_page` and :func:`run_round` are plain Python
+(no Scrapy, no reactor): they are what worker threads run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable
+from weakref import WeakKeyDictionary
+
+from scrapy import Request, signals
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThread
+
+from .. import ExtractOptions, Page, PatternFileError, SitePatterns, extract_with_patterns, learn
+from .buffer import PageBuffer
+from .config import Config
+from .items import Article, FetchedPage
+from .linkinfo import LinkInfo
+
+__all__ = [
+    "EMIT_META",
+    "Outcome",
+    "RoundResult",
+    "SiteLearner",
+    "extract_page",
+    "load_patterns",
+    "merge_patterns",
+    "page_failed",
+    "patterns_path",
+    "run_round",
+]
+
+log = logging.getLogger(__name__)
+
+#: ``Request.meta`` key of the internal requests that carry buffered articles into the crawl.
+EMIT_META = "newsstemmer_emit"
+STATS = "newsstemmer/"
+
+# Outcome kinds
+EXTRACTED = "extracted"
+NON_ARTICLE = "non_article"
+UNMATCHED = "unmatched"
+FAILED = "failed"
+
+
+# --------------------------------------------------------------------------------------
+# Plain functions: no Scrapy, no reactor (they also run in worker threads).
+
+
+def patterns_path(patterns_dir: str | Path, site: str) -> Path:
+    """``<patterns_dir>/<site>.json`` (characters unsafe in file names replaced)."""
+    return Path(patterns_dir) / (re.sub(r"[^\w.-]", "_", site) + ".json")
+
+
+def load_patterns(patterns_dir: str | Path) -> dict[str, SitePatterns]:
+    """Every readable pattern file of the folder, by site; unreadable files are logged and skipped."""
+    out: dict[str, SitePatterns] = {}
+    folder = Path(patterns_dir)
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.json")):
+        try:
+            sp = SitePatterns.load(path)
+        except PatternFileError as exc:
+            log.error("newsstemmer: ignoring pattern file: %s", exc)
+            continue
+        out[sp.site] = sp
+    return out
+
+
+def merge_patterns(old: SitePatterns | None, new: SitePatterns) -> SitePatterns:
+    """The old patterns plus newly learned ones (renumbered after the old ids)."""
+    if old is None or not old.patterns:
+        return new
+    taken = {p.id for p in old.patterns}
+    added = []
+    k = len(old.patterns)
+    for p in new.patterns:
+        while f"p{k}" in taken:
+            k += 1
+        taken.add(f"p{k}")
+        added.append(replace(p, id=f"p{k}"))
+    return SitePatterns(
+        site=old.site,
+        patterns=old.patterns + added,
+        settings=old.settings or new.settings,
+        pages=old.pages + [u for u in new.pages if u not in set(old.pages)],
+        created=new.created,
+        extras=old.extras,
+    )
+
+
+@dataclass
+class Outcome:
+    """What became of one page."""
+
+    url: str
+    kind: str  # extracted | non_article | unmatched | failed
+    item: Article | None = None
+    error: str | None = None
+
+
+def extract_page(
+    page: FetchedPage,
+    patterns: SitePatterns | None,
+    options: ExtractOptions | None = None,
+    core_page: Page | None = None,
+) -> Outcome:
+    """Apply a site's patterns to one fetched page; never raises for a bad page."""
+    core = core_page or Page(page.html, url=page.url, anchor_texts=list(page.anchor_texts))
+    try:
+        art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
+    except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
+        return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
+    item = Article(
+        url=page.url,
+        site=page.site,
+        title=art.title,
+        body=art.body,
+        fetched_at=page.fetched_at,
+        anchor_count=len(page.anchor_texts),
+    )
+    if not art.matched:
+        item.reason = "unmatched"
+        return Outcome(page.url, UNMATCHED, item)
+    item.method = art.method
+    item.pattern = art.pattern
+    item.score = None if art.score is None else round(art.score, 4)
+    item.is_article = art.is_article
+    if not art.is_article:
+        item.reason = "non-article layout"
+        return Outcome(page.url, NON_ARTICLE, item)
+    return Outcome(page.url, EXTRACTED, item)
+
+
+@dataclass
+class RoundResult:
+    """What a learning (or extraction-only) round found for some buffered pages of a site."""
+
+    site: str
+    requested: list[str]
+    learned: bool  # a learning round (its unmatched pages are done), not only a retry with known patterns
+    patterns: SitePatterns | None  # the site's patterns after the round
+    changed: bool = False  # new patterns were learned
+    saved: Path | None = None
+    pages: int = 0
+    outcomes: list[Outcome] = field(default_factory=list)
+    error: str | None = None
+
+
+def run_round(
+    config: Config,
+    site: str,
+    urls: list[str],
+    current: SitePatterns | None,
+    learn_now: bool,
+    save: bool,
+    options: ExtractOptions | None = None,
+) -> RoundResult:
+    """Read the pages from the buffer, learn from them if asked, and extract them all.
+
+    Anchor texts are refreshed from linkinfo first: links found after a page was
+    fetched still help find its headline.  Opens its own database connections
+    (it runs in a worker thread).
+    """
+    buffer = PageBuffer(config.buffer_path)
+    try:
+        pages = buffer.get(site, urls)
+    finally:
+        buffer.close()
+    if config.linkinfo_path.exists():
+        links = LinkInfo(config.linkinfo_path)
+        try:
+            for p in pages:
+                known = links.anchors(p.url)
+                p.anchor_texts = list(dict.fromkeys([*p.anchor_texts, *known]))
+        finally:
+            links.close()
+    cores = [Page(p.html, url=p.url, anchor_texts=list(p.anchor_texts)) for p in pages]
+    result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
+    if learn_now and len(cores) >= 2:
+        try:
+            learned = learn(cores, site=site)
+        except (Exception, RecursionError) as exc:
+            log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
+            result.error = f"{type(exc).__name__}: {exc}"[:300]
+        else:
+            if learned.patterns:
+                result.patterns = merge_patterns(current, learned)
+                result.changed = True
+                if save:
+                    result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
+    for page, core in zip(pages, cores):
+        outcome = extract_page(page, result.patterns, options, core)
+        if outcome.kind == UNMATCHED and outcome.item is not None and learn_now:
+            if result.error:
+                outcome.item.reason = "learning failed"
+            elif not (result.patterns and result.patterns.patterns):
+                outcome.item.reason = f"no layout learned from {len(pages)} page(s)"
+        result.outcomes.append(outcome)
+    return result
+
+
+# --------------------------------------------------------------------------------------
+# The crawl's learner (reactor thread).
+
+
+def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
+    """Count (``newsstemmer/pages_failed`` and ``…/<kind>``) and log a page that could not be used."""
+    stats.inc_value(STATS + "pages_failed")
+    stats.inc_value(f"{STATS}pages_failed/{kind}")
+    log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
+
+
+_LEARNERS: "WeakKeyDictionary[Any, SiteLearner]" = WeakKeyDictionary()
+
+
+class SiteLearner:
+    """Per-crawl state shared by the newsstemmer middleware, pipeline and extension."""
+
+    def __init__(self, crawler: Any, config: Config):
+        self.crawler = crawler
+        self.config = config
+        self.stats = crawler.stats
+        self.options = ExtractOptions(include_non_articles=config.include_non_articles)
+        self.patterns: dict[str, SitePatterns] = load_patterns(config.patterns_dir)
+        self.buffer = PageBuffer(config.buffer_path)
+        self.final = False  # the spider went idle: learn every waiting site with what there is
+        self.closed = False
+        self._busy: set[str] = set()  # sites with a round running in a worker thread
+        self._claimed: dict[str, set[str]] = defaultdict(set)  # in a round, waiting to be emitted, or emitted
+        self._untried: dict[str, set[str]] = defaultdict(set)  # buffered, not tried with the site's current patterns
+        self._ready: dict[str, list[Article]] = defaultdict(list)  # waiting for an emit request
+        self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
+        self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
+        self._learned: set[str] = set()  # sites whose patterns this crawl saved
+        for signal, handler in (
+            (signals.spider_opened, self.spider_opened),
+            (signals.spider_idle, self.spider_idle),
+            (signals.spider_closed, self.spider_closed),
+            (signals.item_scraped, self.item_scraped),
+            (signals.item_dropped, self.item_dropped),
+            (signals.item_error, self.item_error),
+        ):
+            crawler.signals.connect(handler, signal=signal)
+
+    @classmethod
+    def for_crawler(cls, crawler: Any) -> "SiteLearner":
+        """The crawl's learner (created on first use); ``NotConfigured`` if newsstemmer is off."""
+        learner = _LEARNERS.get(crawler)
+        if learner is None:
+            config = Config.from_settings(crawler.settings)
+            if not config.enabled:
+                raise NotConfigured("NEWSSTEMMER_ENABLED is False")
+            learner = _LEARNERS[crawler] = cls(crawler, config)
+        return learner
+
+    # -- pages from the spider --------------------------------------------------------
+    async def process(self, page: FetchedPage) -> Article | FetchedPage | None:
+        """A page leaving the spider: its article, the page itself (to buffer), or None (counted).
+
+        Extraction runs in a worker thread: a large page must not hold up the reactor.
+        """
+        self._inc("pages")
+        patterns = self.patterns.get(page.site)
+        if patterns is None:
+            return page
+        outcome = await maybe_deferred_to_future(deferToThread(extract_page, page, patterns, self.options))
+        if outcome.kind == UNMATCHED:
+            log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
+            return page
+        self._count(outcome)
+        if outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles):
+            return outcome.item
+        return None
+
+    def buffer_page(self, page: FetchedPage) -> None:
+        """Store a page no known layout matches, and learn its site if enough pages wait."""
+        self.buffer.add(page)
+        self._inc("pages_buffered")
+        log.debug("newsstemmer: buffered %s", page.url)
+        self._kick(page.site)
+
+    # -- learning rounds -----------------------------------------------------------------
+    def _kick(self, site: str) -> None:
+        """Start a round for ``site`` if one is due and none is running."""
+        if site in self._busy or site in self._broken or self.closed:
+            return
+        claimed = self._claimed[site]
+        current = self.patterns.get(site)
+        untried = self._untried[site] - claimed
+        if untried and current is not None:
+            self._start_round(site, sorted(untried), learn_now=False, save=False)
+            return
+        free = [u for u in self.buffer.urls(site) if u not in claimed]
+        if free and (len(free) >= self.config.min_pages or self.final):
+            self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
+
+    def _start_round(self, site: str, urls: list[str], learn_now: bool, save: bool) -> None:
+        self._busy.add(site)
+        self._claimed[site].update(urls)
+        self._untried[site].difference_update(urls)
+        if learn_now and len(urls) >= 2:
+            self._inc("learning_rounds")
+            log.info("newsstemmer: learning %s from %d buffered pages", site, len(urls))
+        elif learn_now:
+            log.info("newsstemmer: %s: one buffered page left, too few to learn from: emitted as it is", site)
+        d = deferToThread(
+            run_round, self.config, site, urls, self.patterns.get(site), learn_now, save, self.options
+        )
+        d.addCallback(self._round_done)
+        d.addErrback(self._round_failed, site, urls)
+
+    def _round_done(self, result: RoundResult) -> None:
+        site = result.site
+        self._busy.discard(site)
+        if self.closed:
+            return  # the crawl was stopped meanwhile: the pages stay buffered for the next one
+        if result.changed and result.patterns is not None:
+            self.patterns[site] = result.patterns
+            kinds = ", ".join(f"{p.id}{'' if p.article else ' (not articles)'}" for p in result.patterns.patterns)
+            if result.saved:
+                self._inc("pattern_files_written")
+                if site not in self._learned:
+                    self._learned.add(site)
+                    self._inc("sites_learned")
+                log.info("newsstemmer: %s: %d layouts (%s) learned from %d pages, saved to %s",
+                         site, len(result.patterns.patterns), kinds, result.pages, result.saved)
+            else:
+                log.info("newsstemmer: %s: %d layouts (%s) learned from only %d pages: used, not saved",
+                         site, len(result.patterns.patterns), kinds, result.pages)
+            # pages buffered while this round ran were tried with the old patterns
+            self._untried[site] = set(self.buffer.urls(site)) - self._claimed[site]
+        done: list[str] = []
+        seen = set()
+        for outcome in result.outcomes:
+            seen.add(outcome.url)
+            if outcome.kind == UNMATCHED and not result.learned:
+                self._claimed[site].discard(outcome.url)  # waits for the next learning round
+                continue
+            self._count(outcome)
+            if outcome.item is not None and (
+                outcome.kind == EXTRACTED
+                or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
+                or (outcome.kind == UNMATCHED and self.config.include_unmatched)
+            ):
+                self._ready[site].append(outcome.item)
+            else:
+                done.append(outcome.url)
+        # pages gone from the buffer meanwhile have nothing left to do
+        self._claimed[site].difference_update(set(result.requested) - seen)
+        if done:
+            self.buffer.delete(site, done)
+            self._claimed[site].difference_update(done)
+        self._emit(site)
+        self._kick(site)
+
+    def _round_failed(self, failure: Any, site: str, urls: list[str]) -> None:
+        self._busy.discard(site)
+        self._broken.add(site)
+        self._claimed[site].difference_update(urls)
+        log.error(
+            "newsstemmer: round for %s failed; its %d pages stay in the buffer for the next crawl",
+            site, len(urls), exc_info=(failure.type, failure.value, failure.getTracebackObject()),
+        )
+
+    def _count(self, outcome: Outcome) -> None:
+        if outcome.kind == EXTRACTED:
+            self._inc("items_extracted")
+        elif outcome.kind == NON_ARTICLE:
+            self._inc("non_articles")
+        elif outcome.kind == UNMATCHED:
+            self._inc("items_unmatched")
+        elif outcome.kind == FAILED:
+            self.page_failed(outcome.url, "extraction", outcome.error or "")
+
+    def page_failed(self, url: str, kind: str, message: str) -> None:
+        page_failed(self.stats, url, kind, message)
+
+    # -- emission through the engine ---------------------------------------------------
+    def _emit(self, site: str) -> None:
+        """Schedule the internal request that carries the site's ready articles into the crawl.
+
+        Also sent with nothing ready: it wakes the engine, which then checks idleness again.
+        """
+        engine = getattr(self.crawler, "engine", None)
+        spider = getattr(self.crawler, "spider", None)
+        if engine is None or spider is None or self.closed:
+            return
+        callback = getattr(spider, "newsstemmer_emit", None) or _no_output
+        request = Request(
+            "data:,", callback=callback, dont_filter=True, priority=1000, meta={EMIT_META: site}
+        )
+        engine.crawl(request)
+
+    def take_ready(self, site: str) -> list[Article]:
+        """The articles waiting for the emit request of ``site``, now in flight."""
+        items = self._ready.pop(site, [])
+        for item in items:
+            self._in_flight[id(item)] = (site, item.url, item)
+        return items
+
+    def item_scraped(self, item: Any) -> None:
+        self._item_done(item, keep=False)
+
+    def item_dropped(self, item: Any) -> None:
+        self._item_done(item, keep=False)
+
+    def item_error(self, item: Any) -> None:
+        self._item_done(item, keep=True)
+
+    def _item_done(self, item: Any, keep: bool) -> None:
+        entry = self._in_flight.pop(id(item), None)
+        if entry is None or entry[2] is not item:
+            return
+        site, url, _ = entry
+        if keep:  # a pipeline failed on it: keep the page for the next crawl (still claimed: not retried now)
+            log.warning("newsstemmer: %s stays in the buffer after a pipeline error", url)
+            return
+        self.buffer.delete(site, [url])
+        self._claimed[site].discard(url)
+
+    # -- crawl life cycle ----------------------------------------------------------------
+    def spider_opened(self) -> None:
+        self.stats.set_value(STATS + "patterns_loaded", len(self.patterns))
+        if self.patterns:
+            log.info("newsstemmer: patterns of %d sites loaded from %s: %s", len(self.patterns),
+                     self.config.patterns_dir, ", ".join(sorted(self.patterns)))
+        waiting = self.buffer.sites()
+        if waiting:
+            log.info("newsstemmer: %d pages of %d sites wait in the buffer from an earlier crawl",
+                     sum(waiting.values()), len(waiting))
+        for site in waiting:
+            if site in self.patterns:
+                self._untried[site] = set(self.buffer.urls(site))
+            self._kick(site)
+
+    def spider_idle(self) -> None:
+        """Before the crawl ends: learn or emit whatever still waits (``DontCloseSpider`` until done)."""
+        self.final = True
+        for site in [s for s, items in self._ready.items() if items]:
+            self._emit(site)
+        for site in self.buffer.sites():
+            self._kick(site)
+        if self._busy or any(self._ready.values()):
+            raise DontCloseSpider
+
+    def spider_closed(self, reason: str = "") -> None:
+        self.closed = True
+        left = self.buffer.count()
+        self.stats.set_value(STATS + "pages_left_in_buffer", left)
+        if left:
+            log.warning(
+                "newsstemmer: %d pages stay in the buffer (%s); the next crawl with this state folder "
+                "learns or emits them", left, self.buffer.path,
+            )
+        self.buffer.close()
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _inc(self, name: str, n: int = 1) -> None:
+        self.stats.inc_value(STATS + name, n)
+
+    def summary(self) -> str:
+        """One line on what newsstemmer did in this crawl (logged at close)."""
+        get = lambda k: self.stats.get_value(STATS + k, 0)  # noqa: E731
+        return (
+            f"newsstemmer: {get('pages')} pages crawled; {get('items_extracted')} articles extracted, "
+            f"{get('items_unmatched')} unmatched, {get('non_articles')} non-articles, "
+            f"{get('pages_failed')} failed; {get('pages_buffered')} buffered, "
+            f"{get('sites_learned')} sites learned (patterns in {self.config.patterns_dir}), "
+            f"{get('pages_left_in_buffer')} pages left in the buffer"
+        )
+
+
+def _no_output(response: Any) -> Iterable[Any]:
+    """Callback of emit requests for spiders without ``newsstemmer_emit``: the middleware adds the items."""
+    return ()

@@ -1,0 +1,51 @@
+"""Spider middleware: pages leaving the spider become articles when their site's layouts are known.
+
+Each :class:`~newsstemmer.crawl.items.FetchedPage` the spider yields is matched
+against its site's patterns (loaded at start, or learned during the crawl):
+
+* a matching article layout gives an :class:`~newsstemmer.crawl.items.Article`
+  (``method`` ``pattern`` or ``pattern-loose``);
+* a matching non-article layout (index pages, galleries…) is counted
+  (``newsstemmer/non_articles``) and not emitted, unless
+  ``NEWSSTEMMER_INCLUDE_NON_ARTICLES``;
+* a page no layout matches continues as it is, to the pipeline, which buffers it
+  for learning.
+
+The middleware also answers newsstemmer's internal ``data:,`` requests with the
+articles of a learning round (see :mod:`newsstemmer.crawl.learner`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, AsyncIterator
+
+from .items import FetchedPage
+from .learner import EMIT_META, SiteLearner
+
+__all__ = ["NewsstemmerSpiderMiddleware"]
+
+
+class NewsstemmerSpiderMiddleware:
+    def __init__(self, crawler: Any, learner: SiteLearner):
+        self.crawler = crawler
+        self.learner = learner
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> "NewsstemmerSpiderMiddleware":
+        return cls(crawler, SiteLearner.for_crawler(crawler))
+
+    async def process_spider_output(self, response: Any, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        site = response.meta.get(EMIT_META)
+        if site is not None:
+            async for x in result:  # the callback of an emit request yields nothing of its own
+                yield x
+            for item in self.learner.take_ready(site):
+                yield item
+            return
+        async for x in result:
+            if isinstance(x, FetchedPage):
+                out = await self.learner.process(x)
+                if out is not None:
+                    yield out
+            else:
+                yield x

@@ -1,0 +1,43 @@
+"""Item pipeline: pages no known layout matches go to the durable buffer and leave the item flow.
+
+The pipeline never waits for learning (Scrapy keeps each response in memory
+until its items leave the pipelines, and stops downloading past
+``SCRAPER_SLOT_MAX_ACTIVE_SIZE``): it stores the page and drops it with
+:class:`Buffered`, logged at DEBUG and counted by Scrapy as
+``item_dropped_reasons_count/Buffered``.  The page comes back as an article
+through the engine once its site is learned.  Articles pass unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scrapy.exceptions import DropItem
+
+from .items import FetchedPage
+from .learner import SiteLearner
+
+__all__ = ["Buffered", "NewsstemmerPipeline"]
+
+
+class Buffered(DropItem):
+    """The page was stored in the buffer until its site's layouts are learned."""
+
+    def __init__(self, message: str):
+        super().__init__(message, log_level="DEBUG")
+
+
+class NewsstemmerPipeline:
+    def __init__(self, crawler: Any, learner: SiteLearner):
+        self.crawler = crawler
+        self.learner = learner
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> "NewsstemmerPipeline":
+        return cls(crawler, SiteLearner.for_crawler(crawler))
+
+    def process_item(self, item: Any) -> Any:
+        if isinstance(item, FetchedPage):
+            self.learner.buffer_page(item)
+            raise Buffered(f"buffered until {item.site} is learned: {item.url}")
+        return item

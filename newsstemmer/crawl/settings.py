@@ -1,0 +1,29 @@
+"""Scrapy settings of the newsstemmer project (``scrapy.cfg`` points here).
+
+Polite defaults for crawling other people's news sites; override any of them
+with ``-s NAME=VALUE``.  The ``NEWSSTEMMER_*`` settings and their defaults are
+in :mod:`newsstemmer.crawl.config`.
+"""
+
+from newsstemmer import __version__
+
+BOT_NAME = "newsstemmer"
+SPIDER_MODULES = ["newsstemmer.crawl.spiders"]
+NEWSPIDER_MODULE = "newsstemmer.crawl.spiders"
+
+ADDONS = {"newsstemmer.crawl.addon.NewsstemmerAddon": 0}
+
+USER_AGENT = f"newsstemmer/{__version__} (news layout learner; Scrapy)"
+ROBOTSTXT_OBEY = True
+AUTOTHROTTLE_ENABLED = True
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+FEED_EXPORT_ENCODING = "utf-8"
+LOG_LEVEL = "INFO"
+
+# Breadth-first: index pages (and the anchor texts of their links) come before the
+# articles they link to.
+DEPTH_PRIORITY = 1
+SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"

@@ -1,0 +1,264 @@
+"""Unit tests of the Scrapy layer's plain parts: config, stores, start URLs, rounds, add-on."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from scrapy.exceptions import UsageError
+from scrapy.settings import Settings
+
+from newsstemmer import SitePatterns
+from newsstemmer.crawl.addon import NewsstemmerAddon
+from newsstemmer.crawl.buffer import PageBuffer
+from newsstemmer.crawl.config import DEFAULTS, Config
+from newsstemmer.crawl.extension import NewsstemmerExtension
+from newsstemmer.crawl.items import Article, FetchedPage
+from newsstemmer.crawl.learner import (
+    EXTRACTED,
+    FAILED,
+    NON_ARTICLE,
+    UNMATCHED,
+    extract_page,
+    load_patterns,
+    merge_patterns,
+    patterns_path,
+    run_round,
+)
+from newsstemmer.crawl.linkinfo import LinkInfo
+from newsstemmer.crawl.middleware import NewsstemmerSpiderMiddleware
+from newsstemmer.crawl.pipeline import NewsstemmerPipeline
+from newsstemmer.crawl.spiders.news import read_start_urls
+from newsstemmer.crawl.testing import build_test_site
+
+SITE = "127.0.0.1"
+
+
+def _pages(site, base="http://127.0.0.1:8000"):
+    out = []
+    for path, (_, _, body) in site.pages.items():
+        if path in site.articles or path.endswith("/"):
+            out.append(FetchedPage(base + path, SITE, body.decode("utf-8"), [site.articles.get(path, ("",))[0]]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def test_site():
+    return build_test_site(n_articles=24, hostile=False)
+
+
+def _config(tmp_path: Path, **kw) -> Config:
+    return Config(state_dir=tmp_path / "state", patterns_dir=tmp_path / "patterns", **kw)
+
+
+# -- config and items ---------------------------------------------------------------------
+
+
+def test_config_defaults_and_settings():
+    assert Config.from_settings(Settings()) == Config()
+    assert set(DEFAULTS) == {f"NEWSSTEMMER_{f.upper()}" for f in Config.__dataclass_fields__}
+    c = Config.from_settings(Settings({"NEWSSTEMMER_MIN_PAGES": "7", "NEWSSTEMMER_ENABLED": "False",
+                                       "NEWSSTEMMER_STATE_DIR": "/tmp/x"}))
+    assert (c.min_pages, c.enabled, c.buffer_path) == (7, False, Path("/tmp/x/buffer.sqlite"))
+
+
+def test_article_field_order_is_the_jsonl_order():
+    assert list(Article.__dataclass_fields__)[:8] == [
+        "url", "site", "title", "body", "method", "pattern", "score", "fetched_at"
+    ]
+
+
+def test_fetched_page_repr_is_short():
+    page = FetchedPage("http://a/", "a", "<p>" * 10000)
+    assert len(repr(page)) < 100
+
+
+# -- stores ------------------------------------------------------------------------------------
+
+
+def test_linkinfo_keeps_every_anchor_text(tmp_path):
+    li = LinkInfo(tmp_path / "l.sqlite")
+    li.add("a", "http://a/", [("http://a/x", "Storm closes  coast road"), ("http://a/x", "Read more"), ("http://a/y", "")])
+    li.add("a", "http://a/news/", [("http://a/x", "Coast road closed"), ("http://a/x", "Storm closes coast road")])
+    li.add("a", "http://a/news/", [("http://a/x", "Coast road closed")])  # the same link seen again
+    assert li.anchors("http://a/x") == ["Storm closes coast road", "Read more", "Coast road closed"]
+    assert len(li.sources("http://a/x")) == 4
+    assert li.anchors("http://a/y") == []
+    assert li.anchors(["http://a/old", "http://a/x"])[0] == "Storm closes coast road"
+    n = li.export_jsonl("a", tmp_path / "links.jsonl")
+    assert n == 1
+    assert json.loads((tmp_path / "links.jsonl").read_text())["anchors"][2] == "Coast road closed"
+    li.close()
+
+
+def test_buffer_round_trip_survives_reopening(tmp_path):
+    buf = PageBuffer(tmp_path / "b.sqlite")
+    buf.add(FetchedPage("http://a/1", "a", "<p>one</p>", ["One"], "2026-01-01T00:00:00+00:00"))
+    buf.add(FetchedPage("http://a/2", "a", "<p>two</p>"))
+    buf.add(FetchedPage("http://b/1", "b", "<p>b</p>"))
+    buf.add(FetchedPage("http://a/1", "a", "<p>one again</p>", ["One"]))  # replaces
+    buf.close()
+    buf = PageBuffer(tmp_path / "b.sqlite")
+    assert buf.sites() == {"a": 2, "b": 1}
+    assert buf.urls("a") == ["http://a/2", "http://a/1"]
+    (p,) = buf.get("a", ["http://a/1", "http://a/missing"])
+    assert (p.html, p.anchor_texts) == ("<p>one again</p>", ["One"])
+    assert buf.delete("a", ["http://a/1", "http://a/missing"]) == 1
+    assert buf.count() == 2
+    mode = sqlite3.connect(tmp_path / "b.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+# -- start URLs ---------------------------------------------------------------------------------
+
+
+def test_start_urls_from_arguments_and_file(tmp_path):
+    f = tmp_path / "sites.txt"
+    f.write_text("# news sites\nhttps://example.com/\n\nexample.org  # bare host\nhttps://example.com/\n")
+    assert read_start_urls("http://a.test/,http://b.test/x", str(f)) == [
+        "http://a.test/", "http://b.test/x", "https://example.com/", "https://example.org/"
+    ]
+    assert read_start_urls() == []
+    with pytest.raises(UsageError, match="cannot read"):
+        read_start_urls(sites=str(tmp_path / "nope.txt"))
+    with pytest.raises(UsageError, match="http"):
+        read_start_urls("ftp://example.com/")
+
+
+# -- rounds (what the worker thread runs) ---------------------------------------------------------
+
+
+def test_learning_round_learns_saves_and_extracts(tmp_path, test_site):
+    config = _config(tmp_path)
+    buf = PageBuffer(config.buffer_path)
+    pages = _pages(test_site)
+    for p in pages:
+        buf.add(p)
+    urls = buf.urls(SITE)
+    result = run_round(config, SITE, urls, None, learn_now=True, save=True)
+    assert result.changed and result.saved == patterns_path(config.patterns_dir, SITE)
+    assert SitePatterns.load(result.saved).site == SITE
+    by_url = {o.url: o for o in result.outcomes}
+    assert len(by_url) == len(pages)
+    for path, (title, body) in test_site.articles.items():
+        o = by_url["http://127.0.0.1:8000" + path]
+        assert o.kind == EXTRACTED and o.item.method.startswith("pattern")
+        assert o.item.title == title
+        assert " ".join(o.item.body.split()) == " ".join(body.split())
+    assert {o.kind for o in result.outcomes} <= {EXTRACTED, NON_ARTICLE, UNMATCHED}
+    # a retry round with the patterns learned extracts without learning again
+    again = run_round(config, SITE, urls[:3], result.patterns, learn_now=False, save=False)
+    assert not again.changed and len(again.outcomes) == 3
+
+
+def test_round_with_one_page_emits_it_unmatched_with_a_reason(tmp_path, test_site):
+    config = _config(tmp_path)
+    buf = PageBuffer(config.buffer_path)
+    page = _pages(test_site)[0]
+    buf.add(page)
+    result = run_round(config, SITE, [page.url, "http://gone/"], None, learn_now=True, save=False)
+    (o,) = result.outcomes
+    assert o.kind == UNMATCHED and o.item.body == "" and "no layout learned" in o.item.reason
+    assert result.saved is None and not (config.patterns_dir).exists()
+
+
+def test_extract_page_never_raises(tmp_path):
+    sp = SitePatterns(SITE, [])
+    assert extract_page(FetchedPage("http://a/", "a", ""), sp).kind == FAILED
+    assert extract_page(FetchedPage("http://a/", "a", "<p>hello there friends</p>"), None).kind == UNMATCHED
+
+
+def test_merge_and_load_patterns(tmp_path, test_site):
+    config = _config(tmp_path)
+    buf = PageBuffer(config.buffer_path)
+    for p in _pages(test_site):
+        buf.add(p)
+    first = run_round(config, SITE, buf.urls(SITE), None, True, True).patterns
+    merged = merge_patterns(first, first)
+    ids = [p.id for p in merged.patterns]
+    assert len(ids) == 2 * len(first.patterns) and len(set(ids)) == len(ids)
+    assert merge_patterns(None, first) is first
+    (config.patterns_dir / "broken.json").write_text("{not json")
+    (config.patterns_dir / "README.md").write_text("not a pattern file")
+    loaded = load_patterns(config.patterns_dir)
+    assert list(loaded) == [SITE]
+    assert load_patterns(tmp_path / "none") == {}
+
+
+# -- add-on --------------------------------------------------------------------------------------
+
+
+def test_addon_registers_the_three_components():
+    settings = Settings({"ITEM_PIPELINES": {"scrapy.pipelines.files.FilesPipeline": 300}})
+    NewsstemmerAddon().update_settings(settings)
+    assert settings.getdict("SPIDER_MIDDLEWARES")[NewsstemmerSpiderMiddleware] > 0
+    pipelines = settings.getdict("ITEM_PIPELINES")
+    assert pipelines[NewsstemmerPipeline] < pipelines["scrapy.pipelines.files.FilesPipeline"]
+    assert NewsstemmerExtension in settings.getdict("EXTENSIONS")
+
+
+def test_components_are_not_configured_when_disabled():
+    from scrapy.exceptions import NotConfigured
+    from scrapy.utils.test import get_crawler
+
+    crawler = get_crawler(settings_dict={"NEWSSTEMMER_ENABLED": False})
+    for component in (NewsstemmerSpiderMiddleware, NewsstemmerPipeline, NewsstemmerExtension):
+        with pytest.raises(NotConfigured):
+            component.from_crawler(crawler)
+
+
+# -- frontier and feeds ---------------------------------------------------------------------------
+
+
+def test_frontier_resumes_only_interrupted_crawls(tmp_path):
+    from newsstemmer.crawl.frontier import Frontier
+
+    db = tmp_path / "frontier.sqlite"
+    f = Frontier(db)
+    assert f.begin() is None  # fresh
+    assert f.admit("a", "http://a/", 0, limit=3) and f.admit("a", "http://a/1", 1, limit=3)
+    assert not f.admit("a", "http://a/1", 1, limit=3)  # once per crawl
+    assert f.admit("a", "http://a/2", 1, limit=3) and not f.admit("a", "http://a/3", 1, limit=3)  # limit
+    assert f.admit("b", "http://b/", 0, limit=3)
+    f.done(["http://a/", "http://a/unknown"])
+    f.close()  # killed: the run never ended
+
+    f = Frontier(db)
+    resume = f.begin()
+    assert resume is not None and resume.reason is None and resume.done == 1 and not resume.by_scrapy
+    assert resume.pending == [("http://a/1", 1), ("http://a/2", 1), ("http://b/", 0)]
+    assert f.count("a") == 3 and not f.admit("a", "http://a/", 0)  # done pages are not fetched again
+    f.end("shutdown")
+    f.close()
+
+    f = Frontier(db)
+    assert f.begin(jobdir="/job").by_scrapy is False  # the stopped run had no JOBDIR
+    f.end("shutdown")
+    f.close()
+    f = Frontier(db)
+    assert f.begin(jobdir="/job").by_scrapy is True
+    f.end("finished")
+    f.close()
+
+    f = Frontier(db)
+    assert f.begin(jobdir="/job") is None and f.pending() == 0  # a finished crawl is not resumed
+    f.close()
+
+
+def test_addon_installs_a_flushing_feed_storage_unless_the_project_has_one(tmp_path):
+    from newsstemmer.crawl.feeds import FlushingFileFeedStorage
+
+    settings = Settings()
+    NewsstemmerAddon().update_settings(settings)
+    assert settings.getdict("FEED_STORAGES")["file"] is FlushingFileFeedStorage
+    settings = Settings({"FEED_STORAGES": {"file": "myproject.Storage"}})
+    NewsstemmerAddon().update_settings(settings)
+    assert settings.getdict("FEED_STORAGES")["file"] == "myproject.Storage"
+
+    storage = FlushingFileFeedStorage(str(tmp_path / "out" / "f.jsonl"), feed_options={"overwrite": True})
+    fh = storage.open(None)
+    fh.write(b'{"a": 1}\n')
+    assert (tmp_path / "out" / "f.jsonl").read_bytes() == b'{"a": 1}\n'  # on disk before close
+    storage.store(fh)
