@@ -351,11 +351,16 @@ def _choose_title(
             if block is None:
                 continue
             if signals:
-                # The threshold applies to the likeness itself; DiffScore only ranks
-                # (choice: two different headlines share ~40% of their characters,
-                # so DiffScore rarely reaches 0.6 even for true titles).
-                like = max(dice(block.text, t) for t in signals)
-                sc = like * diffs[s]
+                # The threshold applies to the likeness itself and DiffScore only
+                # tempers the ranking (choice: two different headlines share ~40% of
+                # their characters, so a true title's DiffScore may be low, and a
+                # shortened headline elsewhere, e.g. a breadcrumb, must not win).
+                likes = [dice(block.text, t) for t in signals]
+                like = max(likes)
+                # Rank by agreement with all the evidence, not the best single piece:
+                # a shortened headline (breadcrumb) matches one short anchor exactly,
+                # the real headline matches most anchors and the page's own title.
+                sc = sum(likes) / len(likes) * (0.5 + 0.5 * diffs[s])
                 ok = like >= opts.title_threshold and sc > best_score
             else:
                 main = aligned[largest][p]
