@@ -50,6 +50,7 @@ class LearnOptions:
     shared_line_weight: int = 20  # lines shorter than this are not tested for recurrence
     max_link_density: float = 0.5  # main text is mostly not anchor text (choice, beyond the original)
     static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
+    min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
@@ -225,10 +226,14 @@ def _learn_pattern(
             LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), role, round(shares[s], 4))
         )
     free_paths, free_mains = _free_path_roles(members, aligned, opts, shared)
-    score = pattern_score(
-        len(members),
-        [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold] + list(free_mains.values()),
-    )
+    varying = [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold] + list(free_mains.values())
+    kept = [mains[s] for s in range(n_sec) if sections[s].role == "main"] + [
+        v for path, v in free_mains.items() if free_paths.get(path) == "main"
+    ]
+    score = pattern_score(len(members), varying)
+    # An index layout varies a lot, but in teasers, links and boxes: little of its
+    # varying text is main text (choice, beyond the original's score threshold).
+    main_share = sum(kept) / sum(varying) if sum(varying) else 0.0
     return LayoutPattern(
         id="",
         score=round(score, 2),
@@ -236,7 +241,7 @@ def _learn_pattern(
         sections=sections,
         title_section=title,
         main_section=largest,
-        article=score >= opts.score_threshold,
+        article=score >= opts.score_threshold and main_share >= opts.min_main_share,
         sample_urls=[m.page.url or m.page.name for m in members[:5]],
         free_paths=free_paths,
         static_lines=_static_lines(members, opts),
