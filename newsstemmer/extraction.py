@@ -102,7 +102,23 @@ def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
     for sec, b in zip(match.pattern.sections, match.blocks):
         if b is not None:
             roles[b] = sec.role
+    _fill_body_gaps(page, roles)
     return roles
+
+
+def _fill_body_gaps(page: PageBlocks, roles: list[str | None]) -> None:
+    """Blocks the pattern has never seen, lying between main blocks, are main text.
+
+    A layout learned from few pages misses some paragraph paths (a quote, a list in
+    the body); inside the body they are article text unless they are mostly links.
+    """
+    mains = [i for i, r in enumerate(roles) if r == "main"]
+    if len(mains) < 2:
+        return
+    for i in range(mains[0] + 1, mains[-1]):
+        b = page.blocks[i]
+        if roles[i] is None and not b.in_comments and b.plain_weight * 2 >= b.weight:
+            roles[i] = "main"
 
 
 def extract_with_patterns(

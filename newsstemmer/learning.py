@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from .alignment import PathCodes, align, common_subsequence
-from .blocks import BlockOptions, HTMLParseError, PageBlocks, layout_weight, line_digest, significant, weight
+from .blocks import BlockOptions, HTMLParseError, LayoutBlock, PageBlocks, layout_weight, line_digest, significant, weight
 from .clustering import LayoutSequence, cluster_layouts
 from .page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
@@ -76,6 +76,7 @@ class _Member:
     page: Page
     blocks: PageBlocks
     codes: list[int]
+    teasers: set[int] = field(default_factory=set)  # indices of teaser blocks
 
 
 def learn(
@@ -99,7 +100,7 @@ def learn(
         except HTMLParseError as exc:
             log.warning("%s: skipped: %s", page.name, exc)
         else:
-            members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks])))
+            members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks]), _teasers(pb)))
         if progress:
             progress("reading", n, len(page_list))
     # Visit pages in URL order so that pages of one directory meet early (as the original).
@@ -165,6 +166,34 @@ def _shared_share(blocks: Iterable, shared: Counter[str], opts: LearnOptions) ->
     return recurring / total if total else 0.0
 
 
+def _teasers(page: PageBlocks, min_repeats: int = 3) -> set[int]:
+    """Blocks that follow a headline link in a repeated (link, text) pattern: listings.
+
+    Index pages, related-story boxes and "more from" lists pair a linked headline with
+    a short plain summary, again and again; article paragraphs do not.
+    """
+    blocks = page.blocks
+    pairs: Counter[tuple[str, str]] = Counter()
+    found: list[tuple[int, tuple[str, str]]] = []
+    for i in range(1, len(blocks)):
+        prev, b = blocks[i - 1], blocks[i]
+        if prev.plain_weight * 5 <= prev.weight and b.plain_weight * 2 >= b.weight:
+            key = (prev.path, b.path)
+            pairs[key] += 1
+            found.append((i, key))
+    return {i for i, key in found if pairs[key] >= min_repeats}
+
+
+def _teaser_share(items: Iterable[tuple[_Member, LayoutBlock]]) -> float:
+    """Share of the blocks' weight that is teaser text."""
+    total = teaser = 0
+    for m, b in items:
+        total += b.weight
+        if b.index in m.teasers:
+            teaser += b.weight
+    return teaser / total if total else 0.0
+
+
 def _comment_share(blocks: Sequence) -> float:
     """Share of the blocks' weight that lies inside reader-comment threads."""
     total = sum(b.weight for b in blocks)
@@ -198,7 +227,8 @@ def _learn_pattern(
         diffs.append(d)
         mains.append(main_score(d, [b.plain_weight for b in blocks]))
         shares.append(_shared_share(blocks, shared, opts))
-        links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 else 0.0))
+        listing = _teaser_share((members[p], b) for p, b in enumerate(aligned[s]) if b is not None)
+        links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 or listing > 0.5 else 0.0))
     largest = max(range(n_sec), key=lambda s: mains[s])
     title = _choose_title(members, aligned, diffs, largest, opts)
     paths = _paths_by_code(codes)
@@ -315,6 +345,7 @@ def _free_path_roles(
             and recurring <= opts.max_shared_text
             and _link_density(all_blocks) <= opts.max_link_density
             and _comment_share(all_blocks) <= 0.5
+            and _teaser_share((members[p], b) for p, bl in by_page.items() for b in bl) <= 0.5
         ):
             roles[path] = "main"
         elif d >= opts.diff_threshold:
