@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from lxml import etree, html
 
@@ -61,13 +60,22 @@ class HTMLParseError(ValueError):
     """The input could not be turned into a document (empty, binary, unparsable)."""
 
 
+# The ASCII characters that are not significant (``[\W_]``).  ASCII text, the common
+# case, is filtered by deleting these from its bytes: several times faster than the regex.
+_ASCII_NOT_WORD = bytes(c for c in range(128) if not chr(c).isalnum())
+
+
 def significant(text: str) -> str:
     """The significant characters of ``text``: its word characters, lower-cased."""
+    if text.isascii():
+        return text.encode("ascii").translate(None, _ASCII_NOT_WORD).lower().decode("ascii")
     return _NOT_WORD.sub("", text).lower()
 
 
 def weight(text: str) -> int:
     """Number of significant characters in ``text`` (SPEC §2.1 ``Weight``)."""
+    if text.isascii():
+        return len(text.encode("ascii").translate(None, _ASCII_NOT_WORD))
     return len(_NOT_WORD.sub("", text))
 
 
@@ -128,23 +136,21 @@ class PageBlocks:
 _ENCODED: dict[tuple, str] = {}
 
 
-def _encode_element(el: etree._Element, normalise_digits: bool) -> str:
-    """``tag:id=..:class=..`` for a path; memoised, as sites repeat the same elements."""
-    if not len(el.attrib):
-        return el.tag
-    key = (el.tag, normalise_digits, *(el.get(n) for n in KEY_ATTRS))
+def _path_code(tag: str, normalise_digits: bool, values: tuple) -> str:
+    """``tag:id=..:class=..`` for a path from the ``KEY_ATTRS`` values; memoised, as sites
+    repeat the same elements."""
+    key = (tag, normalise_digits, values)
     code = _ENCODED.get(key)
     if code is None:
         if len(_ENCODED) > 50_000:
             _ENCODED.clear()
-        code = _ENCODED[key] = _encode_uncached(el, normalise_digits)
+        code = _ENCODED[key] = _encode_uncached(tag, normalise_digits, values)
     return code
 
 
-def _encode_uncached(el: etree._Element, normalise_digits: bool) -> str:
-    parts = [el.tag]
-    for name in KEY_ATTRS:
-        value = el.get(name)
+def _encode_uncached(tag: str, normalise_digits: bool, values: tuple) -> str:
+    parts = [tag]
+    for name, value in zip(KEY_ATTRS, values):
         if value is None:
             continue
         tokens = value.lower().split()
@@ -179,143 +185,215 @@ def parse_html(text: str | bytes) -> etree._Element:
     return root
 
 
-class _Builder:
-    """Accumulates text into the current block while the tree is walked."""
+_COMMENT_NAMED: dict[tuple, bool] = {}
 
-    def __init__(self, opts: BlockOptions) -> None:
-        self.opts = opts
-        self.stack: list[str] = []
-        self.tags: list[str] = []
-        self.parts: list[str] = []
-        self.plain: list[str] = []
-        self.blocks: list[LayoutBlock] = []
-        self.comment_depth = 0
 
-    def add(self, text: str | None, anchor: bool) -> None:
-        if text:
-            if text.isspace():
-                # Whitespace only separates words: it never starts a block.
-                if not self.parts:
-                    return
-                text = " "
-            self.parts.append(text)
-            if not anchor:
-                self.plain.append(text)
-
-    def flush(self) -> None:
-        if not self.parts:
-            return
-        raw = "".join(self.parts)
-        self.parts = []
-        w = weight(raw)
-        if w < self.opts.min_weight:
-            self.plain = []
-            return
-        text = _SPACE.sub(" ", raw).strip()
-        plain = _SPACE.sub(" ", "".join(self.plain)).strip()
-        self.plain = []
-        path = "/".join(self.stack[-self.opts.path_depth :])
-        tag = self.tags[-1] if self.tags else ""
-        self.blocks.append(
-            LayoutBlock(path, text, plain, w, weight(plain), tag, in_comments=self.comment_depth > 0)
+def _comment_named(eid: str | None, cls: str | None) -> bool:
+    """Whether an element's id or class names it as a reader-comment thread (memoised)."""
+    named = _COMMENT_NAMED.get((eid, cls))
+    if named is None:
+        if len(_COMMENT_NAMED) > 50_000:
+            _COMMENT_NAMED.clear()
+        named = _COMMENT_NAMED[(eid, cls)] = any(
+            value and _COMMENT_HINT.search(value) and any(_COMMENT_TOKEN.match(t) for t in value.lower().split())
+            for value in (eid, cls)
         )
-
-
-def _names_comments(el: etree._Element) -> bool:
-    """Whether an element's id or class names it as a reader-comment thread."""
-    if not len(el.attrib):
-        return False
-    for name in ("id", "class"):
-        value = el.get(name)
-        if value and _COMMENT_HINT.search(value) and any(_COMMENT_TOKEN.match(t) for t in value.lower().split()):
-            return True
-    return False
+    return named
 
 
 def _text_of(el: etree._Element) -> str:
-    return _SPACE.sub(" ", "".join(el.itertext())).strip()
+    return " ".join("".join(el.itertext()).split())
+
+
+# What the walk does with each tag, found with one dict look-up per element.  Block
+# kinds come first so that ``_BLOCK <= kind <= _H1`` tests "block element".
+_INLINE, _BLOCK, _TITLE, _H1, _ANCHOR, _BREAK, _IMG, _META, _SKIP = range(9)
+_KINDS: dict[object, int] = {tag: _BLOCK for tag in BLOCK_TAGS}
+_KINDS.update(title=_TITLE, h1=_H1, a=_ANCHOR, img=_IMG, meta=_META)
+_KINDS.update((tag, _BREAK) for tag in BREAK_TAGS)
+_KINDS.update((tag, _SKIP) for tag in IGNORED_TAGS)
+# Comments, processing instructions and entities have a factory function as their
+# ``tag``: like ignored elements, only their tail is text of the page.
+_KINDS.update((factory, _SKIP) for factory in (etree.Comment, etree.ProcessingInstruction, etree.Entity))
 
 
 def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None = None) -> PageBlocks:
-    """Cut a page into layout blocks (SPEC §2.1), iteratively (deep pages are safe)."""
+    """Cut a page into layout blocks (SPEC §2.1), iteratively (deep pages are safe).
+
+    The tree is walked in document order with an explicit stack of child iterators:
+    an element "opens" when the walk reaches it (its ``text`` follows) and "closes"
+    after its last child (its ``tail`` follows).  This is the hot loop of extraction,
+    hence the inlined code and local names.
+    """
     opts = options or BlockOptions()
     root = doc if isinstance(doc, etree._Element) else parse_html(doc)
-    b = _Builder(opts)
-    anchor_depth = 0
+    min_weight, path_depth, digits = opts.min_weight, opts.path_depth, opts.normalise_digits
+    kinds, comment_named = _KINDS, _COMMENT_NAMED
+    # Texts of the open block.  Whitespace alone never opens a block; otherwise it is
+    # kept as is, since the block's text is normalised by ``split()`` at the end.
+    parts: list[str] = []
+    plain: list[str] = []  # the same minus anchor texts (so a subsequence of ``parts``)
+    paths: list[str] = []  # path codes of the enclosing block elements
+    tags: list[str] = []  # and their tags
+    # The blocks as [path, texts, non-empty plain texts, weight, plain weight, tag,
+    # in_comments]; with ``merge``, a run of blocks with the same path is one entry,
+    # whose texts are joined by "\n" at the end (empty plain texts leave no line).
+    runs: list[list] = []
+    merge = opts.merge_same_path
+    in_anchor = in_comments = 0  # depth of open <a> / comment-thread elements
     title = meta_title = description = ""
     h1: list[str] = []
-    comment_elements: set[etree._Element] = set()
-    walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-    for event, el in walker:
-        tag = el.tag
-        if not isinstance(tag, str):  # comments, entities, processing instructions
-            if event in ("comment", "pi", "end"):
-                b.add(el.tail, anchor_depth > 0)
-            continue
-        if event == "start":
-            if tag in IGNORED_TAGS:
-                walker.skip_subtree()
-                continue
-            if tag == "meta":
-                prop = (el.get("property") or el.get("name") or "").lower()
-                if prop in ("og:title", "twitter:title") and not meta_title:
-                    meta_title = (el.get("content") or "").strip()
-                elif prop in ("description", "og:description") and not description:
-                    description = (el.get("content") or "").strip()
-            elif tag == "title" and not title:
-                title = _text_of(el)
-            elif tag == "h1" and len(h1) < 3:
-                h1.append(_text_of(el))
-            if _names_comments(el):
-                b.flush()
-                b.comment_depth += 1
-                comment_elements.add(el)
-            if tag in BLOCK_TAGS:
-                b.flush()
-                b.stack.append(_encode_element(el, opts.normalise_digits))
-                b.tags.append(tag)
-            elif tag in BREAK_TAGS:
-                b.flush()
-            elif tag == "a":
-                anchor_depth += 1
-            elif tag == "img":
-                alt = (el.get("alt") or "").strip()
-                if len(alt) == 1 and not b.parts:
-                    b.add(alt, anchor_depth > 0)
-            b.add(el.text, anchor_depth > 0)
+
+    def flush() -> None:
+        """End the open block (``parts`` is not empty); keep it if it weighs enough."""
+        raw = "".join(parts)
+        # A text shorter than min_weight cannot weigh enough: no need to weigh it.
+        if len(raw) < min_weight or (w := weight(raw)) < min_weight:
+            parts.clear()
+            plain.clear()
+            return
+        text = " ".join(raw.split())  # (faster than _SPACE.sub(" ", raw).strip(), same result)
+        if len(plain) == len(parts):  # no anchor text: plain is the same text
+            plain_text, plain_w = text, w
+        elif plain:
+            plain_text = " ".join("".join(plain).split())
+            plain_w = weight(plain_text)
+        else:  # only anchor text (menus)
+            plain_text, plain_w = "", 0
+        parts.clear()
+        plain.clear()
+        path = "/".join(paths[-path_depth:])
+        comments = in_comments > 0
+        if merge and runs and (run := runs[-1])[0] == path and run[6] == comments:
+            # Same path (and comment status) as the block before: merged into it.
+            run[1].append(text)
+            if plain_text:
+                run[2].append(plain_text)
+            run[3] += w
+            run[4] += plain_w
         else:
-            if tag in IGNORED_TAGS:
-                b.add(el.tail, anchor_depth > 0)
+            tag = tags[-1] if tags else ""
+            runs.append([path, [text], [plain_text] if plain_text else [], w, plain_w, tag, comments])
+
+    # Each entry: (iterator over the children, element, its kind, whether it names comments).
+    stack: list[tuple] = [(iter((root,)), None, _INLINE, False)]
+    while stack:
+        for el in stack[-1][0]:
+            kind = kinds.get(el.tag, _INLINE)
+            if kind == _SKIP:
+                text = el.tail
+                if text and (parts or not text.isspace()):
+                    parts.append(text)
+                    if not in_anchor:
+                        plain.append(text)
                 continue
-            if tag in BLOCK_TAGS:
-                b.flush()
-                b.stack.pop()
-                b.tags.pop()
-            elif tag == "a":
-                anchor_depth = max(0, anchor_depth - 1)
-            if el in comment_elements:
-                b.flush()
-                b.comment_depth -= 1
-            b.add(el.tail, anchor_depth > 0)
-    b.flush()
-    blocks = _merge_same_path(b.blocks) if opts.merge_same_path else b.blocks
-    for i, block in enumerate(blocks):
-        block.index = i
+            # --- the element opens
+            if _BLOCK <= kind <= _H1:
+                if kind == _TITLE:
+                    if not title:
+                        title = _text_of(el)
+                elif kind == _H1 and len(h1) < 3:
+                    h1.append(_text_of(el))
+                if parts:
+                    flush()
+                tag = el.tag
+                if el.keys():
+                    eid = el.get("id")
+                    cls = el.get("class")
+                    other = (el.get("align"), el.get("valign"), el.get("rowspan"), el.get("colspan"))
+                    paths.append(_path_code(tag, digits, (eid, cls, *other)))
+                else:  # many block elements (td, tr, p) have no attributes at all
+                    eid = cls = None
+                    paths.append(tag)
+                tags.append(tag)
+            else:
+                eid = el.get("id")
+                cls = el.get("class")
+            named = False
+            if eid or cls:
+                named = comment_named.get((eid, cls))
+                if named is None:
+                    named = _comment_named(eid, cls)
+                if named:
+                    # (A block element has flushed and pushed its path above, so this
+                    # flush is a no-op for it: the order of the two does not matter.)
+                    if parts:
+                        flush()
+                    in_comments += 1
+            if kind > _H1:
+                if kind == _ANCHOR:
+                    in_anchor += 1
+                elif kind == _BREAK:
+                    if parts:
+                        flush()
+                elif kind == _IMG:
+                    if not parts:
+                        alt = (el.get("alt") or "").strip()
+                        if len(alt) == 1:
+                            parts.append(alt)
+                            if not in_anchor:
+                                plain.append(alt)
+                else:  # _META
+                    prop = (el.get("property") or el.get("name") or "").lower()
+                    if prop in ("og:title", "twitter:title") and not meta_title:
+                        meta_title = (el.get("content") or "").strip()
+                    elif prop in ("description", "og:description") and not description:
+                        description = (el.get("content") or "").strip()
+            text = el.text
+            if text and (parts or not text.isspace()):
+                parts.append(text)
+                if not in_anchor:
+                    plain.append(text)
+            if len(el):
+                stack.append((iter(el), el, kind, named))
+                break  # walk the children first
+            # --- a leaf closes at once (same as the closing code below the loop)
+            if kind:
+                if kind <= _H1:
+                    if parts:
+                        flush()
+                    paths.pop()
+                    tags.pop()
+                elif kind == _ANCHOR:
+                    in_anchor -= 1
+            if named:
+                if parts:
+                    flush()
+                in_comments -= 1
+            text = el.tail
+            if text and (parts or not text.isspace()):
+                parts.append(text)
+                if not in_anchor:
+                    plain.append(text)
+        else:
+            # --- all children are walked: the element closes
+            _, el, kind, named = stack.pop()
+            if el is None:
+                break
+            if kind:
+                if kind <= _H1:
+                    if parts:
+                        flush()
+                    paths.pop()
+                    tags.pop()
+                elif kind == _ANCHOR:
+                    in_anchor -= 1
+            if named:
+                if parts:
+                    flush()
+                in_comments -= 1
+            text = el.tail
+            if text and (parts or not text.isspace()):
+                parts.append(text)
+                if not in_anchor:
+                    plain.append(text)
+    if parts:
+        flush()
+    blocks = [
+        LayoutBlock(path, "\n".join(texts), "\n".join(plains), w, plain_w, tag, i, comments)
+        for i, (path, texts, plains, w, plain_w, tag, comments) in enumerate(runs)
+    ]
     return PageBlocks(blocks, title=title, meta_title=meta_title, h1=h1, description=description)
-
-
-def _merge_same_path(blocks: Iterable[LayoutBlock]) -> list[LayoutBlock]:
-    out: list[LayoutBlock] = []
-    for block in blocks:
-        last = out[-1] if out else None
-        if last is not None and last.path == block.path and last.in_comments == block.in_comments:
-            last.text = f"{last.text}\n{block.text}"
-            last.plain_text = f"{last.plain_text}\n{block.plain_text}".strip("\n")
-            last.weight += block.weight
-            last.plain_weight += block.plain_weight
-        else:
-            out.append(block)
-    return out
 
 
 def layout_weight(block: LayoutBlock) -> int:
