@@ -294,7 +294,8 @@ def _pool_by_path(
     """DiffScore and summed MainScore per path, for sections that repeat a path.
 
     A section alone on its path keeps its own DiffScore; repeated ones share the mean.
-    The pooled MainScore sums the varying sections of the path.
+    The pooled MainScore is the best of the path's varying sections (a sum would let
+    many tiny repeated lines, such as bylines of teaser cards, pass as main text).
     """
     by_path: dict[int, list[int]] = {}
     for s, c in enumerate(codes):
@@ -306,7 +307,7 @@ def _pool_by_path(
             mean = sum(diffs[s] for s in secs) / len(secs)
             for s in secs:
                 diff_of[s] = mean
-        pooled[c] = sum(mains[s] for s in secs if diff_of[s] >= opts.diff_threshold)
+        pooled[c] = max((mains[s] for s in secs if diff_of[s] >= opts.diff_threshold), default=0.0)
     return diff_of, pooled
 
 
