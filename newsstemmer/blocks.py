@@ -37,7 +37,7 @@ BLOCK_TAGS = frozenset(
     "article section main header footer nav aside figure figcaption".split()
 )
 #: Tags whose whole subtree is ignored.
-IGNORED_TAGS = frozenset("script style noscript option template svg math iframe object".split())
+IGNORED_TAGS = frozenset("script style noscript option template svg math iframe".split())
 #: Tags that close the current block without opening a new one.
 BREAK_TAGS = frozenset(("br", "hr"))
 #: Attributes that make up a block element's identity in a path.
@@ -48,7 +48,7 @@ _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 _COMMENT_TOKEN = re.compile(
-    r"(comments?|comment[-_]?(list|body|content|text|area|wrap|section|thread|s)|commentlist|"
+    r"(comments?|comments?[-_]?(list|body|content|container|text|area|wrap|wrapper|section|thread|holder|block)|commentlist|"
     r"commentcontent|disqus\w*|respond|replies)$"
 )
 _COMMENT_HINT = re.compile(r"(?i)comment|disqus|respond|repl")
