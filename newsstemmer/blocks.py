@@ -176,6 +176,9 @@ def parse_html(text: str | bytes) -> etree._Element:
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*>", "", text, count=1)
     text = text.replace("\x00", "")
+    # libxml2 drops what follows an early "</body></html>" (ad includes, archive
+    # toolbars leave them mid-page); browsers ignore such end tags, and so do we.
+    text = _END_OF_DOCUMENT.sub("", text)
     try:
         root = html.document_fromstring(text, parser=_PARSER)
     except (etree.ParserError, ValueError) as exc:
@@ -184,6 +187,8 @@ def parse_html(text: str | bytes) -> etree._Element:
         raise HTMLParseError("cannot parse HTML: no root element")
     return root
 
+
+_END_OF_DOCUMENT = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 
 _COMMENT_NAMED: dict[tuple, bool] = {}
 

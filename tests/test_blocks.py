@@ -398,3 +398,14 @@ def test_empty_input_raises(empty) -> None:
 
 def test_html_parse_error_is_value_error() -> None:
     assert issubclass(HTMLParseError, ValueError)
+
+
+def test_early_end_of_document_tags_do_not_cut_the_page() -> None:
+    # An ad include closing </body></html> mid-page must not hide the article after it.
+    doc = (
+        "<html><body><div class='ad'><p>An advertisement for shoes and bags</p></div>"
+        "</body></html></td></tr></table>"
+        "<div class='story'><p>The article text follows the stray end tags here.</p></div></body></html>"
+    )
+    texts = [b.text for b in page_blocks(doc).blocks]
+    assert "The article text follows the stray end tags here." in texts
