@@ -62,13 +62,26 @@ class LearnOptions:
 
 
 def site_of(url: str | None) -> str:
-    """The site key of a URL: its host name without ``www.`` (``unknown`` if none)."""
+    """The site key of a URL: host name without ``www.``, plus the port if not the default.
+
+    Two servers on one host but different ports are different sites
+    (``127.0.0.1:8765``); ``http://example.com:80/`` is ``example.com``.
+    """
     if not url:
         return "unknown"
-    host = (urlsplit(url).hostname or "").lower()
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
     if host.startswith("www."):
         host = host[4:]
-    return host or "unknown"
+    if not host:
+        return "unknown"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != {"http": 80, "https": 443}.get(parts.scheme.lower()):
+        return f"{host}:{port}"
+    return host
 
 
 @dataclass

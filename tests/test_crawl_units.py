@@ -33,7 +33,7 @@ from newsstemmer.crawl.pipeline import NewsstemmerPipeline
 from newsstemmer.crawl.spiders.news import read_start_urls
 from newsstemmer.crawl.testing import build_test_site
 
-SITE = "127.0.0.1"
+SITE = "127.0.0.1:8000"
 
 
 def _pages(site, base="http://127.0.0.1:8000"):

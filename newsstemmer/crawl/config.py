@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_INCLUDE_NON_ARTICLES": False,
     "NEWSSTEMMER_INCLUDE_UNMATCHED": True,
     "NEWSSTEMMER_RESUME": True,
+    "NEWSSTEMMER_DEMO_PORT": 8765,
 }
 
 
@@ -39,6 +40,7 @@ class Config:
     include_non_articles: bool = False
     include_unmatched: bool = True
     resume: bool = True
+    demo_port: int = 8765
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -63,6 +65,7 @@ class Config:
             include_non_articles=getbool("NEWSSTEMMER_INCLUDE_NON_ARTICLES"),
             include_unmatched=getbool("NEWSSTEMMER_INCLUDE_UNMATCHED"),
             resume=getbool("NEWSSTEMMER_RESUME"),
+            demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
         )
 
     @property

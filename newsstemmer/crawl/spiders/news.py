@@ -120,9 +120,18 @@ class NewsSpider(scrapy.Spider):
                 yield Request(url, callback=self.parse, errback=self.failed)
 
     def _start_demo(self) -> str:
+        """Serve the demo site on its usual port (so its pattern file is found again by
+        the next crawl), or on any free port if that one is taken."""
         module = _demo_module()
-        self._demo = module.DemoServer(module.build_site())
-        base_url = self._demo.start()
+        site = module.build_site()
+        port = self.config.demo_port
+        try:
+            self._demo = module.DemoServer(site, port=port)
+            base_url = self._demo.start()
+        except OSError as exc:
+            log.warning("newsstemmer: demo port %d unavailable (%s): using a free port", port, exc)
+            self._demo = module.DemoServer(site, port=0)
+            base_url = self._demo.start()
         log.info("newsstemmer: no urls given: crawling the demo site at %s", base_url)
         return base_url
 
