@@ -20,7 +20,7 @@ from pathlib import Path
 
 from _common import Entry, by_site, data_dir, load_manifest
 
-from newsstemmer import Page, extract_with_patterns, learn
+from newsstemmer import ExtractOptions, Page, extract_with_patterns, learn
 from newsstemmer.evaluation import evaluate, score_page
 
 DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
@@ -63,7 +63,7 @@ def run_site(entries: list[Entry]) -> dict:
         title = body = ""
         if page is not None and patterns is not None:
             try:
-                art = extract_with_patterns(page, patterns)
+                art = extract_with_patterns(page, patterns, OPTIONS)
                 title, body = art.title, art.body
                 rec["matched"], rec["pattern"] = art.matched, art.pattern
             except Exception as exc:
@@ -104,6 +104,9 @@ def table(rows: list[tuple[str, dict]], first: str) -> str:
     return "\n".join(out)
 
 
+OPTIONS = ExtractOptions(fallback="pagerank")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
@@ -115,8 +118,12 @@ def main(argv: list[str] | None = None) -> int:
         help="only sites with at least N pages (default: 5 for dragnet, all sites elsewhere)",
     )
     ap.add_argument("--per-site", action="store_true", help="also print a per-site table for every dataset")
+    ap.add_argument("--method", choices=("auto", "pattern"), default="auto",
+                    help="auto (default): unmatched pages get the single-page fallback; pattern: layouts only")
     ap.add_argument("--json", metavar="FILE", help="write all figures (per dataset, site and page) as JSON")
     args = ap.parse_args(argv)
+    global OPTIONS
+    OPTIONS = ExtractOptions(fallback="pagerank" if args.method == "auto" else None)
 
     root = data_dir(args.data)
     entries = load_manifest(root)

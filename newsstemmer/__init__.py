@@ -8,9 +8,10 @@ The core (this package minus ``newsstemmer.scrapy``) imports nothing from Scrapy
 """
 
 from .blocks import BlockOptions, HTMLParseError, LayoutBlock, PageBlocks, page_blocks
-from .extraction import Article, ExtractOptions, extract_with_patterns
+from .extraction import Article, ExtractOptions, extract_single, extract_with_patterns
 from .learning import LearnOptions, learn, site_of
 from .page import Page
+from .pagerank import PageRankOptions, PageRankResult, pagerank_extract
 from .patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
 
 __version__ = "0.1.0"
@@ -22,11 +23,14 @@ def extract(
     url: str | None = None,
     options: ExtractOptions | None = None,
 ) -> Article:
-    """Extract one page: with ``patterns`` if they match, else ``matched=False``."""
+    """Extract one page: with the site's ``patterns`` if one matches, else on its own
+    (DOM PageRank; ``matched=False``, ``method="pagerank"``).  Pass
+    ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages instead."""
     page = Page(html, url=url)
+    opts = options or ExtractOptions(fallback="pagerank")
     if patterns is None:
-        return Article(url, "", "", matched=False)
-    return extract_with_patterns(page, patterns, options)
+        return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
+    return extract_with_patterns(page, patterns, opts)
 
 
 def _site_extract(self: SitePatterns, html: str, url: str | None = None, options: ExtractOptions | None = None) -> Article:
@@ -50,7 +54,11 @@ __all__ = [
     "PatternFileError",
     "SitePatterns",
     "extract",
+    "extract_single",
     "extract_with_patterns",
+    "pagerank_extract",
+    "PageRankOptions",
+    "PageRankResult",
     "learn",
     "page_blocks",
     "site_of",

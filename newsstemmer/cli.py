@@ -45,7 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 from . import __version__
 from .blocks import HTMLParseError
 from .decoding import BinaryContentError, decode_file
-from .extraction import Article, ExtractOptions, extract_with_patterns
+from .extraction import SINGLE_PAGE_METHODS, Article, ExtractOptions, extract_single, extract_with_patterns
 from .learning import LearnOptions, learn
 from .page import Page
 from .patterns import PatternFileError, SitePatterns
@@ -476,6 +476,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="a pattern applies only if every section finds a block")
     p.add_argument("--pattern-threshold", type=_fraction, metavar="SHARE",
                    help=f"share of a page's weight a pattern must cover (default {eo.pattern_threshold})")
+    p.add_argument("--method", choices=("auto", "pattern", *SINGLE_PAGE_METHODS), default="auto",
+                   help="auto (default): learned layouts, else single-page extraction; pattern: layouts only; "
+                   "pagerank: DOM PageRank alone")
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
     p.add_argument("--include-non-articles", action="store_true",
                    help="give the body of pages whose layout is not an article layout")
@@ -604,7 +607,7 @@ def _page_title(page: Page) -> str:
 
 
 def _extract_records(
-    files: list[PageFile], site: SitePatterns | None, options: ExtractOptions, rep: Reporter
+    files: list[PageFile], site: SitePatterns | None, options: ExtractOptions, rep: Reporter, method: str = "auto"
 ) -> Iterator[dict[str, object]]:
     for n, pf in enumerate(files, 1):
         try:
@@ -615,7 +618,10 @@ def _extract_records(
         else:
             page = Page(html=text, url=page_url(text), source=pf.source)
             try:
-                if site is None:
+                if method in SINGLE_PAGE_METHODS or (site is None and options.fallback):
+                    article = extract_single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)
+                    article.source = pf.source
+                elif site is None:
                     article = Article(page.url, _page_title(page), "", matched=False, source=pf.source)
                 else:
                     article = extract_with_patterns(page, site, options)
@@ -651,12 +657,16 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
         include_sub=args.include_sub or None,
         include_non_articles=args.include_non_articles or None,
     )
+    # auto: the site's layouts, else the best single-page method; pattern: layouts only.
+    options = dataclasses.replace(options, fallback="pagerank" if args.method == "auto" else None)
+    if args.method == "pattern" and site is None:
+        raise CLIError("--method pattern needs a pattern file (-p)")
     files = find_pages(args.pages, rep.message)
     if not files:
         raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
     errors = 0
     try:
-        for record in _extract_records(files, site, options, rep):
+        for record in _extract_records(files, site, options, rep, args.method):
             if record.get("error"):
                 errors += 1
             _write_line(json.dumps(record, ensure_ascii=False))

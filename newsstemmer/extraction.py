@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from .alignment import PathCodes, align
 from .blocks import BlockOptions, PageBlocks, layout_weight, line_digest
 from .page import Page
+from .pagerank import pagerank_extract
 from .patterns import LayoutPattern, SitePatterns
 
-__all__ = ["Article", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_with_patterns"]
+__all__ = ["Article", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class ExtractOptions:
     # Below the pattern threshold, the nearest article layout is still used when it
     # covers more than this share and finds main text (0 turns this off).
     loose_threshold: float = 0.5
+    # Single-page method for pages no layout matches ("pagerank"), or None: unmatched
+    # pages then come back with an empty body.
+    fallback: str | None = None
 
 
 @dataclass
@@ -96,6 +100,20 @@ def match_pattern(page: PageBlocks, pattern: LayoutPattern, codes: PathCodes | N
     return PatternMatch(pattern, covered / total if total else 0.0, per_section)
 
 
+SINGLE_PAGE_METHODS = ("pagerank",)
+
+
+def extract_single(page: Page, method: str = "pagerank") -> Article:
+    """Extract a page on its own, with no learned layout (SPEC §4–§5).
+
+    ``matched`` stays False (no pattern applied); ``method`` names the extractor.
+    """
+    if method not in SINGLE_PAGE_METHODS:
+        raise ValueError(f"unknown single-page method {method!r} (expected one of {', '.join(SINGLE_PAGE_METHODS)})")
+    result = pagerank_extract(page.html, page.url)
+    return Article(page.url, result.title, result.body, matched=False, method=method, source=page.source)
+
+
 def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
     """The role of every page block under a match (None: unknown to the pattern)."""
     roles: list[str | None] = [match.pattern.free_paths.get(b.path) for b in page.blocks]
@@ -148,6 +166,8 @@ def extract_with_patterns(
         if nearest.coverage > opts.loose_threshold and nearest.pattern.article and _has_main(nearest):
             best, method = nearest, "pattern-loose"
     if best is None:
+        if opts.fallback:
+            return extract_single(page, opts.fallback)
         return Article(page.url, _page_title(pb), "", matched=False, is_article=False, source=page.source)
     p = best.pattern
     roles = block_roles(pb, best)

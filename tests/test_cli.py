@@ -307,11 +307,24 @@ def test_extract_without_patterns(site: Path, capsys):
     recs = records(out)
     assert len(recs) == len(files)
     for i, rec in enumerate(recs):
+        # No layouts known: each page is extracted on its own (DOM PageRank).
         assert rec["matched"] is False
-        assert rec["body"] == ""
-        assert rec["method"] is None and rec["pattern"] is None
+        assert rec["method"] == "pagerank" and rec["pattern"] is None
+        assert rec["body"] != ""
         assert rec["title"] in (TITLES[i], f"{TITLES[i]} - Daily Example")
         assert rec["source"] == files[i]
+
+
+def test_extract_method_pattern_without_patterns_is_an_error(site: Path, capsys):
+    code, out, err = run(capsys, "extract", "--method", "pattern", str(site))
+    assert code == 2 and "needs a pattern file" in err and out == ""
+
+
+def test_extract_method_pattern_leaves_unmatched_pages_empty(site: Path, patterns: Path, capsys):
+    code, out, err = run(capsys, "extract", "--method", "pattern", "-p", str(patterns), str(site))
+    recs = records(out)
+    assert any(r["matched"] for r in recs)
+    assert all(r["body"] == "" for r in recs if not r["matched"])
 
 
 def test_extract_progress_lines(site: Path, capsys):

@@ -42,6 +42,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
 
 from .. import ExtractOptions, Page, PatternFileError, SitePatterns, extract_with_patterns, learn
+from ..extraction import extract_single
 from .buffer import PageBuffer
 from .config import Config
 from .items import Article, FetchedPage
@@ -223,12 +224,23 @@ def run_round(
     for page, core in zip(pages, cores):
         outcome = extract_page(page, result.patterns, options, core)
         if outcome.kind == UNMATCHED and outcome.item is not None and learn_now:
+            _single_page(outcome.item, core)
             if result.error:
                 outcome.item.reason = "learning failed"
             elif not (result.patterns and result.patterns.patterns):
                 outcome.item.reason = f"no layout learned from {len(pages)} page(s)"
         result.outcomes.append(outcome)
     return result
+
+
+def _single_page(item: Article, core: Page) -> None:
+    """Give a page no layout covers its single-page extraction (method ``pagerank``)."""
+    try:
+        art = extract_single(core)
+    except (Exception, RecursionError) as exc:  # the item still goes out, with its reason
+        log.debug("newsstemmer: single-page extraction of %s failed: %s", item.url, exc)
+        return
+    item.title, item.body, item.method = art.title or item.title, art.body, art.method
 
 
 # --------------------------------------------------------------------------------------

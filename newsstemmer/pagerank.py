@@ -1,0 +1,661 @@
+"""DOM PageRank + DensitySum: the main content of a single page, nothing learned (SPEC §4).
+
+For a page whose site has no learned pattern.  The page's DOM is read as an
+undirected tree over its elements and its text nodes (each non-blank ``.text``
+and ``.tail``).  Every node gets an initial weight ``u`` (text nodes carry it,
+more when they resemble the page's title and description) and the weights are
+spread over the tree by semi-supervised PageRank with Laplacian regularisation::
+
+    f = argmin ‖f − u‖² + α fᵀLf  =  (I + αL)⁻¹ u,      L = D − A,
+
+solved exactly in linear time on the tree (:func:`solve_tree`).  DensitySum
+scores an element by the weight of its children, ``g_i = Σ_{children j} f_j``;
+the best-scoring element is the *core* of the main content.
+
+Choices beyond the source document, each measured on the development data
+(``python benchmarks/single_page.py --ablation`` shows what each one is worth):
+
+* α = 5 rather than the document's 0.5 (marginally better here; with the
+  widening below, α matters little).
+* ``u`` of a text node grows with its length up to ``text_cap`` characters, is
+  cut for link text and for text inside reader-comment threads, sidebars and
+  widgets (named so by class/id, or ``aside``/``nav``); the headline element
+  gets a little weight of its own, and title similarity is the share of the
+  title's words a text contains (``similarity="cover"``).
+* The core is widened to its nearest block container, then to ancestors while it
+  holds less than ``climb_share`` of their weight: DensitySum alone picks the
+  one section or paragraph with the most children, and loses the rest of an
+  article split into sections.
+* Inside the chosen element, link-dense containers, comment threads and blocks
+  named as boilerplate (share, related, tags...) are left out; the core itself
+  never is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import repeat
+
+from lxml import etree
+
+from .blocks import HTMLParseError, parse_html
+from .decoding import BinaryContentError, decode_html
+
+__all__ = [
+    "DomScores",
+    "PageRankOptions",
+    "PageRankResult",
+    "dom_pagerank",
+    "pagerank_extract",
+    "solve_tree",
+]
+
+#: Subtrees that never hold article text (comments are removed by the parser).
+DROP_TAGS = frozenset(
+    "head title script style noscript template svg math iframe object embed canvas "
+    "button select option textarea input label".split()
+)
+#: Elements that start a new line in the extracted text.
+BLOCK_TAGS = frozenset(
+    "p h1 h2 h3 h4 h5 h6 div section article main header footer nav aside figure "
+    "figcaption blockquote pre ul ol li dl dt dd table thead tbody tfoot tr td th "
+    "caption address center hr br details summary form fieldset".split()
+)
+#: Elements that can hold a whole article: the core is widened to one of them.
+CONTAINER_TAGS = frozenset("body div section article main td center form table tbody".split())
+#: Containers that link-density cleaning may leave out.
+CLEAN_TAGS = frozenset("div section aside nav ul ol table header footer dl form".split())
+#: Elements that count as media for ``media_weight``.
+MEDIA_TAGS = frozenset(("img", "video"))
+#: Elements whose class names describe the whole page, never one of its parts.
+_PAGE_TAGS = frozenset(("html", "body", "main", "article"))
+
+_SPACE = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
+_WORD = re.compile(r"\w+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/~]+\s|\s*[|\u00ab\u00bb\uff5c]\s*")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# Class/id tokens of reader-comment threads: "comments", "commentbody", "disqus_thread",
+# "atp-comments"; not "commentary", "responsive" or page-level flags like "has-comments".
+_COMMENTS = re.compile(
+    r"(?:^|\s)(?!(?:has|no|with|show|allow|enable)[-_])"
+    r"(?:comment(?!ar|at)\S*|disqus\S*|respond(?:[-_]\S*)?|replies|\S*[-_](?:comments?|replies))(?=$|\s)",
+    re.I,
+)
+# Sidebars and widgets: "sidebar", "sidebar-right", "right-sidebar", "widget_text", "footer".
+_SIDEBAR = re.compile(
+    r"(?:^|\s)(?:(?:sidebar|footer|aside)\S*|\S*widget\S*|\S*[-_](?:sidebar|footer))(?=$|\s)", re.I
+)
+# Boilerplate blocks inside an article.
+_BOILERPLATE = re.compile(
+    r"(?:^|[-_\s])(?:related|share|sharing|social|sharedaddy|addthis|tags?|tagged|post-tags|promo|"
+    r"sponsor\w*|advert\w*|ads?|newsletter|subscribe|breadcrumbs?|pagination|pager|widget|"
+    r"recommend\w*|popular|signup|sidebar|footer)(?=$|[-_\s])",
+    re.I,
+)
+
+# Roles of an element, from its tag and attributes (bit flags).
+_HIDDEN, _IN_COMMENTS, _IN_SIDEBAR, _BOILER = 1, 2, 4, 8
+
+
+@dataclass(frozen=True)
+class PageRankOptions:
+    """Settings of the single-page extractor; the defaults are tuned (see the module doc).
+
+    The document's own method is ``weighting="uniform"`` (or ``"title"``),
+    ``text_weight="unit"``, ``similarity="dice"``, ``alpha=0.5``, no reweighting
+    (``link_weight=comment_weight=sidebar_weight=1``, ``headline_weight=0``),
+    ``climb_share=0``, ``to_container=False`` and no cleaning.
+    """
+
+    # -- the PageRank system (I + αL) f = u -----------------------------------------
+    alpha: float = 5.0
+    #: ``"title"``: u = (1−β) + β·(sim(text, title) + sim(text, description)); ``"uniform"``: u = 1.
+    weighting: str = "title"
+    beta: float = 0.8
+    #: ``"cover"``: share of the title's words found in the text; ``"dice"``: Dice coefficient.
+    similarity: str = "cover"
+    #: ``"capped"``: u scales with the text's word characters up to ``text_cap``; ``"unit"``: 1.
+    text_weight: str = "capped"
+    text_cap: int = 100
+    #: Multipliers of u for text inside links, reader comments, sidebars/widgets/aside/nav.
+    link_weight: float = 0.1
+    comment_weight: float = 0.0
+    sidebar_weight: float = 0.3
+    #: Weight of the headline element (the h1-h3 that matches the title).
+    headline_weight: float = 0.5
+    #: Weight of an ``img``/``video`` element (0: off); for image-led pages.
+    media_weight: float = 0.0
+    #: Images declared smaller than this (width or height, px) are icons, not content.
+    media_min_size: int = 50
+    #: Skip elements hidden by ``hidden``, ``aria-hidden`` or an inline ``display:none``.
+    skip_hidden: bool = True
+
+    # -- from the DensitySum core to the main element --------------------------------
+    #: Widen the core to its nearest block container (div, section, article, td...).
+    to_container: bool = True
+    #: Widen to an ancestor while the element holds less than this share of its
+    #: weight u (0: the core alone, as in the document).
+    climb_share: float = 0.7
+    #: Ancestors adding less than this share of weight are passed through.
+    climb_skip: float = 0.1
+    #: Never widen to an ancestor whose text is more than this share link text.
+    climb_links: float = 0.3
+
+    # -- cleaning inside the main element ---------------------------------------------
+    #: Leave out containers whose text is more than this share link text (1: off).
+    link_density: float = 0.5
+    #: Leave out reader-comment threads.
+    drop_comments: bool = True
+    #: Leave out blocks named as boilerplate (share, related, tags...) that hold at
+    #: most half of the main element's weight u.
+    drop_named: bool = True
+    #: Leave a first line equal to the title out of the body.
+    strip_title: bool = True
+
+
+@dataclass
+class PageRankResult:
+    """The extracted article and where it was found.
+
+    ``xpath`` is the main element's path ("" if none), ``score`` its DensitySum,
+    ``paragraphs`` the body's lines (``body`` is them joined by newlines).
+    """
+
+    title: str
+    body: str
+    xpath: str = ""
+    score: float = 0.0
+    paragraphs: list[str] = field(default_factory=list)
+
+
+# -- the linear-time solver -------------------------------------------------------------
+
+
+def solve_tree(parent: Sequence[int], u: Sequence[float], alpha: float) -> list[float]:
+    """Solve ``(I + αL) f = u`` for the Laplacian ``L`` of a forest, in linear time.
+
+    ``parent[i]`` is the parent of node ``i`` (``-1`` for a root) and must be
+    smaller than ``i``.  Row ``i`` reads
+    ``(1 + α·deg_i) f_i − α·f_parent − α·Σ_children f_c = u_i``.  Eliminating leaves
+    upward, each node becomes ``f_i = a_i + b_i·f_parent`` with
+    ``d_i = 1 + α·(deg_i − Σ_c b_c)``, ``a_i = (u_i + α·Σ_c a_c) / d_i``,
+    ``b_i = α / d_i``; a root has ``f = a``, and substituting downward gives the
+    rest.  Every ``b_c < 1``, so ``d_i ≥ 1`` and the elimination is stable for
+    any ``α ≥ 0``.
+    """
+    n = len(parent)
+    if len(u) != n:
+        raise ValueError("parent and u must have the same length")
+    if alpha < 0:
+        raise ValueError("alpha must be >= 0")
+    deg = [0 if p < 0 else 1 for p in parent]
+    for i, p in enumerate(parent):
+        if p >= 0:
+            if p >= i:
+                raise ValueError("parent[i] must be smaller than i")
+            deg[p] += 1
+    sum_a = [0.0] * n
+    sum_b = [0.0] * n
+    a = [0.0] * n
+    b = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        d = 1.0 + alpha * (deg[i] - sum_b[i])
+        ai = a[i] = (u[i] + alpha * sum_a[i]) / d
+        bi = b[i] = alpha / d
+        p = parent[i]
+        if p >= 0:
+            sum_a[p] += ai
+            sum_b[p] += bi
+    f = a  # roots keep f = a; the others are completed parent-first
+    for i in range(n):
+        p = parent[i]
+        if p >= 0:
+            f[i] = a[i] + b[i] * f[p]
+    return f
+
+
+# -- page signals ----------------------------------------------------------------------
+
+
+def _norm(text: str | None) -> str:
+    return _SPACE.sub(" ", text or "").strip()
+
+
+def _terms(text: str, words: list[str] | None = None) -> set[str]:
+    """Lower-cased words; runs of CJK characters become character bigrams.
+
+    ``words`` are the ``\\w+`` matches of ``text.lower()`` if the caller has them.
+    """
+    if words is None:
+        words = _WORD.findall(text.lower())
+    if text.isascii() or not _CJK.search(text):
+        return set(words)
+    out: set[str] = set()
+    for w in words:
+        if len(w) > 1 and _CJK.search(w):
+            out.update(w[k : k + 2] for k in range(len(w) - 1))
+        else:
+            out.add(w)
+    return out
+
+
+def _dice(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return 2.0 * len(a & b) / (len(a) + len(b))
+
+
+@dataclass
+class _Signals:
+    """What the page says about itself: <title>, og:title, description, headline."""
+
+    title: str = ""
+    meta_title: str = ""
+    description: str = ""
+    headline: str = ""
+    headline_el: etree._Element | None = None
+
+
+def _signals(root: etree._Element) -> _Signals:
+    s = _Signals()
+    # Not only <head>: wrapped or broken pages have their <title> in the body.
+    for el in root.iter("title", "meta"):
+        if el.tag == "title":
+            if not s.title:
+                s.title = _norm("".join(el.itertext()))
+            continue
+        prop = (el.get("property") or el.get("name") or "").lower()
+        if prop in ("og:title", "twitter:title"):
+            s.meta_title = s.meta_title or _norm(el.get("content"))
+        elif prop in ("description", "og:description", "twitter:description"):
+            s.description = s.description or _norm(el.get("content"))
+    s.headline, s.headline_el = _headline(root, s)
+    return s
+
+
+def _headline(root: etree._Element, sig: _Signals) -> tuple[str, etree._Element | None]:
+    """The headline and the heading that shows it, if any.
+
+    A heading (h1-h3) is the headline when it shares most of its words with
+    og:title or the whole <title> (the site's name, also a heading and a <title>
+    segment, shares fewer).  Without one: og:title, else the longest <title> segment.
+    """
+    refs = [_terms(t) for t in (sig.meta_title, sig.title) if t]
+    best, best_el, best_sim = "", None, 0.0
+    if refs:
+        for el in root.iter("h1", "h2", "h3"):
+            text = _norm("".join(el.itertext()))
+            if not text or len(text) > 300:
+                continue
+            terms = _terms(text)
+            sim = max(_dice(terms, r) for r in refs)
+            if sim > best_sim + 1e-9:
+                best, best_el, best_sim = text, el, sim
+    if best_sim >= 0.6:
+        return best, best_el
+    if sig.meta_title:
+        return sig.meta_title, None
+    if sig.title:
+        segments = [s.strip() for s in _TITLE_SEP.split(sig.title) if s.strip()]
+        return (max(segments, key=len) if segments else sig.title), None
+    return best, None
+
+
+# -- element roles from class/id/style -----------------------------------------------------
+
+
+_ROLE_CACHE: dict[tuple, int] = {}
+
+
+def _role_of(el: etree._Element) -> int:
+    """Role flags of an element that has some of class/id/style/hidden/aria-hidden."""
+    get = el.get
+    key = (el.tag in _PAGE_TAGS, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"))
+    role = _ROLE_CACHE.get(key)
+    if role is None:
+        page_level, cls, ident, style, hidden, aria = key
+        role = 0
+        if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
+            role |= _HIDDEN
+        names = f"{cls or ''} {ident or ''}".strip()
+        if names and not page_level:
+            if _COMMENTS.search(names):
+                role |= _IN_COMMENTS
+            if _SIDEBAR.search(names):
+                role |= _IN_SIDEBAR
+            if _BOILERPLATE.search(names):
+                role |= _BOILER
+        if len(_ROLE_CACHE) > 50_000:
+            _ROLE_CACHE.clear()
+        _ROLE_CACHE[key] = role
+    return role
+
+
+def _media_ok(el: etree._Element, min_size: int) -> bool:
+    """Images that look like content, not spacers, icons or tracking pixels."""
+    if el.tag == "video":
+        return True
+    for name in ("width", "height"):
+        v = el.get(name)
+        if v and v.strip().isdigit() and int(v) < min_size:
+            return False
+    return bool(el.get("src") or el.get("data-src") or el.get("srcset"))
+
+
+# -- the DOM graph -----------------------------------------------------------------------
+
+
+@dataclass
+class _Graph:
+    """The DOM tree as parallel lists; node 0 is the root, ``parent[i] < i``."""
+
+    parent: list[int]
+    u: list[float]
+    elements: list[etree._Element | None]  # None for a text node
+    chars: list[int]  # word characters of a text node (0 for elements)
+    link_chars: list[int]  # the same, when the text lies inside <a>
+    roles: list[int]  # role flags of an element (0 for text nodes)
+    hidden: set[etree._Element]  # hidden elements left out of the graph
+
+
+def _build_graph(body: etree._Element, opts: PageRankOptions, sig: _Signals) -> _Graph:
+    """The undirected DOM tree below ``body`` as parent links, with initial weights ``u``."""
+    title_weighted = opts.weighting == "title"
+    if not title_weighted and opts.weighting != "uniform":
+        raise ValueError(f"unknown weighting {opts.weighting!r}")
+    if opts.text_weight not in ("capped", "unit"):
+        raise ValueError(f"unknown text_weight {opts.text_weight!r}")
+    if opts.similarity not in ("cover", "dice"):
+        raise ValueError(f"unknown similarity {opts.similarity!r}")
+    cover = opts.similarity == "cover"
+    title_terms = _terms(sig.meta_title or sig.title)
+    desc_terms = _terms(sig.description)
+    beta = opts.beta
+    capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
+    link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
+    media, min_size = opts.media_weight, opts.media_min_size
+    skip_hidden = opts.skip_hidden
+    words_of = _WORD.findall
+    roles: list[int] = []
+    hidden: set[etree._Element] = set()
+
+    parent: list[int] = []
+    u: list[float] = []
+    elements: list[etree._Element | None] = []
+    chars: list[int] = []
+    link_chars: list[int] = []
+
+    def add_text(text: str, p: int, in_link: bool, factor: float) -> None:
+        words = words_of(text.lower())
+        n = sum(map(len, words))
+        if not n:
+            return
+        w = min(n, cap) / cap if capped else 1.0
+        if title_weighted:
+            terms = set(words) if text.isascii() else _terms(text, words)
+            if cover:
+                sim = (len(terms & title_terms) / len(title_terms) if title_terms else 0.0) + (
+                    len(terms & desc_terms) / len(desc_terms) if desc_terms else 0.0
+                )
+            else:
+                sim = _dice(terms, title_terms) + _dice(terms, desc_terms)
+            w *= (1.0 - beta) + beta * sim
+        w *= factor
+        if in_link:
+            w *= link_w
+        parent.append(p)
+        u.append(w)
+        elements.append(None)
+        chars.append(n)
+        link_chars.append(n if in_link else 0)
+        roles.append(0)
+
+    stack: list[tuple[etree._Element, int, bool, float]] = [(body, -1, False, 1.0)]
+    pop = stack.pop
+    while stack:
+        el, p, in_link, factor = pop()
+        tag = el.tag
+        if tag.__class__ is not str or tag in DROP_TAGS:  # comments, PIs, scripts...
+            tail = el.tail
+            if tail and p >= 0 and not tail.isspace():
+                add_text(tail, p, in_link, factor)
+            continue
+        role = _role_of(el) if len(el.attrib) else 0
+        if role & _HIDDEN and skip_hidden:
+            hidden.add(el)
+            tail = el.tail
+            if tail and p >= 0 and not tail.isspace():
+                add_text(tail, p, in_link, factor)
+            continue
+        i = len(parent)
+        parent.append(p)
+        u.append(media if media and tag in MEDIA_TAGS and _media_ok(el, min_size) else 0.0)
+        elements.append(el)
+        chars.append(0)
+        link_chars.append(0)
+        roles.append(role)
+        inner_link = in_link or tag == "a"
+        inner = factor
+        if role & _IN_COMMENTS:
+            inner *= comment_w
+        elif role & _IN_SIDEBAR or tag == "aside" or tag == "nav":
+            inner *= side_w
+        text = el.text
+        if text and not text.isspace():
+            add_text(text, i, inner_link, inner)
+        tail = el.tail
+        if tail and p >= 0 and not tail.isspace():
+            add_text(tail, p, in_link, factor)
+        if len(el):
+            # Children in any order: each popped subtree is numbered before the next.
+            stack.extend(zip(el, repeat(i), repeat(inner_link), repeat(inner)))
+    return _Graph(parent, u, elements, chars, link_chars, roles, hidden)
+
+
+# -- scoring -----------------------------------------------------------------------------
+
+
+@dataclass
+class DomScores:
+    """DOM PageRank of one page: ``f`` and DensitySum ``g`` per node, and the core.
+
+    Nodes are those of ``graph`` (``graph.elements[i]`` is None for a text node);
+    ``core`` is the node index of argmax ``g`` over elements.
+    """
+
+    root: etree._Element
+    signals: _Signals
+    graph: _Graph
+    f: list[float]
+    g: list[float]
+    core: int
+
+    def element(self, i: int) -> etree._Element | None:
+        """The element of node ``i`` (None for a text node)."""
+        return self.graph.elements[i]
+
+
+def _parse(doc: str | bytes | etree._Element | etree._ElementTree) -> etree._Element:
+    if isinstance(doc, etree._ElementTree):
+        doc = doc.getroot()
+    if isinstance(doc, etree._Element):
+        return doc
+    if isinstance(doc, (bytes, bytearray, memoryview)):
+        try:
+            doc = decode_html(bytes(doc)).text
+        except BinaryContentError as exc:
+            raise HTMLParseError(str(exc)) from exc
+    elif not isinstance(doc, str):
+        raise TypeError(f"expected HTML as str, bytes or an lxml element, not {type(doc).__name__}")
+    head = doc[:2048]
+    if len(_CONTROL.findall(head)) > 0.1 * len(head):
+        raise HTMLParseError("not a text page: control characters in the first 2048 characters")
+    return parse_html(doc)
+
+
+def dom_pagerank(doc: str | bytes | etree._Element, options: PageRankOptions | None = None) -> DomScores:
+    """Parse (if needed), build the DOM graph, solve for ``f``, sum ``g``, find the core."""
+    opts = options or PageRankOptions()
+    root = _parse(doc)
+    sig = _signals(root)
+    body = root.find("body")
+    if body is None:
+        body = root
+    graph = _build_graph(body, opts, sig)
+    if opts.headline_weight and sig.headline_el is not None:
+        for i, el in enumerate(graph.elements):
+            if el is sig.headline_el:
+                graph.u[i] += opts.headline_weight
+                break
+    f = solve_tree(graph.parent, graph.u, opts.alpha)
+    n = len(f)
+    g = [0.0] * n
+    parent = graph.parent
+    for i in range(1, n):
+        g[parent[i]] += f[i]
+    core, best_g = 0, -1.0
+    for i, el in enumerate(graph.elements):
+        if el is not None and g[i] > best_g:
+            core, best_g = i, g[i]
+    return DomScores(root, sig, graph, f, g, core)
+
+
+# -- from the core to the article --------------------------------------------------------
+
+
+def _subtree_sums(graph: _Graph) -> tuple[list[int], list[int], list[float], list[int]]:
+    """Per node: word characters, link characters, weight ``u`` and node count of its subtree."""
+    total = list(graph.chars)
+    links = list(graph.link_chars)
+    mass = list(graph.u)
+    size = [1] * len(total)
+    parent = graph.parent
+    for i in range(len(total) - 1, 0, -1):
+        p = parent[i]
+        total[p] += total[i]
+        links[p] += links[i]
+        mass[p] += mass[i]
+        size[p] += size[i]
+    return total, links, mass, size
+
+
+def _widen(
+    graph: _Graph, core: int, total: list[int], links: list[int], mass: list[float], opts: PageRankOptions
+) -> int:
+    """The main element: the core widened to a container, then to ancestors that need it.
+
+    Weight here is the subtree's total initial weight ``u``.  The ancestor compared
+    is the nearest one with ``climb_skip`` more weight (wrappers and headers that
+    add little are passed through); it is taken while the current element holds
+    less than ``climb_share`` of its weight and its text is not mostly links.
+    """
+    parent, elements = graph.parent, graph.elements
+    best = core
+    if opts.to_container:
+        while parent[best] >= 0 and elements[best].tag not in CONTAINER_TAGS:
+            best = parent[best]
+    if opts.climb_share <= 0:
+        return best
+    while True:
+        a = parent[best]
+        while a >= 0 and mass[a] <= mass[best] * (1.0001 + opts.climb_skip):
+            a = parent[a]
+        if a < 0 or links[a] > opts.climb_links * total[a]:
+            return best
+        if mass[best] >= opts.climb_share * mass[a]:
+            return best
+        best = a
+
+
+def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> set:
+    """Descendants of the main element to leave out of the text (never the core's ancestors)."""
+    total, links, mass, size = sums
+    graph = scores.graph
+    elements, roles = graph.elements, graph.roles
+    protected = set()
+    i = scores.core
+    while i > main:
+        protected.add(i)
+        i = graph.parent[i]
+    skip = set()
+    # Node indices are a preorder: the subtree of ``main`` is one contiguous range.
+    for i in range(main + 1, main + size[main]):
+        el = elements[i]
+        if el is None or i in protected:
+            continue
+        role = roles[i]
+        if el.tag in CLEAN_TAGS and total[i] and links[i] > opts.link_density * total[i]:
+            skip.add(el)
+        elif opts.drop_comments and role & _IN_COMMENTS:
+            skip.add(el)
+        elif opts.drop_named and role & _BOILER and mass[i] <= 0.5 * mass[main]:
+            skip.add(el)
+    return skip
+
+
+def _paragraphs(main: etree._Element, skip: set) -> list[str]:
+    """The text of ``main``, one string per block, whitespace-normalised."""
+    parts: list[str] = []
+    walker = etree.iterwalk(main, events=("start", "end", "comment", "pi"))
+    for event, el in walker:
+        tag = el.tag
+        if not isinstance(tag, str):  # comments and processing instructions
+            if el.tail:
+                parts.append(el.tail)
+            continue
+        if event == "start":
+            if tag in DROP_TAGS or el in skip:
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if el.text:
+                parts.append(el.text)
+        else:
+            if el is main:
+                break
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if el.tail:
+                parts.append(el.tail)
+    lines = (_norm(line) for line in "".join(parts).split("\n"))
+    return [line for line in lines if line]
+
+
+def pagerank_extract(
+    html: str | bytes | etree._Element,
+    url: str | None = None,
+    options: PageRankOptions | None = None,
+) -> PageRankResult:
+    """Extract the title and main text of one page by DOM PageRank + DensitySum.
+
+    ``html`` is a page as text, as bytes (decoded with
+    :func:`newsstemmer.decoding.decode_html`) or as a tree from
+    :func:`newsstemmer.blocks.parse_html` (left unchanged).  ``url`` is accepted
+    for symmetry with the other extractors and not used yet.
+
+    Raises :class:`newsstemmer.blocks.HTMLParseError` (a ``ValueError``) for an
+    empty, binary or unparsable document; any other page gives a result, perhaps
+    with an empty body.
+    """
+    opts = options or PageRankOptions()
+    scores = dom_pagerank(html, opts)
+    title = scores.signals.headline
+    graph = scores.graph
+    if not graph.elements or graph.elements[scores.core] is None:
+        return PageRankResult(title, "")
+    sums = _subtree_sums(graph)
+    main = _widen(graph, scores.core, sums[0], sums[1], sums[2], opts)
+    element = graph.elements[main]
+    skip = _left_out(scores, main, sums, opts)
+    if opts.skip_hidden:
+        skip |= graph.hidden
+    paragraphs = _paragraphs(element, skip)
+    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == _norm(title).lower():
+        paragraphs = paragraphs[1:]
+    xpath = element.getroottree().getpath(element)
+    return PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)
