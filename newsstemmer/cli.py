@@ -476,14 +476,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="a pattern applies only if every section finds a block")
     p.add_argument("--pattern-threshold", type=_fraction, metavar="SHARE",
                    help=f"share of a page's weight a pattern must cover (default {eo.pattern_threshold})")
-    p.add_argument("--method", choices=("auto", "pattern", *SINGLE_PAGE_METHODS), default="auto",
+    p.add_argument("--method", choices=("auto", "pattern", "rules", *SINGLE_PAGE_METHODS), default="auto",
                    help="auto (default): learned layouts, else single-page extraction; pattern: layouts only; "
-                   "pagerank: DOM PageRank alone")
+                   "rules: the site's CSS-selector rules alone (see 'rules'); pagerank: DOM PageRank alone")
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
     p.add_argument("--include-non-articles", action="store_true",
                    help="give the body of pages whose layout is not an article layout")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=cmd_extract)
+
+    from . import cli_rules  # imported here: it builds on this module's helpers
+
+    cli_rules.add_parser(sub)
     return parser
 
 
@@ -607,7 +611,12 @@ def _page_title(page: Page) -> str:
 
 
 def _extract_records(
-    files: list[PageFile], site: SitePatterns | None, options: ExtractOptions, rep: Reporter, method: str = "auto"
+    files: list[PageFile],
+    site: SitePatterns | None,
+    options: ExtractOptions,
+    rep: Reporter,
+    method: str = "auto",
+    extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns,
 ) -> Iterator[dict[str, object]]:
     for n, pf in enumerate(files, 1):
         try:
@@ -624,7 +633,7 @@ def _extract_records(
                 elif site is None:
                     article = Article(page.url, _page_title(page), "", matched=False, source=pf.source)
                 else:
-                    article = extract_with_patterns(page, site, options)
+                    article = extractor(page, site, options)
                     article.source = pf.source
                     if not article.matched and not article.title:
                         article.title = _page_title(page)
@@ -659,14 +668,22 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
     )
     # auto: the site's layouts, else the best single-page method; pattern: layouts only.
     options = dataclasses.replace(options, fallback="pagerank" if args.method == "auto" else None)
-    if args.method == "pattern" and site is None:
-        raise CLIError("--method pattern needs a pattern file (-p)")
+    if args.method in ("pattern", "rules") and site is None:
+        raise CLIError(f"--method {args.method} needs a pattern file (-p)")
+    if args.method == "rules":
+        from .cli_rules import extract_with_rules, load_site_rules
+
+        rules = load_site_rules(site, args.patterns)
+        options = dataclasses.replace(options, fallback=None)
+        extractor = lambda page, _site, _opts: extract_with_rules(page, rules)  # noqa: E731
+    else:
+        extractor = extract_with_patterns
     files = find_pages(args.pages, rep.message)
     if not files:
         raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
     errors = 0
     try:
-        for record in _extract_records(files, site, options, rep, args.method):
+        for record in _extract_records(files, site, options, rep, args.method, extractor):
             if record.get("error"):
                 errors += 1
             _write_line(json.dumps(record, ensure_ascii=False))

@@ -514,3 +514,17 @@ def test_learn_names_site_after_folder_without_urls(tmp_path: Path) -> None:
     out = tmp_path / "p.json"
     assert cli_main(["learn", "-q", "-o", str(out), str(fixture)]) == 0
     assert json.loads(out.read_text(encoding="utf-8"))["site"] == "site"
+
+
+def test_extract_method_rules_uses_the_sites_selectors(tmp_path: Path, capsys) -> None:
+    fixture = Path(__file__).parent / "fixtures" / "site"
+    pfile = tmp_path / "p.json"
+    assert main(["learn", "-q", "-o", str(pfile), str(fixture)]) == 0
+    assert main(["rules", str(pfile), "--learn", str(fixture)]) == 0
+    capsys.readouterr()
+    page = fixture / "article-01.html"
+    assert main(["extract", "-q", "--method", "rules", "-p", str(pfile), str(page)]) == 0
+    (rec,) = records(capsys.readouterr().out)
+    gold = (fixture / "article-01.gold.txt").read_text(encoding="utf-8").splitlines()
+    assert rec["method"] == "rules" and rec["title"] == gold[0]
+    assert rec["body"].splitlines() == gold[1:]
