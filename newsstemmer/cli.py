@@ -485,9 +485,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=cmd_extract)
 
-    from . import cli_rules  # imported here: it builds on this module's helpers
+    # imported here: these build on this module's helpers
+    from . import cli_rules, cli_templates
 
     cli_rules.add_parser(sub)
+    cli_templates.add_parser(sub)
     return parser
 
 

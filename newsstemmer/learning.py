@@ -52,6 +52,10 @@ class LearnOptions:
     static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
     min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
     min_cluster_pages: int = 2  # smaller clusters give no pattern
+    # Pre-group pages by shared template (substring amplification, SPEC §3) and cluster
+    # layouts within each group: for large, mixed crawls.  Off by default: on a site's
+    # few hundred pages it saves no time (benchmarks/amplification.py).
+    pregroup: bool = False
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
     def as_dict(self) -> dict[str, object]:
@@ -120,9 +124,17 @@ def learn(
     order = sorted(range(len(members)), key=lambda i: members[i].page.url or members[i].page.name)
     # Reader comments are not layout: a long thread must not set a page apart.
     seqs = [LayoutSequence(m.codes, [layout_weight(b) for b in m.blocks.blocks]) for m in members]
-    clusters = cluster_layouts(
-        seqs, opts.cluster_threshold, order, opts.relaxed_cluster_thresholds, opts.min_cluster_pages
-    )
+    parts = _template_groups(members, opts) if opts.pregroup else [list(range(len(members)))]
+    clusters = []
+    for part in parts:
+        inside = set(part)
+        clusters += cluster_layouts(
+            seqs,
+            opts.cluster_threshold,
+            [i for i in order if i in inside],
+            opts.relaxed_cluster_thresholds,
+            opts.min_cluster_pages,
+        )
     if progress:
         progress("clustering", len(members), len(members))
     shared = _line_page_counts(members, opts)
@@ -145,6 +157,15 @@ def learn(
         pages=[m.page.url or m.page.name for m in members],
         created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
     )
+
+
+def _template_groups(members: Sequence[_Member], opts: LearnOptions) -> list[list[int]]:
+    """Partition the pages by template with substring amplification (one pass, linear)."""
+    from .amplification import pregroup  # numpy and a suffix array: only when asked for
+
+    if len(members) < 2 * opts.min_cluster_pages:
+        return [list(range(len(members)))]
+    return pregroup([m.page.html for m in members])
 
 
 def _majority_site(members: Sequence[_Member]) -> str:

@@ -344,3 +344,14 @@ def test_unparsable_pages_skipped() -> None:
     site = learn(pages)
     assert "http://www.example.com/empty.html" not in site.pages
     article_pattern(site)
+
+
+def test_learning_with_template_pregrouping_finds_the_same_article_layout(learned) -> None:
+    articles, site = learned
+    _, pages = make_site()
+    grouped = learn(pages, LearnOptions(pregroup=True))
+    assert any(p.article for p in grouped.patterns)
+    for art in articles:
+        page = Page(art.html, url=art.url)
+        a, b = extract_with_patterns(page, site), extract_with_patterns(page, grouped)
+        assert b.matched and (a.title, a.body) == (b.title, b.body)
