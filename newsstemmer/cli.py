@@ -486,10 +486,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_extract)
 
     # imported here: these build on this module's helpers
-    from . import cli_rules, cli_templates
+    from . import cli_crf, cli_rules, cli_templates
 
     cli_rules.add_parser(sub)
     cli_templates.add_parser(sub)
+    cli_crf.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Train the CRF model shipped with newsstemmer, from self-labelled development pages.
+
+No hand labels: each training site's layout patterns are learned from its own
+pages (``newsstemmer.learn``), and the pages the patterns match are labelled by
+them (``newsstemmer.crf.pattern_labels``: MAIN/TITLE text is content, the rest
+is not).  Training sites: every big9-05, big9-09 and cleanportal site and the
+dragnet sites with at least 5 pages.  The readability set and dragnet's
+single-page sites are never used (they are the evaluation, ``crf_eval.py``).
+
+    python benchmarks/train_crf.py [-o newsstemmer/models/crf-default.zip]
+                                   [--set c1=0.1 --set feature.minfreq=3]
+                                   [--split-tags body,div,p,td] [--cache DIR] [--data DIR]
+    python benchmarks/train_crf.py --cv 3 [--thresholds 0.7:0.4,0.8:0.4]   # tuning
+
+``--cv K`` trains on K-1 folds of the training sites (folds by site) and scores
+the held-out sites against their gold text, CRF alone and with relabelling: the
+way the defaults were tuned without touching the evaluation sets.  The same
+data and settings give the same model file, byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from _common import REPO_ROOT, Entry, data_dir, load_manifest
+
+from newsstemmer import Page, learn
+from newsstemmer.crf import (
+    DEFAULT_SPLIT_TAGS,
+    DEFAULT_TRAIN_PARAMS,
+    CRFExtractor,
+    TrainingPage,
+    pattern_labels,
+    train,
+)
+from newsstemmer.evaluation import evaluate
+from newsstemmer.patterns import SitePatterns
+
+DEFAULT_OUTPUT = REPO_ROOT / "newsstemmer" / "models" / "crf-default.zip"
+TRAIN_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
+MIN_PAGES = 5
+
+
+def training_sites(entries: list[Entry]) -> dict[str, list[Entry]]:
+    """(dataset/site) -> pages, for the training sites (>= 5 pages), sorted."""
+    sizes = Counter((e.dataset, e.site) for e in entries)
+    sites: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.dataset in TRAIN_DATASETS and sizes[(e.dataset, e.site)] >= MIN_PAGES:
+            sites.setdefault(f"{e.dataset}/{e.site}", []).append(e)
+    return dict(sorted(sites.items()))
+
+
+def site_patterns(key: str, pages: list[Page], cache: Path | None) -> SitePatterns:
+    """Learn a site's patterns (or read them from the cache, keyed by the pages' bytes)."""
+    digest = hashlib.sha1("\0".join(p.html for p in pages).encode("utf-8", "replace")).hexdigest()[:16]
+    path = cache / f"{key.replace('/', '__')}-{digest}.json" if cache else None
+    if path is not None and path.exists():
+        return SitePatterns.load(path)
+    site = learn(pages)
+    if path is not None:
+        site.save(path)
+    return site
+
+
+def load_training(
+    root: Path, split_tags=DEFAULT_SPLIT_TAGS, cache: Path | None = None, verbose: bool = True
+) -> dict[str, list[tuple[Entry, Page, TrainingPage | None]]]:
+    """Per training site: its pages with their pattern labels (None: no article layout matched)."""
+    out = {}
+    for key, entries in training_sites(load_manifest(root)).items():
+        pages = [Page(html=e.html(), url=e.url, source=f"{key}/{e.id}") for e in entries]
+        site = site_patterns(key, pages, cache)
+        rows = []
+        for e, page in zip(entries, pages):
+            try:
+                tp = pattern_labels(page, site, split_tags)
+            except Exception as exc:  # a page that breaks labelling is left out, visibly
+                print(f"{page.source}: not labelled: {type(exc).__name__}: {exc}", file=sys.stderr)
+                tp = None
+            rows.append((e, page, tp))
+        out[key] = rows
+        if verbose:
+            n = sum(1 for r in rows if r[2] is not None)
+            print(f"{key}: {n}/{len(rows)} pages labelled", file=sys.stderr)
+    return out
+
+
+def parse_params(items: list[str]) -> dict:
+    params = dict(DEFAULT_TRAIN_PARAMS)
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            params[name] = int(value)
+        except ValueError:
+            params[name] = float(value)
+    return params
+
+
+def prediction(title: str, body: str, with_title: bool) -> str:
+    if with_title and title:
+        return f"{title}\n{body}" if body else title
+    return body
+
+
+def cross_validate(data, folds: int, params: dict, split_tags, thresholds: list[tuple[float, float]], soft: bool) -> None:
+    """Train on K-1 folds of the sites, score the held-out fold against gold."""
+    import tempfile
+
+    keys = list(data)
+    results: dict[str, list] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(folds):
+            held = [key for i, key in enumerate(keys) if i % folds == k]
+            rest = [tp for key in keys if key not in held for _, _, tp in data[key] if tp is not None]
+            path = train(rest, Path(tmp) / f"fold{k}.zip", params, split_tags)
+            variants = [("CRF alone", dict(relabel=False))] + [
+                (f"relabel {u}/{lo}", dict(upper=u, lower=lo, soft=soft)) for u, lo in thresholds
+            ]
+            for name, kw in variants:
+                ex = CRFExtractor(path, **kw)
+                for key in held:
+                    for e, page, _ in data[key]:
+                        title, body = ex.extract(page.html)
+                        results.setdefault(name, []).append((prediction(title, body, e.gold_has_title), e.gold()))
+    print(f"| variant ({folds}-fold CV by site) | F1 | P | R | BLEU-4 | ROUGE-2 |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, pairs in results.items():
+        s = evaluate(pairs)
+        print(f"| {name} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f} | {s.bleu4:.3f} | {s.rouge2:.3f} |", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    ap.add_argument("-o", "--output", default=str(DEFAULT_OUTPUT), help="model file to write")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="crfsuite training parameter")
+    ap.add_argument("--split-tags", default=",".join(DEFAULT_SPLIT_TAGS), help="tags that cut blocks")
+    ap.add_argument("--cache", metavar="DIR", help="keep learned site patterns here (speeds up reruns)")
+    ap.add_argument("--cv", type=int, metavar="K", help="K-fold cross-validation by site instead of training")
+    ap.add_argument("--thresholds", default="0.7:0.4", help="upper:lower pairs for --cv, comma-separated")
+    ap.add_argument("--soft", action="store_true", help="--cv: relabel on marginal probabilities")
+    args = ap.parse_args(argv)
+
+    root = data_dir(args.data)
+    split_tags = tuple(t.strip() for t in args.split_tags.split(",") if t.strip())
+    params = parse_params(args.set)
+    cache = Path(args.cache) if args.cache else None
+    if cache:
+        cache.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    data = load_training(root, split_tags, cache)
+    labelled = [tp for rows in data.values() for _, _, tp in rows if tp is not None]
+    total = sum(len(rows) for rows in data.values())
+    print(f"{len(labelled)} of {total} pages of {len(data)} sites labelled ({time.perf_counter() - t0:.0f}s)", file=sys.stderr)
+    if args.cv:
+        pairs = [tuple(float(x) for x in p.split(":")) for p in args.thresholds.split(",")]
+        cross_validate(data, args.cv, params, split_tags, pairs, args.soft)
+        return 0
+    info = {"training_sites": len(data), "datasets": list(TRAIN_DATASETS), "min_pages": MIN_PAGES}
+    path = train(labelled, args.output, params, split_tags, info)
+    size = path.stat().st_size
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    print(f"wrote {path} ({size / 1024:.0f} KiB, sha256 {digest}…) in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1151 @@
+"""Single-page extraction by CRF labelling with hierarchical consistency (SPEC §5).
+
+A page is cut into blocks at ``body``, ``div``, ``p``, ``td`` and the modern
+sectioning tags, in document order.  Two sequences come out of it: *text
+blocks* (blocks with text of their own) and *parent blocks* (their ancestors
+with no text of their own).  A linear-chain CRF per sequence gives every block
+its marginal probability of being content (first pass).  The second pass
+restores consistency between a block and its children, bottom-up over the
+block tree::
+
+    ratio = (R1(b) + Σ_c R2(c)) / (|C(b)| + 1)
+    ratio > upper  →  b and its children are content
+    ratio < lower  →  b is not content (children unchanged)
+    otherwise      →  R2(b) = R1(b)
+
+The body is the text of the content text blocks, in document order; the
+title comes from the page's own headline signals (og:title, h1, <title>).
+
+The CRF needs labelled pages.  Instead of labelling by hand, newsstemmer
+labels the pages its learned layout patterns match: text in MAIN and TITLE
+sections is content, the rest (static sections, boxes) is not
+(:func:`pattern_labels`).  :func:`train` writes a model file: a zip archive
+holding ``meta.json`` and one crfsuite model per sequence.  A small default
+model trained that way on the development sites ships in
+``newsstemmer/models/`` (``benchmarks/train_crf.py`` rebuilds it).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from .blocks import parse_html, weight
+
+if TYPE_CHECKING:
+    from .page import Page
+    from .patterns import SitePatterns
+
+__all__ = [
+    "CRFBlock",
+    "CRFExtractor",
+    "CRFModelError",
+    "CRFPage",
+    "DEFAULT_MODEL",
+    "DEFAULT_SPLIT_TAGS",
+    "LabelledBlock",
+    "PAPER_SPLIT_TAGS",
+    "TrainingPage",
+    "block_features",
+    "pattern_labels",
+    "relabel",
+    "segment",
+    "train",
+]
+
+#: The shipped model (trained by ``benchmarks/train_crf.py``).
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "crf-default.zip"
+MODEL_FORMAT = "newsstemmer-crf"
+MODEL_VERSION = 1
+#: Changes whenever the features change: a model only fits the features it was trained on.
+FEATURE_VERSION = 1
+
+#: Block tags of the source document.
+PAPER_SPLIT_TAGS = ("body", "div", "p", "td")
+#: The tags that cut a page into blocks by default: the document's plus modern
+#: sectioning tags (chosen by measurement on the training sites, see NOTES).
+DEFAULT_SPLIT_TAGS = PAPER_SPLIT_TAGS + ("article", "section", "main", "header", "footer", "nav", "aside")
+
+#: Tags whose subtree is not page text.
+IGNORED_TAGS = frozenset(
+    "head script style noscript template svg math iframe object embed canvas select option button "
+    "textarea datalist".split()
+)
+#: Tags that end a line of text inside a block (they do not make a block of their own).
+LINE_TAGS = frozenset(
+    "br hr li ul ol dl dt dd h1 h2 h3 h4 h5 h6 tr th table blockquote pre form figure figcaption "
+    "center address title dir menu".split()
+)
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+#: Elements counted per block (besides ``a`` and headings).
+_COUNTED = frozenset("li img link input br ul ol strong b em i span".split())
+#: Ancestors whose presence is a feature ("inside a footer", "inside a list", ...).
+_CONTEXT_TAGS = frozenset(
+    "a li ul ol table form blockquote pre header footer nav aside article main section figure "
+    "h1 h2 h3 h4 h5 h6 strong b em i small label dl".split()
+)
+#: Words in ``id``/``class`` values that hint at a block's role.
+_HINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rx))
+    for name, rx in (
+        ("content", r"content|body|text|entry|story|main"),
+        ("article", r"article|post|blog"),
+        ("comment", r"comment|disqus|respon|repl"),
+        ("nav", r"nav|menu|breadcrumb|crumb|pagination|pager|paging"),
+        ("header", r"header|masthead|banner|top"),
+        ("footer", r"footer|bottom|copyright|legal"),
+        ("side", r"sidebar|side|rail|widget|aside|column|col-"),
+        ("related", r"related|recommend|popular|trending|more|also|teaser|promo|outbrain|taboola"),
+        ("share", r"share|social|sharing|facebook|twitter|tweet|follow"),
+        ("ad", r"(^|[^a-z])ads?([^a-z]|$)|advert|sponsor|banner|dfp|gpt"),
+        ("meta", r"meta|byline|author|date|time|dateline|info"),
+        ("caption", r"caption|credit|photo|image|img|figure|media|video|gallery"),
+        ("tags", r"tags?([^a-z]|$)|categor|topic|keyword"),
+        ("title", r"title|headline|heading|head([^a-z]|$)"),
+        ("form", r"search|login|signin|subscribe|newsletter|signup|register|form"),
+        ("hidden", r"hidden|hide|display-none|sr-only|visually"),
+    )
+)
+#: Footer / menu words of the page text (counted per block).
+_KEYWORDS = re.compile(
+    r"copyright|©|all rights reserved|privacy|terms of|terms and|cookie|contact us|about us|"
+    r"log ?in|sign ?in|sign ?up|register|subscribe|newsletter|share|tweet|facebook|twitter|"
+    r"e-?mail|print|related|advertisement|advertise|sponsored|menu|home|search|skip to|"
+    r"read more|continue reading|more stories|comments?|reply|posted by|tags?:|categor|archive|"
+    r"previous|next|back to top|rss|follow us|powered by|permalink|trackback|"
+    r"著作権|無断転載|利用規約|プライバシー|お問い合わせ|ログイン|推奨環境|トップ|ホーム|関連"
+)
+_KW_NAMES = {
+    "©": "copyright", "all rights reserved": "copyright", "著作権": "copyright", "無断転載": "copyright",
+    "terms of": "terms", "terms and": "terms", "利用規約": "terms", "プライバシー": "privacy",
+    "log in": "login", "login": "login", "sign in": "login", "signin": "login", "ログイン": "login",
+    "sign up": "subscribe", "signup": "subscribe", "register": "subscribe", "newsletter": "subscribe",
+    "tweet": "share", "facebook": "share", "twitter": "share", "email": "share", "e-mail": "share",
+    "advertise": "advertisement", "sponsored": "advertisement",
+    "comment": "comments", "reply": "comments", "トップ": "home", "ホーム": "home", "関連": "related",
+    "contact us": "contact", "about us": "contact", "お問い合わせ": "contact", "推奨環境": "copyright",
+    "continue reading": "read more", "more stories": "related", "tags:": "tags", "tag:": "tags",
+    "categor": "tags", "powered by": "copyright", "permalink": "comments", "trackback": "comments",
+    "follow us": "share", "back to top": "menu", "skip to": "menu",
+}
+#: Dates and times: 12:30, 2009-05-01, 5/1/2009, may 1, 1 may, 3 hours ago, 2009年5月1日
+#: (matched in lower-cased text that has digits).
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_TIME = re.compile(
+    r"\d{1,2}:\d\d|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+    rf"\b{_MONTH} \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}(?![a-z])|"
+    r"\d+ (?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?) ago|"
+    r"\d{4}年\d{1,2}月|\d{1,2}月\d{1,2}日|\d{1,2}時\d{1,2}分"
+)
+#: Punctuation, deleted by ``str.translate`` to count it.
+_PUNCT = str.maketrans("", "", ",.;:!?\u3001\u3002\uff0c\uff0e\uff01\uff1f\u060c")
+_TOKEN = re.compile(r"\w+")
+_TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/\u00b7]+\s|\s*[|\u00ab\u00bb]\s*")
+
+
+class CRFModelError(ValueError):
+    """A CRF model file is missing, unreadable, corrupt, or not a newsstemmer CRF model."""
+
+
+# -- the page as blocks ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CRFBlock:
+    """A block of the page: an element of a split tag, with what lies in it outside child blocks."""
+
+    index: int
+    tag: str
+    parent: int  # index of the enclosing block, -1 for the top block
+    depth: int  # depth of the element in the DOM
+    block_depth: int  # number of enclosing blocks
+    hints: tuple[str, ...]  # role hints from the element's own id/class
+    context_hints: frozenset[str]  # role hints of its ancestors
+    context_tags: frozenset[str]  # selected enclosing tags (footer, li, a, ...)
+    first_line: int  # number of lines before it (its position in the page)
+    segments: list[int] = field(default_factory=list)  # indices of its lines in CRFPage.lines
+    children: list[int] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # own a, li, img, br, ... elements
+    table: tuple[int, int, int, int] | None = None  # row, column, rows, columns of a td
+    # own text (outside child blocks)
+    weight: int = 0
+    anchor_weight: int = 0
+    heading_weight: int = 0
+    start: int = 0  # weight of the page's text before the block
+    # whole subtree
+    sub_weight: int = 0
+    sub_anchor_weight: int = 0
+    sub_text_blocks: int = 0
+    sub_links: int = 0
+    sub_items: int = 0
+    sub_paragraphs: int = 0
+    text: str = ""
+
+    @property
+    def has_text(self) -> bool:
+        return self.weight > 0
+
+
+@dataclass
+class CRFPage:
+    """A page cut into blocks, its lines of text, and its headline signals."""
+
+    blocks: list[CRFBlock]
+    lines: list[tuple[int, str]]  # (block index, text) in document order
+    text_blocks: list[int]  # blocks with text of their own, in document order
+    parent_blocks: list[int]  # their ancestors without text of their own, in document order
+    title: str = ""
+    meta_title: str = ""
+    h1: list[str] = field(default_factory=list)
+    total_weight: int = 0
+    total_anchor_weight: int = 0
+
+    @property
+    def nodes(self) -> list[int]:
+        """Every block of the two sequences, in document order."""
+        return sorted(self.text_blocks + self.parent_blocks)
+
+
+_HINT_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def _hints(value: str) -> tuple[str, ...]:
+    """Role hints of an id/class value (memoised)."""
+    found = _HINT_CACHE.get(value)
+    if found is None:
+        if len(_HINT_CACHE) > 50_000:
+            _HINT_CACHE.clear()
+        low = value.lower()
+        found = _HINT_CACHE[value] = tuple(name for name, rx in _HINTS if rx.search(low))
+    return found
+
+
+def _element_hints(el: etree._Element) -> tuple[str, ...]:
+    eid, cls = el.get("id"), el.get("class")
+    if eid:
+        return _hints(f"{eid} {cls}" if cls else eid)
+    return _hints(cls) if cls else ()
+
+
+# What the walk does with each element, found with one dict look-up.
+_INLINE, _SPLIT, _LINE, _LINE_CTX, _ANCHOR, _HEADING, _COUNT, _BREAK, _SKIP = range(9)
+_KINDS_CACHE: dict[frozenset[str], dict[object, int]] = {}
+
+
+def _kinds(split: frozenset[str]) -> dict[object, int]:
+    kinds = _KINDS_CACHE.get(split)
+    if kinds is None:
+        kinds = {}
+        kinds.update((t, _COUNT) for t in _COUNTED)
+        kinds.update((t, _LINE) for t in LINE_TAGS)
+        kinds.update((t, _LINE_CTX) for t in LINE_TAGS & _CONTEXT_TAGS)
+        kinds.update((t, _HEADING) for t in _HEADINGS)
+        kinds.update(br=_BREAK, hr=_BREAK, a=_ANCHOR)
+        kinds.update((t, _SKIP) for t in IGNORED_TAGS)
+        kinds.update((f, _SKIP) for f in (etree.Comment, etree.ProcessingInstruction, etree.Entity))
+        kinds.update((t, _SPLIT) for t in split)
+        _KINDS_CACHE[split] = kinds
+    return kinds
+
+
+def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAULT_SPLIT_TAGS) -> CRFPage:
+    """Cut a page into blocks at ``split_tags`` (depth-first order), iteratively.
+
+    Comments, scripts, styles and other non-text elements are dropped (the
+    document's normalisation).  A page without ``<body>`` is read from its root.
+    This walk is the hot loop of CRF extraction, hence the inlined code.
+    """
+    root = doc if isinstance(doc, etree._Element) else parse_html(doc)
+    kinds = _kinds(frozenset(split_tags))
+    title = meta_title = ""
+    h1: list[str] = []
+    for el in root.iter("title", "meta", "h1"):
+        if el.tag == "title":
+            if not title:
+                title = " ".join("".join(el.itertext()).split())
+        elif el.tag == "meta":
+            if not meta_title and (el.get("property") or el.get("name") or "").lower() in ("og:title", "twitter:title"):
+                meta_title = " ".join((el.get("content") or "").split())
+        elif len(h1) < 3:
+            text = " ".join("".join(el.itertext()).split())
+            if text:
+                h1.append(text)
+    body = root.find("body")
+    if body is None:
+        body = root
+    blocks: list[CRFBlock] = []
+    cells: list[tuple[int, etree._Element]] = []  # table cells, positioned at the end
+    # Lines of text: block, raw text, raw anchor text, raw heading text.
+    line_block: list[int] = []
+    line_raw: list[str] = []
+    line_anchor: list[str] = []
+    line_heading: list[str] = []
+    parts: list[str] = []
+    anchor_parts: list[str] = []
+    heading_parts: list[str] = []
+    in_anchor = in_heading = 0
+    open_ctx: list[str] = []  # enclosing context tags that are not blocks
+    open_hints: list[tuple[str, ...]] = []  # and their hints
+
+    def flush() -> None:
+        line_block.append(current)
+        line_raw.append("".join(parts))
+        line_anchor.append("".join(anchor_parts) if anchor_parts else "")
+        line_heading.append("".join(heading_parts) if heading_parts else "")
+        parts.clear()
+        anchor_parts.clear()
+        heading_parts.clear()
+
+    def new_block(el: etree._Element, depth: int) -> int:
+        hints = _element_hints(el)
+        if current >= 0:
+            p = blocks[current]
+            ctx_tags = p.context_tags
+            if p.tag in _CONTEXT_TAGS:
+                ctx_tags = ctx_tags | {p.tag}
+            if open_ctx:
+                ctx_tags = ctx_tags.union(open_ctx)
+            ctx_hints = p.context_hints.union(p.hints) if p.hints else p.context_hints
+            if open_hints:
+                ctx_hints = ctx_hints.union(*open_hints)
+            b = CRFBlock(len(blocks), el.tag, current, depth, p.block_depth + 1, hints, ctx_hints, ctx_tags, len(line_raw))
+            p.children.append(b.index)
+        else:
+            b = CRFBlock(0, "body", -1, depth, 0, hints, frozenset(), frozenset(), 0)
+        blocks.append(b)
+        if b.tag == "td" or b.tag == "th":
+            cells.append((b.index, el))
+        return b.index
+
+    current = -1
+    current = new_block(body, 0)
+    if body.text:
+        parts.append(body.text)
+    # Each entry: (iterator over the children, element, its kind, block it opened or -1)
+    stack: list[tuple[Any, Any, int, int]] = [(iter(body), None, _INLINE, -1)]
+    while stack:
+        for el in stack[-1][0]:  # (left after each element, resumed where it stopped)
+            kind = kinds.get(el.tag, _INLINE)
+            if kind == _SKIP:
+                text = el.tail
+                if text and (parts or not text.isspace()):
+                    parts.append(text)
+                    if in_anchor:
+                        anchor_parts.append(text)
+                    if in_heading:
+                        heading_parts.append(text)
+                continue
+            opened = -1
+            if kind:
+                if kind == _SPLIT:
+                    if parts:
+                        flush()
+                    opened = current = new_block(el, len(stack))
+                elif kind == _ANCHOR:
+                    in_anchor += 1
+                    c = blocks[current].counts
+                    c["a"] = c.get("a", 0) + 1
+                elif kind == _COUNT:
+                    c = blocks[current].counts
+                    c[el.tag] = c.get(el.tag, 0) + 1
+                else:  # a line ends here
+                    if parts:
+                        flush()
+                    c = blocks[current].counts
+                    name = "h" if kind == _HEADING else el.tag
+                    c[name] = c.get(name, 0) + 1
+                    if kind == _HEADING:
+                        in_heading += 1
+                        open_ctx.append(el.tag)
+                    elif kind == _LINE_CTX:
+                        open_ctx.append(el.tag)
+                        hints = _element_hints(el)
+                        open_hints.append(hints)
+            text = el.text
+            if text and (parts or not text.isspace()):
+                parts.append(text)
+                if in_anchor:
+                    anchor_parts.append(text)
+                if in_heading:
+                    heading_parts.append(text)
+            if len(el):
+                stack.append((iter(el), el, kind, opened))
+                el = None  # walk the children first
+            break
+        else:
+            _, el, kind, opened = stack.pop()
+            if el is None:
+                break
+        if el is None:
+            continue
+        # --- el closes (a leaf at once, a parent after its children)
+        if kind:
+            if kind == _SPLIT:
+                if parts:
+                    flush()
+                current = blocks[opened].parent
+            elif kind == _ANCHOR:
+                in_anchor -= 1
+            elif kind != _COUNT:
+                if parts:
+                    flush()
+                if kind == _HEADING:
+                    in_heading -= 1
+                    open_ctx.pop()
+                elif kind == _LINE_CTX:
+                    open_ctx.pop()
+                    open_hints.pop()
+        text = el.tail
+        if text and (parts or not text.isspace()):
+            parts.append(text)
+            if in_anchor:
+                anchor_parts.append(text)
+            if in_heading:
+                heading_parts.append(text)
+    if parts:
+        flush()
+    return _finish(blocks, cells, line_block, line_raw, line_anchor, line_heading, title, meta_title, h1)
+
+
+def _finish(
+    blocks: list[CRFBlock],
+    cells: list[tuple[int, etree._Element]],
+    line_block: list[int],
+    line_raw: list[str],
+    line_anchor: list[str],
+    line_heading: list[str],
+    title: str,
+    meta_title: str,
+    h1: list[str],
+) -> CRFPage:
+    """Normalise the lines, weigh them, and sum the weights per block and per subtree."""
+    lines: list[tuple[int, str]] = []
+    before = [0] * (len(line_raw) + 1)  # weight of the lines before line i
+    position = 0
+    for i, (b, raw) in enumerate(zip(line_block, line_raw)):
+        before[i] = position
+        text = " ".join(raw.split())
+        if not text:
+            continue
+        w = weight(text)
+        if not w:
+            continue  # punctuation alone ("|", "»") is no text of the block
+        blk = blocks[b]
+        blk.segments.append(len(lines))
+        lines.append((b, text))
+        blk.weight += w
+        position += w
+        if line_anchor[i]:
+            blk.anchor_weight += weight(line_anchor[i])
+        if line_heading[i]:
+            blk.heading_weight += weight(line_heading[i])
+    before[len(line_raw)] = position
+    rows_of: dict[object, list] = {}
+    for b, td in cells:
+        blocks[b].table = _table_position(td, rows_of)
+    # Subtree sums: children come after their parent in document order.
+    for b in reversed(blocks):
+        b.start = before[b.first_line]
+        b.sub_weight += b.weight
+        b.sub_anchor_weight += b.anchor_weight
+        if b.weight:
+            b.sub_text_blocks += 1
+            if b.tag == "p":
+                b.sub_paragraphs += 1
+        b.sub_links += b.counts.get("a", 0)
+        b.sub_items += b.counts.get("li", 0)
+        if b.segments:
+            b.text = "\n".join([lines[i][1] for i in b.segments])
+        if b.parent >= 0:
+            p = blocks[b.parent]
+            p.sub_weight += b.sub_weight
+            p.sub_anchor_weight += b.sub_anchor_weight
+            p.sub_text_blocks += b.sub_text_blocks
+            p.sub_links += b.sub_links
+            p.sub_items += b.sub_items
+            p.sub_paragraphs += b.sub_paragraphs
+    text_blocks = [b.index for b in blocks if b.weight > 0]
+    parent_blocks = [b.index for b in blocks if b.weight == 0 and b.sub_weight > 0]
+    top = blocks[0]
+    return CRFPage(blocks, lines, text_blocks, parent_blocks, title, meta_title, h1, top.sub_weight, top.sub_anchor_weight)
+
+
+def _table_position(td: etree._Element, rows_of: dict[object, list]) -> tuple[int, int, int, int]:
+    """(row, column, rows, columns) of a table cell, counted among tr / td-th elements."""
+    tr = td.getparent()
+    if tr is None or tr.tag != "tr":
+        return (0, 0, 1, 1)
+    group = tr.getparent()
+    rows = rows_of.get(group)
+    if rows is None:
+        rows = rows_of[group] = [r for r in group if r.tag == "tr"] if group is not None else [tr]
+    cells = [c for c in tr if c.tag in ("td", "th")]
+    col = next((i for i, c in enumerate(cells) if c is td), 0)
+    row = next((i for i, r in enumerate(rows) if r is tr), 0)
+    return (row, col, len(rows), len(cells))
+
+
+# -- features --------------------------------------------------------------------------------
+
+
+def _names(prefix: str, n: int) -> tuple[str, ...]:
+    return tuple(f"{prefix}={i}" for i in range(n))
+
+
+# Feature names per bucket, made once (formatting them per block is a hot spot).
+_LOG_NAMES = {p: _names(p, 15) for p in ("sw", "w", "nw", "wpl")}
+_SHARE_NAMES = {p: _names(p, 11) for p in ("swr", "sld", "wr", "wsub", "ld", "hw", "dig", "kwd", "ts", "psw", "psld")}
+_DEP_NAMES = _names("dep", 9)
+_BDEP_NAMES = _names("bdep", 13)
+_POS_NAMES = _names("pos", 10)
+_PUR_NAMES = _names("pur", 11)
+_COUNT_BUCKETS = ("0", "1", "2", "3-4", "3-4", "5-9", "5-9", "5-9", "5-9", "5-9")
+
+
+def _log_bucket(n: float) -> int:
+    """0, 1, 2-3, 4-7, ... as 0, 1, 2, 3, ... (capped at 14)."""
+    return min(14, int(n).bit_length()) if n > 0 else 0
+
+
+def _share_bucket(x: float) -> int:
+    """A share in [0, 1] as 0..10 (0 only for exactly 0, 10 only for 1)."""
+    if x <= 0:
+        return 0
+    if x >= 1:
+        return 10
+    return max(1, min(9, int(x * 10)))
+
+
+def _count_bucket(n: int) -> str:
+    """0, 1, 2, 3-4, 5-9, 10+."""
+    if n <= 0:
+        return "0"
+    return _COUNT_BUCKETS[n] if n < 10 else "10+"
+
+
+def _dice_words(a: str, b: str) -> float:
+    wa = set(w.lower() for w in _TOKEN.findall(a))
+    wb = set(w.lower() for w in _TOKEN.findall(b))
+    if not wa or not wb:
+        return 0.0
+    return 2 * len(wa & wb) / (len(wa) + len(wb))
+
+
+def _common_features(b: CRFBlock, blocks: list[CRFBlock], total: int) -> dict[str, float]:
+    """Features every block has: tag, place in the tree and the page, hints, subtree text."""
+    f: dict[str, float] = {"bias": 1.0, "tag=" + b.tag: 1.0}
+    f["ptag=" + blocks[b.parent].tag if b.parent >= 0 else "ptag=-"] = 1.0
+    f[_DEP_NAMES[min(b.depth >> 2, 8)]] = 1.0
+    f[_BDEP_NAMES[min(b.block_depth, 12)]] = 1.0
+    for h in b.hints:
+        f["h=" + h] = 1.0
+    for h in b.context_hints:
+        f["ch=" + h] = 1.0
+    for t in b.context_tags:
+        f["in=" + t] = 1.0
+    sub = b.sub_weight
+    f[_POS_NAMES[min(9, 10 * b.start // total)]] = 1.0
+    f[_LOG_NAMES["sw"][_log_bucket(sub)]] = 1.0
+    f[_SHARE_NAMES["swr"][_share_bucket(sub / total)]] = 1.0
+    f[_SHARE_NAMES["sld"][_share_bucket(b.sub_anchor_weight / sub if sub else 0.0)]] = 1.0
+    f["nch=" + _count_bucket(len(b.children))] = 1.0
+    f["stb=" + _count_bucket(b.sub_text_blocks)] = 1.0
+    f["sa=" + _count_bucket(b.sub_links)] = 1.0
+    f["sli=" + _count_bucket(b.sub_items)] = 1.0
+    f["sp=" + _count_bucket(b.sub_paragraphs)] = 1.0
+    if b.table is not None:
+        row, col, rows, cols = b.table
+        f["trow=" + _count_bucket(row)] = 1.0
+        f["tcol=" + _count_bucket(col)] = 1.0
+        f["trows=" + _count_bucket(rows)] = 1.0
+        f["tcols=" + _count_bucket(cols)] = 1.0
+    return f
+
+
+_DIGITS = str.maketrans("", "", "0123456789")
+#: Blocks up to this weight are searched for keywords and dates (in long paragraphs
+#: they say little, and the searches cost most of the feature time).
+_SHORT = 300
+_EDGES = 150
+#: Text blocks up to this weight are compared with the page's headline signals.
+_HEADLINE_MAX = 400
+
+
+def _text_features(
+    b: CRFBlock, blocks: list[CRFBlock], total: int, title_words: Sequence[set[str]]
+) -> tuple[dict[str, float], float]:
+    """Features of a block's own text (amount, punctuation, links, keywords, dates),
+    and its likeness to the headline signals."""
+    text = b.text
+    low = text.lower()
+    f = _common_features(b, blocks, total)
+    w = b.weight
+    share = _SHARE_NAMES
+    f[_LOG_NAMES["w"][_log_bucket(w)]] = 1.0
+    f[share["wr"][_share_bucket(w / total)]] = 1.0
+    f[share["wsub"][_share_bucket(w / b.sub_weight)]] = 1.0
+    f[share["ld"][_share_bucket(b.anchor_weight / w)]] = 1.0
+    f[share["hw"][_share_bucket(b.heading_weight / w)]] = 1.0
+    nlines = len(b.segments)
+    words = low.count(" ") + nlines
+    punct = len(text) - len(text.translate(_PUNCT))
+    ends = low.count(". ") + low.count(".\n") + low.count("? ") + low.count("! ") + low.count("\u3002") + (text[-1] in ".!?")
+    f["pu=" + _count_bucket(punct)] = 1.0
+    f[_PUR_NAMES[min(10, 20 * punct // words)]] = 1.0
+    f["se=" + _count_bucket(ends)] = 1.0
+    f["nl=" + _count_bucket(nlines - 1)] = 1.0
+    f[_LOG_NAMES["nw"][_log_bucket(words)]] = 1.0
+    f[_LOG_NAMES["wpl"][_log_bucket(words / nlines)]] = 1.0
+    last = text[-1]
+    f["end=" + (last if last in ".!?:;,)\"" else "w" if last.isalnum() else "o")] = 1.0
+    if text[0].isupper():
+        f["cap"] = 1.0
+    digits = len(text) - len(text.translate(_DIGITS))
+    if digits:
+        f[share["dig"][_share_bucket(digits / w)]] = 1.0
+    if w > _SHORT and _EDGES:
+        # Long text: keywords and dates are looked for where bylines, dates and
+        # "reply" / "share" buttons sit, at its start and its end.
+        searched = low[:_EDGES] + "\n" + low[-_EDGES:]
+    else:
+        searched = low
+    if w <= _SHORT or _EDGES:
+        if digits:
+            times = len(_TIME.findall(searched))
+            if times:
+                f["tm=" + _count_bucket(times)] = 1.0
+        kws = _KEYWORDS.findall(searched)
+        if kws:
+            f["kwn=" + _count_bucket(len(kws))] = 1.0
+            f[share["kwd"][_share_bucket(min(1.0, 10 * len(kws) / words))]] = 1.0
+            for k in set(kws):
+                f["kw=" + _KW_NAMES.get(k, k)] = 1.0
+    for name, n in b.counts.items():
+        f["n" + name + "=" + _count_bucket(n)] = 1.0
+    sim = 0.0
+    if title_words and w <= _HEADLINE_MAX:
+        ws = set(_TOKEN.findall(low))
+        if ws:
+            sim = max(2 * len(ws & t) / (len(ws) + len(t)) for t in title_words)
+            f[share["ts"][_share_bucket(sim)]] = 1.0
+    return f, sim
+
+
+def _core(page: CRFPage) -> int:
+    """The smallest block holding most of the page's paragraph-like text, or -1.
+
+    Paragraph-like: a text block of some length that is mostly not anchor text.
+    From the top block, the walk goes down to the child holding the most of it
+    while that child still holds ``0.6`` of the page's.
+    """
+    blocks = page.blocks
+    para = [0] * len(blocks)
+    for b in reversed(blocks):
+        if b.weight >= 40 and b.anchor_weight * 3 < b.weight:
+            para[b.index] += b.weight - b.anchor_weight
+        if b.parent >= 0:
+            para[b.parent] += para[b.index]
+    total = para[0] if blocks else 0
+    if not total:
+        return -1
+    core = 0
+    while True:
+        kids = blocks[core].children
+        if not kids:
+            return core
+        best = max(kids, key=para.__getitem__)
+        if para[best] < 0.6 * total:
+            return core
+        core = best
+
+
+def block_features(page: CRFPage) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """Features of the text-block sequence and of the parent-block sequence (SPEC §5).
+
+    Beyond the document's list (tag, keywords, amounts of text, punctuation,
+    dates, links, table position), measured on the training sites: the role
+    hints of ``id``/``class`` values, the block's place relative to the page's
+    *core* (the smallest block holding most paragraph-like text) and to the
+    headline, and the amount and link density of the text around it (its
+    parent block's subtree).
+    """
+    blocks = page.blocks
+    total = page.total_weight or 1
+    refs = {t for t in (page.meta_title, page.title, *page.h1) if t}
+    title_words = [ws for ws in (set(_TOKEN.findall(t.lower())) for t in refs) if ws]
+    text_seq: list[dict[str, float]] = []
+    best, best_score = -1, 0.0  # the headline: first block most like the title signals
+    share = _SHARE_NAMES
+    for k, i in enumerate(page.text_blocks):
+        b = blocks[i]
+        f, sim = _text_features(b, blocks, total, title_words)
+        score = 1.0 if sim >= 1.0 else 0.5 if sim >= 0.8 else 0.0
+        if score > best_score:
+            best, best_score = k, score
+        p = blocks[b.parent] if b.parent >= 0 else None
+        if p is not None:
+            f[share["psw"][_share_bucket(p.sub_weight / total)]] = 1.0
+            f[share["psld"][_share_bucket(p.sub_anchor_weight / p.sub_weight)]] = 1.0
+            f["pstb=" + _count_bucket(p.sub_text_blocks)] = 1.0
+        text_seq.append(f)
+    parent_seq = [_common_features(blocks[i], blocks, total) for i in page.parent_blocks]
+    if best >= 0:
+        for k, f in enumerate(text_seq):
+            f["hl=before" if k < best else "hl=at" if k == best else "hl=after"] = 1.0
+    core = _core(page)
+    if core >= 0:
+        inside = {core}
+        for b in blocks[core + 1 :]:
+            if b.parent in inside:
+                inside.add(b.index)
+        above = set()
+        p = blocks[core].parent
+        while p >= 0:
+            above.add(p)
+            p = blocks[p].parent
+        for ids, seq in ((page.text_blocks, text_seq), (page.parent_blocks, parent_seq)):
+            for i, f in zip(ids, seq):
+                f["core=is" if i == core else "core=in" if i in inside else "core=above" if i in above else "core=out"] = 1.0
+    return text_seq, parent_seq
+
+
+# -- second pass ------------------------------------------------------------------------------
+
+
+def relabel(
+    parents: Sequence[int],
+    r1: Sequence[float],
+    upper: float = 0.7,
+    lower: float = 0.4,
+    keep: Sequence[bool] | None = None,
+) -> list[float]:
+    """The second pass: hierarchical consistency over a tree, bottom-up (iterative).
+
+    ``parents[i]`` is the parent of node ``i`` (-1 for a root); a parent must come
+    before its children (document order does this).  ``r1`` are the first-pass
+    results (1/0, or probabilities).  For each node b with children C(b), once the
+    children are done: ratio = (R1(b) + Σ R2(c)) / (|C(b)| + 1); above ``upper``
+    b and its children become 1, below ``lower`` b becomes 0, otherwise R2(b) = R1(b).
+    Nodes flagged in ``keep`` are never lowered below their R1 by the lower
+    threshold (used to keep the own text of text blocks, see :class:`CRFExtractor`).
+    """
+    n = len(parents)
+    if len(r1) != n or (keep is not None and len(keep) != n):
+        raise ValueError("parents, r1 (and keep) differ in length")
+    children: list[list[int]] = [[] for _ in range(n)]
+    for i, p in enumerate(parents):
+        if p >= 0:
+            if p >= i:
+                raise ValueError(f"node {i}: its parent {p} does not come before it")
+            children[p].append(i)
+    r2 = [float(x) for x in r1]
+    for b in range(n - 1, -1, -1):  # children have larger indices: they are done first
+        kids = children[b]
+        ratio = (r1[b] + sum(r2[c] for c in kids)) / (len(kids) + 1)
+        if ratio > upper:
+            r2[b] = 1.0
+            for c in kids:
+                r2[c] = 1.0
+        elif ratio < lower and not (keep is not None and keep[b]):
+            r2[b] = 0.0
+        else:
+            r2[b] = float(r1[b])
+    return r2
+
+
+# -- labels from learned patterns ---------------------------------------------------------------
+
+
+@dataclass
+class TrainingPage:
+    """A page cut into blocks, with a content label for each block of its two sequences."""
+
+    page: CRFPage
+    text_labels: list[bool]
+    parent_labels: list[bool]
+    source: str | None = None
+
+
+def pattern_labels(
+    page: "Page",
+    site: "SitePatterns",
+    split_tags: Iterable[str] = DEFAULT_SPLIT_TAGS,
+    parent_share: float = 0.8,
+) -> TrainingPage | None:
+    """Label a page's blocks with the site's learned patterns; None if no article layout fits.
+
+    The layout blocks in MAIN and TITLE sections (minus the lines the layout
+    repeats on most pages) are content, all others are not.  The two views of the
+    page cut it differently, so they are matched by their words: both list the
+    page's words in document order, and their longest common subsequence carries
+    each layout block's label to the words of the CRF blocks.  A text block is
+    content if most of its matched words are; a parent block if ``parent_share``
+    of the matched words below it are.
+    """
+    from rapidfuzz.distance import LCSseq
+
+    from .blocks import BlockOptions, line_digest
+    from .extraction import block_roles, extract_with_patterns, match_pattern
+
+    article = extract_with_patterns(page, site)
+    if not article.matched or not article.is_article or not article.body:
+        return None
+    pattern = next((p for p in site.patterns if p.id == article.pattern), None)
+    if pattern is None:
+        return None
+    raw = site.settings.get("blocks") if isinstance(site.settings, dict) else None
+    known = {k: v for k, v in raw.items() if k in BlockOptions.__dataclass_fields__} if isinstance(raw, dict) else {}
+    pb = page.blocks(BlockOptions(**known))
+    roles = block_roles(pb, match_pattern(pb, pattern))
+    static = set(pattern.static_lines)
+    layout_words: list[str] = []
+    layout_content: list[bool] = []
+    for block, role in zip(pb.blocks, roles):
+        if block.tag == "title":  # the <title> in <head>: no CRF block holds it
+            continue
+        for line in block.text.split("\n"):
+            is_content = role in ("main", "title") and line_digest(line) not in static
+            words = _TOKEN.findall(line.lower())
+            layout_words.extend(words)
+            layout_content.extend([is_content] * len(words))
+    cp = segment(page.html, split_tags)
+    crf_words: list[str] = []
+    crf_block: list[int] = []
+    for b, text in cp.lines:
+        words = _TOKEN.findall(text.lower())
+        crf_words.extend(words)
+        crf_block.extend([b] * len(words))
+    n = len(cp.blocks)
+    matched = [0] * n
+    content = [0] * n
+    for m in LCSseq.opcodes(layout_words, crf_words).as_matching_blocks():
+        for k in range(m.size):
+            b = crf_block[m.b + k]
+            size = len(crf_words[m.b + k])
+            matched[b] += size
+            if layout_content[m.a + k]:
+                content[b] += size
+    text_labels = [matched[i] > 0 and 2 * content[i] >= matched[i] for i in cp.text_blocks]
+    sub_matched, sub_content = list(matched), list(content)
+    for b in reversed(cp.blocks):
+        if b.parent >= 0:
+            sub_matched[b.parent] += sub_matched[b.index]
+            sub_content[b.parent] += sub_content[b.index]
+    parent_labels = [
+        sub_matched[i] > 0 and sub_content[i] >= parent_share * sub_matched[i] for i in cp.parent_blocks
+    ]
+    return TrainingPage(cp, text_labels, parent_labels, page.source or page.url)
+
+
+# -- model files ------------------------------------------------------------------------------------
+
+_ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so that the same training gives the same bytes
+TEXT_MODEL, PARENT_MODEL, META = "text.crfsuite", "parent.crfsuite", "meta.json"
+
+#: crfsuite training parameters of the default model (L-BFGS; L2 and a feature count floor
+#: did better than L1 on the training sites, see benchmarks/train_crf.py --cv).
+DEFAULT_TRAIN_PARAMS: dict[str, Any] = {
+    "c1": 0.0,
+    "c2": 2.0,
+    "max_iterations": 200,
+    "feature.minfreq": 10,
+}
+
+
+def train(
+    pages: Iterable[TrainingPage],
+    path: str | os.PathLike[str],
+    params: dict[str, Any] | None = None,
+    split_tags: Iterable[str] = DEFAULT_SPLIT_TAGS,
+    info: dict[str, Any] | None = None,
+) -> Path:
+    """Train the two first-pass CRFs and write the model file (zip, written atomically).
+
+    ``pages`` must have been segmented with ``split_tags`` (recorded in the model, so
+    pages to label are cut the same way).  Returns the path written.
+    """
+    import pycrfsuite
+
+    settings = {**DEFAULT_TRAIN_PARAMS, **(params or {})}
+    trainers = {TEXT_MODEL: pycrfsuite.Trainer(verbose=False), PARENT_MODEL: pycrfsuite.Trainer(verbose=False)}
+    counts = {TEXT_MODEL: [0, 0, 0], PARENT_MODEL: [0, 0, 0]}  # sequences, blocks, content blocks
+    n_pages = 0
+    for tp in pages:
+        n_pages += 1
+        text_x, parent_x = block_features(tp.page)
+        for name, xs, ys in ((TEXT_MODEL, text_x, tp.text_labels), (PARENT_MODEL, parent_x, tp.parent_labels)):
+            if len(xs) != len(ys):
+                raise ValueError(f"{tp.source or 'page'}: {len(ys)} labels for {len(xs)} blocks")
+            if xs:
+                trainers[name].append(xs, ["1" if y else "0" for y in ys])
+                c = counts[name]
+                c[0] += 1
+                c[1] += len(ys)
+                c[2] += sum(ys)
+    for name, c in counts.items():
+        if c[1] == 0 or c[2] in (0, c[1]):
+            raise ValueError(f"cannot train the {name.split('.')[0]} model: its blocks need both labels ({c[2]} of {c[1]} content)")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    blobs: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory(prefix="newsstemmer-crf-") as tmp:
+        for name, trainer in trainers.items():
+            trainer.select("lbfgs", "crf1d")
+            trainer.set_params(settings)
+            out = os.path.join(tmp, name)
+            trainer.train(out)
+            blobs[name] = Path(out).read_bytes()
+    meta = {
+        "format": MODEL_FORMAT,
+        "version": MODEL_VERSION,
+        "features": FEATURE_VERSION,
+        "split_tags": list(split_tags),
+        "params": settings,
+        "pages": n_pages,
+        "text_blocks": {"sequences": counts[TEXT_MODEL][0], "blocks": counts[TEXT_MODEL][1], "content": counts[TEXT_MODEL][2]},
+        "parent_blocks": {"sequences": counts[PARENT_MODEL][0], "blocks": counts[PARENT_MODEL][1], "content": counts[PARENT_MODEL][2]},
+        **({"info": info} if info else {}),
+    }
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in ((META, (json.dumps(meta, indent=1, sort_keys=True) + "\n").encode()), *blobs.items()):
+            zi = zipfile.ZipInfo(name, _ZIP_DATE)
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = 0o644 << 16
+            zf.writestr(zi, data)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(buf.getvalue())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp_name, 0o666 & ~umask)  # as an ordinary file (mkstemp makes it private)
+        os.replace(tmp_name, target)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    return target
+
+
+@dataclass
+class _Model:
+    meta: dict[str, Any]
+    text: Any  # pycrfsuite.Tagger
+    parent: Any
+    text_has_content: bool
+    parent_has_content: bool
+    # crfsuite reads a model opened from memory in place: its bytes must outlive the taggers.
+    blobs: tuple[bytes, bytes] = (b"", b"")
+
+
+def _load_model(path: str | os.PathLike[str]) -> _Model:
+    """Open a model file; every failure is a :class:`CRFModelError` naming the file."""
+    import pycrfsuite
+
+    where = str(path)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+            missing = {META, TEXT_MODEL, PARENT_MODEL} - names
+            if missing:
+                raise CRFModelError(f"{where}: not a newsstemmer CRF model (missing {', '.join(sorted(missing))})")
+            try:
+                meta = json.loads(zf.read(META).decode("utf-8"))
+                text_blob = zf.read(TEXT_MODEL)
+                parent_blob = zf.read(PARENT_MODEL)
+            except (zipfile.BadZipFile, zlib.error, EOFError) as exc:  # damaged contents (CRC, deflate)
+                raise CRFModelError(f"{where}: corrupt CRF model file: {exc}") from None
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise CRFModelError(f"{where}: corrupt CRF model file: bad {META}: {exc}") from None
+    except FileNotFoundError:
+        raise CRFModelError(f"{where}: CRF model file not found") from None
+    except IsADirectoryError:
+        raise CRFModelError(f"{where}: is a directory, not a CRF model file") from None
+    except zipfile.BadZipFile:
+        raise CRFModelError(f"{where}: not a newsstemmer CRF model (not a zip archive; train one with 'newsstemmer train-crf')") from None
+    except (OSError, EOFError, zipfile.LargeZipFile, NotImplementedError, RuntimeError) as exc:
+        raise CRFModelError(f"{where}: cannot read CRF model file: {exc}") from None
+    if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
+        raise CRFModelError(f"{where}: not a newsstemmer CRF model (format {meta.get('format') if isinstance(meta, dict) else None!r})")
+    if meta.get("version") != MODEL_VERSION or meta.get("features") != FEATURE_VERSION:
+        raise CRFModelError(
+            f"{where}: CRF model of version {meta.get('version')}/features {meta.get('features')}, this newsstemmer "
+            f"reads {MODEL_VERSION}/{FEATURE_VERSION}: train the model again"
+        )
+    tags = meta.get("split_tags")
+    if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
+        raise CRFModelError(f"{where}: corrupt CRF model file: bad split_tags")
+    taggers = []
+    for name, blob in ((TEXT_MODEL, text_blob), (PARENT_MODEL, parent_blob)):
+        tagger = pycrfsuite.Tagger()
+        try:
+            tagger.open_inmemory(blob)
+            labels = set(tagger.labels())
+        except (ValueError, OSError) as exc:
+            raise CRFModelError(f"{where}: corrupt CRF model file: {name}: {exc}") from None
+        if not labels or not labels <= {"0", "1"}:
+            raise CRFModelError(f"{where}: corrupt CRF model file: {name} has labels {sorted(labels)}")
+        taggers.append((tagger, "1" in labels))
+    (text, text_c), (parent, parent_c) = taggers
+    return _Model(meta, text, parent, text_c, parent_c, (text_blob, parent_blob))
+
+
+# -- extraction ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class LabelledBlock:
+    """One block of the two sequences with its labels (what :meth:`CRFExtractor.label` gives)."""
+
+    index: int  # block index in document order
+    tag: str
+    parent: int  # index of the enclosing block of the sequences, -1 at the top
+    sequence: str  # "text" or "parent"
+    text: str  # the block's own text ("" for parent blocks)
+    probability: float  # first pass: marginal P(content)
+    first: bool  # first-pass label (probability > 0.5)
+    content: bool  # after the second pass (= first without relabelling)
+
+
+class CRFExtractor:
+    """Title and body of a single page by CRF labelling plus hierarchical relabelling.
+
+    ``model_path`` is a model written by :func:`train` (``newsstemmer train-crf``);
+    None loads the shipped default model (a missing or corrupt file raises
+    :class:`CRFModelError`).  ``upper`` / ``lower`` are the second pass's
+    thresholds (higher favours precision, lower recall); ``relabel=False`` keeps
+    the first pass alone.
+
+    Two choices beyond the document, both measured on the training sites:
+    ``keep_text=True`` (default) spares a text block's own text when the lower
+    threshold demotes it: with the document's rule, a block holding a whole
+    article as text, beside a few boxes, lost the article (F1 −1.7 points);
+    ``soft=True`` runs the second pass on the marginal probabilities instead of
+    0/1 labels.
+    """
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        upper: float = 0.7,
+        lower: float = 0.4,
+        relabel: bool = True,
+        keep_text: bool = True,
+        soft: bool = False,
+    ) -> None:
+        if not (0.0 <= lower <= upper <= 1.0):
+            raise ValueError(f"need 0 <= lower <= upper <= 1, got lower={lower}, upper={upper}")
+        self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        self.upper, self.lower, self.relabel, self.keep_text, self.soft = upper, lower, relabel, keep_text, soft
+        self._model = _load_model(self.model_path)
+        self.split_tags = tuple(self._model.meta["split_tags"])
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """What the model file says about itself (split tags, training parameters, data)."""
+        return dict(self._model.meta)
+
+    def _probabilities(self, tagger: Any, has_content: bool, xseq: list[dict[str, float]]) -> list[float]:
+        if not xseq or not has_content:
+            return [0.0] * len(xseq)
+        tagger.set(xseq)
+        return [tagger.marginal("1", i) for i in range(len(xseq))]
+
+    def _run(self, doc: str | bytes | etree._Element) -> tuple[CRFPage, list[int], list[float], list[float]]:
+        page = segment(doc, self.split_tags)
+        text_x, parent_x = block_features(page)
+        p_text = self._probabilities(self._model.text, self._model.text_has_content, text_x)
+        p_parent = self._probabilities(self._model.parent, self._model.parent_has_content, parent_x)
+        prob = {i: p for i, p in zip(page.text_blocks, p_text)}
+        prob.update(zip(page.parent_blocks, p_parent))
+        nodes = sorted(prob)
+        position = {b: k for k, b in enumerate(nodes)}
+        parents = []
+        for b in nodes:
+            p = page.blocks[b].parent
+            while p >= 0 and p not in position:  # (cannot happen: every ancestor is a node)
+                p = page.blocks[p].parent
+            parents.append(position[p] if p >= 0 else -1)
+        probs = [prob[b] for b in nodes]
+        r1 = probs if self.soft else [1.0 if p > 0.5 else 0.0 for p in probs]
+        if self.relabel:
+            keep = [page.blocks[b].weight > 0 for b in nodes] if self.keep_text else None
+            r2 = relabel(parents, r1, self.upper, self.lower, keep)
+        else:
+            r2 = r1
+        return page, nodes, probs, [r > 0.5 if self.soft else r >= 0.5 for r in r2]
+
+    def label(self, html: str | bytes | etree._Element) -> list[LabelledBlock]:
+        """Every block of the two sequences, in document order, with its labels."""
+        page, nodes, probs, content = self._run(html)
+        position = {b: k for k, b in enumerate(nodes)}
+        out = []
+        for k, b in enumerate(nodes):
+            blk = page.blocks[b]
+            parent = blk.parent
+            out.append(
+                LabelledBlock(
+                    index=b,
+                    tag=blk.tag,
+                    parent=position.get(parent, -1) if parent >= 0 else -1,
+                    sequence="text" if blk.weight > 0 else "parent",
+                    text=blk.text,
+                    probability=probs[k],
+                    first=probs[k] > 0.5,
+                    content=content[k],
+                )
+            )
+        return out
+
+    def extract(self, html: str | bytes | etree._Element) -> tuple[str, str]:
+        """``(title, body)`` of one page; the body is "" if no block is content."""
+        page, nodes, _, content = self._run(html)
+        keep = {b for b, c in zip(nodes, content) if c}
+        lines = [text for b, text in page.lines if b in keep]
+        title = headline(page)
+        if title and lines:
+            lines = _without_title(lines, title)
+        return title, "\n".join(lines)
+
+
+def headline(page: CRFPage) -> str:
+    """The page's headline from its own signals: the h1 that agrees with og:title or
+    <title>, else og:title, else the longest segment of <title>, else the first h1."""
+    refs = [t for t in (page.meta_title, page.title) if t]
+    best, best_sim = "", 0.0
+    for h in page.h1:
+        sim = max((_dice_words(h, r) for r in refs), default=0.0)
+        if sim > best_sim:
+            best, best_sim = h, sim
+    if best and best_sim >= 0.5:
+        return best
+    if page.meta_title:
+        return page.meta_title
+    if page.title:
+        segments = [s.strip() for s in _TITLE_SEP.split(page.title) if s.strip()]
+        return max(segments, key=len) if segments else page.title
+    return page.h1[0] if page.h1 else ""
+
+
+def _without_title(lines: list[str], title: str) -> list[str]:
+    """The body's lines minus a leading copy of the headline."""
+    key = " ".join(_TOKEN.findall(title.lower()))
+    for k, line in enumerate(lines[:3]):
+        if " ".join(_TOKEN.findall(line.lower())) == key:
+            return lines[:k] + lines[k + 1 :]
+    return lines

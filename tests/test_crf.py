@@ -1,0 +1,418 @@
+"""Tests of single-page extraction by CRF labelling with hierarchical consistency (SPEC §5)."""
+
+from __future__ import annotations
+
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pycrfsuite")
+
+from newsstemmer import Page, learn  # noqa: E402
+from newsstemmer.crf import (  # noqa: E402
+    DEFAULT_MODEL,
+    CRFExtractor,
+    CRFModelError,
+    block_features,
+    headline,
+    pattern_labels,
+    relabel,
+    segment,
+    train,
+)
+
+
+def doc(body: str, head: str = "") -> str:
+    return f"<html><head>{head}</head><body>{body}</body></html>"
+
+
+# -- blocks and the two sequences -------------------------------------------------------------------
+
+
+PAGE = doc(
+    """
+    <div id="nav"><a href="/">Home</a> <a href="/news">News</a></div>
+    <!-- a comment that is not text -->
+    <div class="content">
+      <h1>Big storm hits the coast</h1>
+      <div class="body">
+        <p>First paragraph of the story, with a sentence.</p>
+        <p>Second paragraph <b>continues</b> it.</p>
+      </div>
+      tail text of the content div
+    </div>
+    <script>var x = "not text";</script>
+    <footer>Copyright 2009. All rights reserved.</footer>
+    """,
+    head="<title>Big storm hits the coast - Daily News</title>",
+)
+
+
+def test_blocks_are_cut_at_split_tags_in_document_order() -> None:
+    page = segment(PAGE)
+    tags = [b.tag for b in page.blocks]
+    assert tags == ["body", "div", "div", "div", "p", "p", "footer"]
+    parents = [b.parent for b in page.blocks]
+    assert parents == [-1, 0, 0, 2, 3, 3, 0]
+    texts = [b.text for b in page.blocks]
+    assert texts[1] == "Home News"
+    # A block's own text leaves out its child blocks; inline tags do not cut.
+    assert texts[2] == "Big storm hits the coast\ntail text of the content div"
+    assert texts[5] == "Second paragraph continues it."
+    # Comments and scripts are not text.
+    assert all("comment" not in t and "not text" not in t for t in texts)
+
+
+def test_two_sequences_text_blocks_and_their_textless_ancestors() -> None:
+    page = segment(PAGE)
+    assert page.text_blocks == [1, 2, 4, 5, 6]  # blocks with text of their own
+    assert page.parent_blocks == [0, 3]  # body and div.body: ancestors without own text
+    assert page.nodes == [0, 1, 2, 3, 4, 5, 6]
+
+
+def test_lines_keep_document_order_across_nested_blocks() -> None:
+    page = segment(PAGE)
+    assert [text for _, text in page.lines] == [
+        "Home News",
+        "Big storm hits the coast",
+        "First paragraph of the story, with a sentence.",
+        "Second paragraph continues it.",
+        "tail text of the content div",
+        "Copyright 2009. All rights reserved.",
+    ]
+
+
+def test_split_tags_are_settable() -> None:
+    page = segment(doc("<div>outer <section>inner section text</section></div>"), split_tags=("body", "div"))
+    assert [b.tag for b in page.blocks] == ["body", "div"]
+    assert page.blocks[1].text == "outer inner section text"
+    page = segment(doc("<div>outer <section>inner section text</section></div>"))
+    assert [b.tag for b in page.blocks] == ["body", "div", "section"]
+
+
+def test_blocks_without_text_are_in_no_sequence() -> None:
+    page = segment(doc("<div><div><img src=x></div></div><p>Only text here.</p>"))
+    assert [page.blocks[i].tag for i in page.text_blocks] == ["p"]
+    assert [page.blocks[i].tag for i in page.parent_blocks] == ["body"]
+
+
+def test_deep_pages_are_walked_iteratively() -> None:
+    depth = 1800  # beyond Python's recursion limit, below libxml2's nesting limit (~2048)
+    html = doc("<div>" * depth + "deep text at the bottom" + "</div>" * depth)
+    page = segment(html)  # no RecursionError
+    assert any("deep text" in b.text for b in page.blocks)
+    CRFExtractor().extract(html)  # and the whole extractor copes
+
+
+def test_table_position_of_cells() -> None:
+    page = segment(doc("<table><tr><td>a one</td><td>b one</td><td>c one</td></tr><tr><td>a two</td></tr></table>"))
+    cells = {b.text: b.table for b in page.blocks if b.tag == "td"}
+    assert cells["a one"] == (0, 0, 2, 3)
+    assert cells["c one"] == (0, 2, 2, 3)
+    assert cells["a two"] == (1, 0, 2, 1)
+
+
+def test_headline_signals() -> None:
+    assert headline(segment(PAGE)) == "Big storm hits the coast"  # the h1 agreeing with <title>
+    page = segment(doc("<p>No heading here.</p>", head="<title>Storm news | Daily News Site</title>"))
+    assert headline(page) == "Daily News Site" or headline(page) == "Storm news"
+    page = segment(doc("<p>x y z</p>", head='<meta property="og:title" content="The og title"><title>t</title>'))
+    assert headline(page) == "The og title"
+
+
+# -- features ---------------------------------------------------------------------------------------
+
+
+def test_features_of_a_small_page() -> None:
+    page = segment(PAGE)
+    text_x, parent_x = block_features(page)
+    assert len(text_x) == len(page.text_blocks) and len(parent_x) == len(page.parent_blocks)
+    nav, content, p1, p2, footer = text_x
+    assert nav["tag=div"] == 1.0 and nav["h=nav"] == 1.0
+    assert nav["ld=10"] == 1.0  # all anchor text
+    assert nav["na=2"] == 1.0  # two links
+    assert "kw=home" in nav
+    assert content["h=content"] == 1.0 and content["nh=1"] == 1.0
+    assert p1["tag=p"] == 1.0 and p1["ptag=div"] == 1.0 and p1["ch=content"] == 1.0
+    assert p1["ld=0"] == 1.0 and p1["se=1"] == 1.0
+    assert footer["tag=footer"] == 1.0
+    assert footer["kw=copyright"] == 1.0 and footer.get("tm=1") is None
+    assert "kw=all rights reserved" not in footer  # keyword names are normalised
+    assert all(f["bias"] == 1.0 for f in text_x + parent_x)
+    assert parent_x[0]["tag=body"] == 1.0 and parent_x[1]["h=content"] == 1.0
+    assert all(isinstance(v, float) for f in text_x + parent_x for v in f.values())
+
+
+def test_time_and_table_features() -> None:
+    page = segment(doc("<table><tr><td>Posted May 5, 2009 at 12:30</td><td>other cell</td></tr></table>"))
+    (cell, other), _ = block_features(page)
+    assert cell["tm=2"] == 1.0
+    assert cell["trow=0"] == 1.0 and cell["tcol=0"] == 1.0 and cell["tcols=2"] == 1.0
+    assert other["tcol=1"] == 1.0
+
+
+# -- second pass ---------------------------------------------------------------------------------------
+
+
+def test_relabel_above_upper_makes_parent_and_children_content() -> None:
+    # b with children c1..c4: R1 = b 0, children 1 1 1 1 → ratio 4/5 = 0.8 > 0.7
+    r2 = relabel([-1, 0, 0, 0, 0], [0, 1, 1, 1, 1], upper=0.7, lower=0.4)
+    assert r2 == [1, 1, 1, 1, 1]
+
+
+def test_relabel_in_between_keeps_first_pass() -> None:
+    # The document's figure 2: parent and the third of four children not content...
+    # ratio (0 + 3) / 5 = 0.6: between 0.4 and 0.7, so R2(b) = R1(b), children unchanged.
+    r2 = relabel([-1, 0, 0, 0, 0], [0, 1, 1, 0, 1], upper=0.7, lower=0.4)
+    assert r2 == [0, 1, 1, 0, 1]
+    # ...and with upper 0.6 ≥ ratio it is still not above: the test is strict.
+    assert relabel([-1, 0, 0, 0, 0], [0, 1, 1, 0, 1], upper=0.6, lower=0.4) == [0, 1, 1, 0, 1]
+    assert relabel([-1, 0, 0, 0, 0], [0, 1, 1, 0, 1], upper=0.59, lower=0.4) == [1, 1, 1, 1, 1]
+
+
+def test_relabel_below_lower_makes_parent_non_content_only() -> None:
+    # parent and its second child content: ratio 2/5 = 0.4, not below 0.4 → kept...
+    assert relabel([-1, 0, 0, 0, 0], [1, 0, 1, 0, 0], upper=0.7, lower=0.4) == [1, 0, 1, 0, 0]
+    # ...below 0.41 → the parent becomes non-content, children unchanged.
+    assert relabel([-1, 0, 0, 0, 0], [1, 0, 1, 0, 0], upper=0.7, lower=0.41) == [0, 0, 1, 0, 0]
+
+
+def test_relabel_is_bottom_up() -> None:
+    # root(0) ─ a(1) ─ a1(2), a2(3), a3(4)
+    #        ├ b(5)
+    #        └ c(6)
+    # a: (0 + 1 + 1 + 1) / 4 = 0.75 > 0.7 → a = 1; then root: (0 + R2(a) + 1 + 1) / 4 = 0.75 → all 1.
+    parents = [-1, 0, 1, 1, 1, 0, 0]
+    assert relabel(parents, [0, 0, 1, 1, 1, 1, 1]) == [1, 1, 1, 1, 1, 1, 1]
+    # With a's children 1 1 0, a stays 0 (ratio 0.5) and so does root: (0 + 0 + 1 + 1) / 4.
+    assert relabel(parents, [0, 0, 1, 1, 0, 1, 1]) == [0, 0, 1, 1, 0, 1, 1]
+
+
+def test_relabel_leaf_and_soft_values() -> None:
+    assert relabel([-1], [1]) == [1]
+    assert relabel([-1], [0]) == [0]
+    assert relabel([-1], [0.5]) == [0.5]  # between the thresholds: R1 kept
+    assert relabel([-1, 0], [0.9, 0.8]) == [1, 1]
+
+
+def test_relabel_rejects_bad_trees() -> None:
+    with pytest.raises(ValueError):
+        relabel([-1, 2, 0], [1, 1, 1])  # a parent after its child
+    with pytest.raises(ValueError):
+        relabel([-1, 0], [1])
+
+
+def test_relabel_handles_long_chains() -> None:
+    n = 10_000
+    assert relabel([-1] + list(range(n - 1)), [1] * n) == [1] * n
+
+
+# -- training on a generated site ------------------------------------------------------------------------
+
+WORDS = (
+    "storm council river market budget school police harbour winter festival railway minister "
+    "hospital village bridge election museum farmers weather court station library mayor road"
+).split()
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(8, 16))]
+    return " ".join(words).capitalize() + "."
+
+
+def _article(rng: random.Random, n: int) -> tuple[str, list[str], str]:
+    title = " ".join(rng.choice(WORDS) for _ in range(5)).title()
+    paragraphs = [" ".join(_sentence(rng) for _ in range(rng.randint(2, 4))) for _ in range(rng.randint(3, 6))]
+    related = "".join(
+        f'<li><a href="/story/{rng.randint(1, 999)}.html">{" ".join(rng.choice(WORDS) for _ in range(4))}</a></li>'
+        for _ in range(4)
+    )
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    html = f"""<html><head><title>{title} - Valley Gazette</title>
+<link rel="canonical" href="https://gazette.example/story/{n}.html"></head><body>
+<div id="header"><div class="logo">Valley Gazette</div>
+<div id="menu"><a href="/">Home</a> | <a href="/news">News</a> | <a href="/sport">Sport</a> | <a href="/weather">Weather</a></div></div>
+<div id="main"><div class="article"><h1>{title}</h1><div class="byline">By Staff Reporter, May {n % 28 + 1}, 2009</div>
+<div class="story">{body}</div></div>
+<div class="related"><h3>Related stories</h3><ul>{related}</ul></div></div>
+<div id="footer"><p>Copyright 2009 Valley Gazette. All rights reserved.</p>
+<p><a href="/privacy">Privacy policy</a> | <a href="/terms">Terms of use</a> | <a href="/contact">Contact us</a></p></div>
+</body></html>"""
+    return html, paragraphs, title
+
+
+@pytest.fixture(scope="module")
+def gazette(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = random.Random(7)
+    site_pages = [_article(rng, n) for n in range(12)]
+    pages = [Page(html, url=f"https://gazette.example/story/{n}.html") for n, (html, _, _) in enumerate(site_pages)]
+    site = learn(pages)
+    tmp = tmp_path_factory.mktemp("crf")
+    labelled = [pattern_labels(p, site) for p in pages]
+    model = train([tp for tp in labelled if tp is not None], tmp / "gazette.zip", {"feature.minfreq": 1})
+    return {"rng": rng, "pages": pages, "site": site, "labelled": labelled, "model": model, "tmp": tmp}
+
+
+def test_pattern_labels_mark_main_text_as_content(gazette: dict) -> None:
+    labelled = gazette["labelled"]
+    assert all(tp is not None for tp in labelled)
+    tp = labelled[0]
+    content = {tp.page.blocks[i].text for i, y in zip(tp.page.text_blocks, tp.text_labels) if y}
+    other = {tp.page.blocks[i].text for i, y in zip(tp.page.text_blocks, tp.text_labels) if not y}
+    assert any(t.startswith(_first_paragraph(gazette["pages"][0].html)[:30]) for t in content)
+    assert any("Copyright" in t for t in other)
+    assert any(t.startswith("Home") for t in other)
+    assert len(tp.parent_labels) == len(tp.page.parent_blocks)
+    story = next(i for i in tp.page.parent_blocks if tp.page.blocks[i].hints == ("content",))
+    assert tp.parent_labels[tp.page.parent_blocks.index(story)]  # div.story holds content only
+    assert not tp.parent_labels[tp.page.parent_blocks.index(0)]  # the body does not
+
+
+def _first_paragraph(html: str) -> str:
+    return html.split('<div class="story"><p>', 1)[1].split("</p>", 1)[0]
+
+
+def test_trained_model_labels_a_new_page(gazette: dict) -> None:
+    html, paragraphs, title = _article(random.Random(99), 500)
+    for relabelling in (False, True):
+        ex = CRFExtractor(gazette["model"], relabel=relabelling)
+        got_title, body = ex.extract(html)
+        assert got_title == title
+        for p in paragraphs:
+            assert p in body
+        for boiler in ("Copyright", "Privacy policy", "Sport", "Related stories", "Valley Gazette"):
+            assert boiler not in body
+        blocks = ex.label(html)
+        nav = next(b for b in blocks if b.text.startswith("Home"))
+        assert not nav.content and nav.probability < 0.5
+        para = next(b for b in blocks if b.text == paragraphs[0])
+        assert para.content and para.first and para.probability > 0.5
+        assert blocks[0].tag == "body" and blocks[0].sequence == "parent" and blocks[0].parent == -1
+
+
+def test_training_is_deterministic(gazette: dict) -> None:
+    labelled = [tp for tp in gazette["labelled"] if tp is not None]
+    a = train(labelled, gazette["tmp"] / "a.zip", {"feature.minfreq": 1})
+    b = train(labelled, gazette["tmp"] / "b.zip", {"feature.minfreq": 1})
+    assert a.read_bytes() == b.read_bytes()
+    with zipfile.ZipFile(a) as zf:
+        meta = json.loads(zf.read("meta.json"))
+    assert meta["format"] == "newsstemmer-crf" and meta["pages"] == len(labelled)
+
+
+def test_training_needs_both_labels(tmp_path: Path, gazette: dict) -> None:
+    tp = gazette["labelled"][0]
+    tp_all = type(tp)(tp.page, [True] * len(tp.text_labels), [True] * len(tp.parent_labels))
+    with pytest.raises(ValueError, match="both labels"):
+        train([tp_all], tmp_path / "m.zip")
+
+
+def test_thresholds_are_checked(gazette: dict) -> None:
+    with pytest.raises(ValueError):
+        CRFExtractor(gazette["model"], upper=0.3, lower=0.6)
+
+
+# -- the shipped model and bad model files ------------------------------------------------------------------
+
+
+def test_shipped_model_loads_and_extracts_something_sensible() -> None:
+    assert DEFAULT_MODEL.is_file()
+    ex = CRFExtractor()
+    assert ex.meta["format"] == "newsstemmer-crf"
+    assert DEFAULT_MODEL.stat().st_size < 2 * 1024 * 1024
+    html, paragraphs, title = _article(random.Random(5), 1)
+    got_title, body = ex.extract(html)
+    assert got_title == title
+    found = sum(1 for p in paragraphs if p in body)
+    assert found >= len(paragraphs) - 1
+    assert "Privacy policy" not in body and "Terms of use" not in body
+
+
+def test_shipped_model_on_an_empty_body() -> None:
+    assert CRFExtractor().extract(doc("")) == ("", "")
+    assert CRFExtractor().extract(doc("<div></div>", head="<title>Just a title</title>"))[1] == ""
+
+
+def test_missing_model_gives_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CRFModelError, match="not found"):
+        CRFExtractor(tmp_path / "nothing.zip")
+
+
+def test_corrupt_model_gives_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.crfsuite"
+    bad.write_bytes(b"this is not a model at all")
+    with pytest.raises(CRFModelError, match="not a newsstemmer CRF model"):
+        CRFExtractor(bad)
+    # A damaged archive member (CRC check) is caught before crfsuite reads it.
+    good = DEFAULT_MODEL.read_bytes()
+    damaged = bytearray(good)
+    start = good.index(b"text.crfsuite") + 200
+    damaged[start : start + 50] = bytes(50)
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(bytes(damaged))
+    with pytest.raises(CRFModelError, match="corrupt|not a newsstemmer"):
+        CRFExtractor(broken)
+    # An archive with foreign contents.
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(foreign, "w") as zf:
+        zf.writestr("meta.json", json.dumps({"format": "something-else"}))
+        zf.writestr("text.crfsuite", b"x")
+        zf.writestr("parent.crfsuite", b"x")
+    with pytest.raises(CRFModelError, match="not a newsstemmer CRF model"):
+        CRFExtractor(foreign)
+    # Right format, garbage models.
+    garbage = tmp_path / "garbage.zip"
+    with zipfile.ZipFile(DEFAULT_MODEL) as src, zipfile.ZipFile(garbage, "w") as zf:
+        zf.writestr("meta.json", src.read("meta.json"))
+        zf.writestr("text.crfsuite", b"garbage" * 10)
+        zf.writestr("parent.crfsuite", src.read("parent.crfsuite"))
+    with pytest.raises(CRFModelError, match="corrupt"):
+        CRFExtractor(garbage)
+    with pytest.raises(CRFModelError, match="directory"):
+        CRFExtractor(tmp_path)
+
+
+# -- command line ------------------------------------------------------------------------------------------
+
+
+def _cli(argv: list[str]) -> int:
+    from newsstemmer import cli
+    from newsstemmer.cli_crf import add_parser
+
+    parser = cli._Parser(prog="newsstemmer")
+    sub = parser.add_subparsers(dest="command", parser_class=cli._Parser)
+    add_parser(sub)
+    rep = cli.Reporter(quiet=True)
+    try:
+        args = parser.parse_args(argv)
+        return args.func(args, rep)
+    except cli.CLIError as exc:
+        return exc.code
+
+
+def test_train_crf_command(tmp_path: Path, gazette: dict) -> None:
+    pages_dir = tmp_path / "pages"
+    pages_dir.mkdir()
+    for n, page in enumerate(gazette["pages"]):
+        (pages_dir / f"story{n}.html").write_text(page.html, encoding="utf-8")
+    patterns = tmp_path / "patterns"
+    gazette["site"].save(patterns / f"{gazette['site'].site}.json")
+    model = tmp_path / "model.crfsuite"
+    assert _cli(["train-crf", str(patterns), str(pages_dir), "-o", str(model), "--min-freq", "1"]) == 0
+    html, paragraphs, _ = _article(random.Random(42), 77)
+    _, body = CRFExtractor(model).extract(html)
+    assert paragraphs[0] in body and "Copyright" not in body
+    # a pattern file named directly works too
+    model2 = tmp_path / "model2.crfsuite"
+    pattern_file = str(next(patterns.glob("*.json")))
+    assert _cli(["train-crf", pattern_file, str(pages_dir), "-o", str(model2), "--min-freq", "1"]) == 0
+    # errors: no pattern files, no pages, nothing matched
+    assert _cli(["train-crf", str(tmp_path / "nope"), str(pages_dir), "-o", str(model)]) == 2
+    assert _cli(["train-crf", str(patterns), "-o", str(model)]) == 2
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.html").write_text(doc("<p>unrelated page of another layout</p>"), encoding="utf-8")
+    assert _cli(["train-crf", str(patterns), str(other), "-o", str(tmp_path / "m3")]) == 1
