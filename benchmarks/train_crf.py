@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 import time
 from collections import Counter
@@ -110,21 +109,21 @@ def prediction(title: str, body: str, with_title: bool) -> str:
     return body
 
 
-def cross_validate(data, folds: int, params: dict, split_tags, thresholds: list[tuple[float, float]], soft: bool) -> None:
+def cross_validate(data, folds: int, params: dict, split_tags, thresholds: str, soft: bool) -> None:
     """Train on K-1 folds of the sites, score the held-out fold against gold."""
     import tempfile
 
+    from crf_eval import variants
+
     keys = list(data)
+    chosen = variants(thresholds, soft)
     results: dict[str, list] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
             held = [key for i, key in enumerate(keys) if i % folds == k]
             rest = [tp for key in keys if key not in held for _, _, tp in data[key] if tp is not None]
             path = train(rest, Path(tmp) / f"fold{k}.zip", params, split_tags)
-            variants = [("CRF alone", dict(relabel=False))] + [
-                (f"relabel {u}/{lo}", dict(upper=u, lower=lo, soft=soft)) for u, lo in thresholds
-            ]
-            for name, kw in variants:
+            for name, kw in chosen:
                 ex = CRFExtractor(path, **kw)
                 for key in held:
                     for e, page, _ in data[key]:
@@ -161,8 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(len(rows) for rows in data.values())
     print(f"{len(labelled)} of {total} pages of {len(data)} sites labelled ({time.perf_counter() - t0:.0f}s)", file=sys.stderr)
     if args.cv:
-        pairs = [tuple(float(x) for x in p.split(":")) for p in args.thresholds.split(",")]
-        cross_validate(data, args.cv, params, split_tags, pairs, args.soft)
+        cross_validate(data, args.cv, params, split_tags, args.thresholds, args.soft)
         return 0
     info = {"training_sites": len(data), "datasets": list(TRAIN_DATASETS), "min_pages": MIN_PAGES}
     path = train(labelled, args.output, params, split_tags, info)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import os
 import re
 import tempfile
@@ -75,7 +74,9 @@ FEATURE_VERSION = 1
 #: Block tags of the source document.
 PAPER_SPLIT_TAGS = ("body", "div", "p", "td")
 #: The tags that cut a page into blocks by default: the document's plus modern
-#: sectioning tags (chosen by measurement on the training sites, see NOTES).
+#: sectioning tags.  Measured on the training sites (3-fold CV by site, F1 of the
+#: first pass): the document's four 0.918, these 0.921, these + li 0.922, these + li,
+#: ul, ol, table, blockquote, form, h1-h6 0.921; li was left out (more blocks, no gain).
 DEFAULT_SPLIT_TAGS = PAPER_SPLIT_TAGS + ("article", "section", "main", "header", "footer", "nav", "aside")
 
 #: Tags whose subtree is not page text.
@@ -118,28 +119,59 @@ _HINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("hidden", r"hidden|hide|display-none|sr-only|visually"),
     )
 )
-#: Footer / menu words of the page text (counted per block).
-_KEYWORDS = re.compile(
-    r"copyright|©|all rights reserved|privacy|terms of|terms and|cookie|contact us|about us|"
-    r"log ?in|sign ?in|sign ?up|register|subscribe|newsletter|share|tweet|facebook|twitter|"
-    r"e-?mail|print|related|advertisement|advertise|sponsored|menu|home|search|skip to|"
-    r"read more|continue reading|more stories|comments?|reply|posted by|tags?:|categor|archive|"
-    r"previous|next|back to top|rss|follow us|powered by|permalink|trackback|"
-    r"著作権|無断転載|利用規約|プライバシー|お問い合わせ|ログイン|推奨環境|トップ|ホーム|関連"
-)
-_KW_NAMES = {
-    "©": "copyright", "all rights reserved": "copyright", "著作権": "copyright", "無断転載": "copyright",
-    "terms of": "terms", "terms and": "terms", "利用規約": "terms", "プライバシー": "privacy",
-    "log in": "login", "login": "login", "sign in": "login", "signin": "login", "ログイン": "login",
-    "sign up": "subscribe", "signup": "subscribe", "register": "subscribe", "newsletter": "subscribe",
-    "tweet": "share", "facebook": "share", "twitter": "share", "email": "share", "e-mail": "share",
-    "advertise": "advertisement", "sponsored": "advertisement",
-    "comment": "comments", "reply": "comments", "トップ": "home", "ホーム": "home", "関連": "related",
-    "contact us": "contact", "about us": "contact", "お問い合わせ": "contact", "推奨環境": "copyright",
-    "continue reading": "read more", "more stories": "related", "tags:": "tags", "tag:": "tags",
-    "categor": "tags", "powered by": "copyright", "permalink": "comments", "trackback": "comments",
-    "follow us": "share", "back to top": "menu", "skip to": "menu",
+#: Footer / menu words of the page text (counted per block, as words), by the name of
+#: their feature; then word pairs; then what ``\w+`` cannot split (©, Japanese).
+_KW_WORDS = {
+    **dict.fromkeys(("copyright",), "copyright"),
+    **dict.fromkeys(("privacy",), "privacy"),
+    **dict.fromkeys(("cookie", "cookies"), "cookie"),
+    **dict.fromkeys(("contact",), "contact"),
+    **dict.fromkeys(("login", "logout", "signin"), "login"),
+    **dict.fromkeys(("register", "subscribe", "newsletter", "signup"), "subscribe"),
+    **dict.fromkeys(("share", "tweet", "facebook", "twitter", "email", "digg", "reddit"), "share"),
+    **dict.fromkeys(("print",), "print"),
+    **dict.fromkeys(("related", "recommended", "popular"), "related"),
+    **dict.fromkeys(("advertisement", "advertise", "sponsored", "ad", "ads"), "advertisement"),
+    **dict.fromkeys(("menu", "navigation"), "menu"),
+    **dict.fromkeys(("home", "homepage"), "home"),
+    **dict.fromkeys(("search",), "search"),
+    **dict.fromkeys(("comment", "comments", "reply", "permalink", "trackback", "trackbacks"), "comments"),
+    **dict.fromkeys(("tags", "tag", "categories", "category", "filed"), "tags"),
+    **dict.fromkeys(("archive", "archives"), "archive"),
+    **dict.fromkeys(("previous", "next", "prev", "older", "newer"), "previous"),
+    **dict.fromkeys(("rss", "feed"), "rss"),
 }
+_KW_PAIRS = {
+    ("all", "rights"): "copyright", ("rights", "reserved"): "copyright", ("powered", "by"): "copyright",
+    ("terms", "of"): "terms", ("terms", "and"): "terms", ("contact", "us"): "contact", ("about", "us"): "contact",
+    ("log", "in"): "login", ("sign", "in"): "login", ("sign", "up"): "subscribe", ("e", "mail"): "share",
+    ("follow", "us"): "share", ("skip", "to"): "menu", ("back", "to"): "menu", ("read", "more"): "read more",
+    ("continue", "reading"): "read more", ("more", "stories"): "related", ("posted", "by"): "posted by",
+}
+_KW_OTHER = re.compile(r"©|著作権|無断転載|利用規約|プライバシー|お問い合わせ|ログイン|推奨環境|トップ|ホーム|関連")
+_KW_OTHER_NAMES = {
+    "©": "copyright", "著作権": "copyright", "無断転載": "copyright", "推奨環境": "copyright",
+    "利用規約": "terms", "プライバシー": "privacy", "お問い合わせ": "contact", "ログイン": "login",
+    "トップ": "home", "ホーム": "home", "関連": "related",
+}
+
+
+def _keywords(words: list[str], low: str) -> list[str]:
+    """The footer / menu keywords among a block's words (lower case), by feature name."""
+    get = _KW_WORDS.get
+    found = [k for k in map(get, words) if k]
+    pairs = _KW_PAIRS
+    for pair in zip(words, words[1:]):
+        k = pairs.get(pair)
+        if k:
+            found.append(k)
+    if not low.isascii():
+        found += [_KW_OTHER_NAMES[m] for m in _KW_OTHER.findall(low)]
+    elif "\xa9" in low:
+        found.append("copyright")
+    return found
+
+
 #: Dates and times: 12:30, 2009-05-01, 5/1/2009, may 1, 1 may, 3 hours ago, 2009年5月1日
 #: (matched in lower-cased text that has digits).
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -240,7 +272,9 @@ def _element_hints(el: etree._Element) -> tuple[str, ...]:
 
 
 # What the walk does with each element, found with one dict look-up.
-_INLINE, _SPLIT, _LINE, _LINE_CTX, _ANCHOR, _HEADING, _COUNT, _BREAK, _SKIP = range(9)
+# Inline kinds come first so that ``kind <= _ANCHOR_OR_COUNT`` tests "inline element".
+_INLINE, _COUNT, _ANCHOR, _SPLIT, _LINE, _LINE_CTX, _HEADING, _BREAK, _SKIP = range(9)
+_ANCHOR_OR_COUNT = _ANCHOR
 _KINDS_CACHE: dict[frozenset[str], dict[object, int]] = {}
 
 
@@ -336,9 +370,30 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
     # Each entry: (iterator over the children, element, its kind, block it opened or -1)
     stack: list[tuple[Any, Any, int, int]] = [(iter(body), None, _INLINE, -1)]
     while stack:
-        for el in stack[-1][0]:  # (left after each element, resumed where it stopped)
+        for el in stack[-1][0]:  # (left after each element that is not a leaf, resumed after it)
             kind = kinds.get(el.tag, _INLINE)
             if kind == _SKIP:
+                text = el.tail
+                if text and (parts or not text.isspace()):
+                    parts.append(text)
+                    if in_anchor:
+                        anchor_parts.append(text)
+                    if in_heading:
+                        heading_parts.append(text)
+                continue
+            if kind <= _ANCHOR_OR_COUNT and not len(el):
+                # Fast path for the most common elements: inline leaves (a, img, span...).
+                if kind:
+                    c = blocks[current].counts
+                    name = "a" if kind == _ANCHOR else el.tag
+                    c[name] = c.get(name, 0) + 1
+                text = el.text
+                if text and (parts or not text.isspace()):
+                    parts.append(text)
+                    if in_anchor or kind == _ANCHOR:
+                        anchor_parts.append(text)
+                    if in_heading:
+                        heading_parts.append(text)
                 text = el.tail
                 if text and (parts or not text.isspace()):
                     parts.append(text)
@@ -371,8 +426,7 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
                         open_ctx.append(el.tag)
                     elif kind == _LINE_CTX:
                         open_ctx.append(el.tag)
-                        hints = _element_hints(el)
-                        open_hints.append(hints)
+                        open_hints.append(_element_hints(el))
             text = el.text
             if text and (parts or not text.isspace()):
                 parts.append(text)
@@ -505,12 +559,10 @@ def _names(prefix: str, n: int) -> tuple[str, ...]:
 
 
 # Feature names per bucket, made once (formatting them per block is a hot spot).
-_LOG_NAMES = {p: _names(p, 15) for p in ("sw", "w", "nw", "wpl")}
-_SHARE_NAMES = {p: _names(p, 11) for p in ("swr", "sld", "wr", "wsub", "ld", "hw", "dig", "kwd", "ts", "psw", "psld")}
-_DEP_NAMES = _names("dep", 9)
-_BDEP_NAMES = _names("bdep", 13)
-_POS_NAMES = _names("pos", 10)
-_PUR_NAMES = _names("pur", 11)
+_DEP, _BDEP, _POS, _PUR = _names("dep", 9), _names("bdep", 13), _names("pos", 10), _names("pur", 11)
+_SW, _W, _NW, _WPL = _names("sw", 15), _names("w", 15), _names("nw", 15), _names("wpl", 15)
+_SWR, _SLD, _WR, _WSUB, _LD, _HW = (_names(p, 11) for p in ("swr", "sld", "wr", "wsub", "ld", "hw"))
+_DIG, _KWD, _TS, _PSW, _PSLD = (_names(p, 11) for p in ("dig", "kwd", "ts", "psw", "psld"))
 _COUNT_BUCKETS = ("0", "1", "2", "3-4", "3-4", "5-9", "5-9", "5-9", "5-9", "5-9")
 
 
@@ -543,103 +595,122 @@ def _dice_words(a: str, b: str) -> float:
     return 2 * len(wa & wb) / (len(wa) + len(wb))
 
 
-def _common_features(b: CRFBlock, blocks: list[CRFBlock], total: int) -> dict[str, float]:
-    """Features every block has: tag, place in the tree and the page, hints, subtree text."""
-    f: dict[str, float] = {"bias": 1.0, "tag=" + b.tag: 1.0}
-    f["ptag=" + blocks[b.parent].tag if b.parent >= 0 else "ptag=-"] = 1.0
-    f[_DEP_NAMES[min(b.depth >> 2, 8)]] = 1.0
-    f[_BDEP_NAMES[min(b.block_depth, 12)]] = 1.0
-    for h in b.hints:
-        f["h=" + h] = 1.0
-    for h in b.context_hints:
-        f["ch=" + h] = 1.0
-    for t in b.context_tags:
-        f["in=" + t] = 1.0
+_SORTED: dict[frozenset[str], tuple[str, ...]] = {}
+
+
+def _sorted(items: frozenset[str]) -> tuple[str, ...]:
+    found = _SORTED.get(items)
+    if found is None:
+        if len(_SORTED) > 10_000:
+            _SORTED.clear()
+        found = _SORTED[items] = tuple(sorted(items))
+    return found
+
+
+def _common_features(b: CRFBlock, blocks: list[CRFBlock], total: int) -> list[str]:
+    """Features every block has: tag, place in the tree and the page, hints, subtree text.
+
+    A block's features are the names of its active (1.0) attributes.
+    """
     sub = b.sub_weight
-    f[_POS_NAMES[min(9, 10 * b.start // total)]] = 1.0
-    f[_LOG_NAMES["sw"][_log_bucket(sub)]] = 1.0
-    f[_SHARE_NAMES["swr"][_share_bucket(sub / total)]] = 1.0
-    f[_SHARE_NAMES["sld"][_share_bucket(b.sub_anchor_weight / sub if sub else 0.0)]] = 1.0
-    f["nch=" + _count_bucket(len(b.children))] = 1.0
-    f["stb=" + _count_bucket(b.sub_text_blocks)] = 1.0
-    f["sa=" + _count_bucket(b.sub_links)] = 1.0
-    f["sli=" + _count_bucket(b.sub_items)] = 1.0
-    f["sp=" + _count_bucket(b.sub_paragraphs)] = 1.0
+    f = [
+        "bias",
+        "tag=" + b.tag,
+        "ptag=" + blocks[b.parent].tag if b.parent >= 0 else "ptag=-",
+        _DEP[min(b.depth >> 2, 8)],
+        _BDEP[min(b.block_depth, 12)],
+        _POS[min(9, 10 * b.start // total)],
+        _SW[_log_bucket(sub)],
+        _SWR[_share_bucket(sub / total)],
+        _SLD[_share_bucket(b.sub_anchor_weight / sub if sub else 0.0)],
+        "nch=" + _count_bucket(len(b.children)),
+        "stb=" + _count_bucket(b.sub_text_blocks),
+        "sa=" + _count_bucket(b.sub_links),
+        "sli=" + _count_bucket(b.sub_items),
+        "sp=" + _count_bucket(b.sub_paragraphs),
+    ]
+    append = f.append
+    for h in b.hints:
+        append("h=" + h)
+    # (in sorted order: the order features first appear in fixes crfsuite's attribute
+    # numbering, so set order, which changes with the hash seed, would change the model)
+    for h in _sorted(b.context_hints):
+        append("ch=" + h)
+    for t in _sorted(b.context_tags):
+        append("in=" + t)
     if b.table is not None:
         row, col, rows, cols = b.table
-        f["trow=" + _count_bucket(row)] = 1.0
-        f["tcol=" + _count_bucket(col)] = 1.0
-        f["trows=" + _count_bucket(rows)] = 1.0
-        f["tcols=" + _count_bucket(cols)] = 1.0
+        f += ("trow=" + _count_bucket(row), "tcol=" + _count_bucket(col),
+              "trows=" + _count_bucket(rows), "tcols=" + _count_bucket(cols))
     return f
 
 
 _DIGITS = str.maketrans("", "", "0123456789")
-#: Blocks up to this weight are searched for keywords and dates (in long paragraphs
-#: they say little, and the searches cost most of the feature time).
-_SHORT = 300
+#: Text longer than this weight is searched for keywords and dates only in its
+#: first and last ``_EDGES`` characters, where bylines, dates and "reply" / "share"
+#: buttons sit (the searches were most of the feature time; F1 unchanged).
+_SHORT = 300  # (also the longest text compared with the page's headline signals)
 _EDGES = 150
-#: Text blocks up to this weight are compared with the page's headline signals.
-_HEADLINE_MAX = 400
 
 
 def _text_features(
     b: CRFBlock, blocks: list[CRFBlock], total: int, title_words: Sequence[set[str]]
-) -> tuple[dict[str, float], float]:
+) -> tuple[list[str], float]:
     """Features of a block's own text (amount, punctuation, links, keywords, dates),
     and its likeness to the headline signals."""
     text = b.text
     low = text.lower()
-    f = _common_features(b, blocks, total)
     w = b.weight
-    share = _SHARE_NAMES
-    f[_LOG_NAMES["w"][_log_bucket(w)]] = 1.0
-    f[share["wr"][_share_bucket(w / total)]] = 1.0
-    f[share["wsub"][_share_bucket(w / b.sub_weight)]] = 1.0
-    f[share["ld"][_share_bucket(b.anchor_weight / w)]] = 1.0
-    f[share["hw"][_share_bucket(b.heading_weight / w)]] = 1.0
     nlines = len(b.segments)
     words = low.count(" ") + nlines
-    punct = len(text) - len(text.translate(_PUNCT))
-    ends = low.count(". ") + low.count(".\n") + low.count("? ") + low.count("! ") + low.count("\u3002") + (text[-1] in ".!?")
-    f["pu=" + _count_bucket(punct)] = 1.0
-    f[_PUR_NAMES[min(10, 20 * punct // words)]] = 1.0
-    f["se=" + _count_bucket(ends)] = 1.0
-    f["nl=" + _count_bucket(nlines - 1)] = 1.0
-    f[_LOG_NAMES["nw"][_log_bucket(words)]] = 1.0
-    f[_LOG_NAMES["wpl"][_log_bucket(words / nlines)]] = 1.0
-    last = text[-1]
-    f["end=" + (last if last in ".!?:;,)\"" else "w" if last.isalnum() else "o")] = 1.0
-    if text[0].isupper():
-        f["cap"] = 1.0
-    digits = len(text) - len(text.translate(_DIGITS))
-    if digits:
-        f[share["dig"][_share_bucket(digits / w)]] = 1.0
-    if w > _SHORT and _EDGES:
-        # Long text: keywords and dates are looked for where bylines, dates and
-        # "reply" / "share" buttons sit, at its start and its end.
-        searched = low[:_EDGES] + "\n" + low[-_EDGES:]
+    if text.isascii():  # (bytes.translate is several times faster)
+        raw = text.encode("ascii")
+        punct = len(raw) - len(raw.translate(None, b",.;:!?"))
+        digits = len(raw) - len(raw.translate(None, b"0123456789"))
     else:
-        searched = low
-    if w <= _SHORT or _EDGES:
-        if digits:
-            times = len(_TIME.findall(searched))
-            if times:
-                f["tm=" + _count_bucket(times)] = 1.0
-        kws = _KEYWORDS.findall(searched)
-        if kws:
-            f["kwn=" + _count_bucket(len(kws))] = 1.0
-            f[share["kwd"][_share_bucket(min(1.0, 10 * len(kws) / words))]] = 1.0
-            for k in set(kws):
-                f["kw=" + _KW_NAMES.get(k, k)] = 1.0
+        punct = len(text) - len(text.translate(_PUNCT))
+        digits = len(text) - len(text.translate(_DIGITS))
+    ends = low.count(". ") + low.count(".\n") + low.count("? ") + low.count("! ") + low.count("\u3002") + (text[-1] in ".!?")
+    last = text[-1]
+    f = _common_features(b, blocks, total)
+    f += (
+        _W[_log_bucket(w)],
+        _WR[_share_bucket(w / total)],
+        _WSUB[_share_bucket(w / b.sub_weight)],
+        _LD[_share_bucket(b.anchor_weight / w)],
+        _HW[_share_bucket(b.heading_weight / w)],
+        "pu=" + _count_bucket(punct),
+        _PUR[min(10, 20 * punct // words)],
+        "se=" + _count_bucket(ends),
+        "nl=" + _count_bucket(nlines - 1),
+        _NW[_log_bucket(words)],
+        _WPL[_log_bucket(words / nlines)],
+        "end=" + (last if last in ".!?:;,)\"" else "w" if last.isalnum() else "o"),
+    )
+    append = f.append
+    if text[0].isupper():
+        append("cap")
+    searched = low if w <= _SHORT else low[:_EDGES] + "\n" + low[-_EDGES:]
+    if digits:
+        append(_DIG[_share_bucket(digits / w)])
+        times = len(_TIME.findall(searched))
+        if times:
+            append("tm=" + _count_bucket(times))
+    tokens = _TOKEN.findall(searched)
+    kws = _keywords(tokens, searched)
+    if kws:
+        append("kwn=" + _count_bucket(len(kws)))
+        append(_KWD[_share_bucket(min(1.0, 10 * len(kws) / words))])
+        for k in sorted(set(kws)):
+            append("kw=" + k)
     for name, n in b.counts.items():
-        f["n" + name + "=" + _count_bucket(n)] = 1.0
+        append("n" + name + "=" + _count_bucket(n))
     sim = 0.0
-    if title_words and w <= _HEADLINE_MAX:
-        ws = set(_TOKEN.findall(low))
+    if title_words and w <= _SHORT:
+        ws = set(tokens)
         if ws:
             sim = max(2 * len(ws & t) / (len(ws) + len(t)) for t in title_words)
-            f[share["ts"][_share_bucket(sim)]] = 1.0
+            append(_TS[_share_bucket(sim)])
     return f, sim
 
 
@@ -671,7 +742,7 @@ def _core(page: CRFPage) -> int:
         core = best
 
 
-def block_features(page: CRFPage) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+def block_features(page: CRFPage) -> tuple[list[list[str]], list[list[str]]]:
     """Features of the text-block sequence and of the parent-block sequence (SPEC §5).
 
     Beyond the document's list (tag, keywords, amounts of text, punctuation,
@@ -685,9 +756,8 @@ def block_features(page: CRFPage) -> tuple[list[dict[str, float]], list[dict[str
     total = page.total_weight or 1
     refs = {t for t in (page.meta_title, page.title, *page.h1) if t}
     title_words = [ws for ws in (set(_TOKEN.findall(t.lower())) for t in refs) if ws]
-    text_seq: list[dict[str, float]] = []
+    text_seq: list[list[str]] = []
     best, best_score = -1, 0.0  # the headline: first block most like the title signals
-    share = _SHARE_NAMES
     for k, i in enumerate(page.text_blocks):
         b = blocks[i]
         f, sim = _text_features(b, blocks, total, title_words)
@@ -696,14 +766,16 @@ def block_features(page: CRFPage) -> tuple[list[dict[str, float]], list[dict[str
             best, best_score = k, score
         p = blocks[b.parent] if b.parent >= 0 else None
         if p is not None:
-            f[share["psw"][_share_bucket(p.sub_weight / total)]] = 1.0
-            f[share["psld"][_share_bucket(p.sub_anchor_weight / p.sub_weight)]] = 1.0
-            f["pstb=" + _count_bucket(p.sub_text_blocks)] = 1.0
+            f += (
+                _PSW[_share_bucket(p.sub_weight / total)],
+                _PSLD[_share_bucket(p.sub_anchor_weight / p.sub_weight)],
+                "pstb=" + _count_bucket(p.sub_text_blocks),
+            )
         text_seq.append(f)
     parent_seq = [_common_features(blocks[i], blocks, total) for i in page.parent_blocks]
     if best >= 0:
         for k, f in enumerate(text_seq):
-            f["hl=before" if k < best else "hl=at" if k == best else "hl=after"] = 1.0
+            f.append("hl=before" if k < best else "hl=at" if k == best else "hl=after")
     core = _core(page)
     if core >= 0:
         inside = {core}
@@ -717,7 +789,7 @@ def block_features(page: CRFPage) -> tuple[list[dict[str, float]], list[dict[str
             p = blocks[p].parent
         for ids, seq in ((page.text_blocks, text_seq), (page.parent_blocks, parent_seq)):
             for i, f in zip(ids, seq):
-                f["core=is" if i == core else "core=in" if i in inside else "core=above" if i in above else "core=out"] = 1.0
+                f.append("core=is" if i == core else "core=in" if i in inside else "core=above" if i in above else "core=out")
     return text_seq, parent_seq
 
 
@@ -1036,7 +1108,10 @@ class CRFExtractor:
     threshold demotes it: with the document's rule, a block holding a whole
     article as text, beside a few boxes, lost the article (F1 −1.7 points);
     ``soft=True`` runs the second pass on the marginal probabilities instead of
-    0/1 labels.
+    0/1 labels.  And when no text block is content at all (short articles the
+    CRF doubts), the text blocks whose P(content) reaches ``fallback`` times the
+    best one's are (None: an empty body instead); F1 +1.3 points on the
+    training sites.
     """
 
     def __init__(
@@ -1047,11 +1122,15 @@ class CRFExtractor:
         relabel: bool = True,
         keep_text: bool = True,
         soft: bool = False,
+        fallback: float | None = 0.1,
     ) -> None:
         if not (0.0 <= lower <= upper <= 1.0):
             raise ValueError(f"need 0 <= lower <= upper <= 1, got lower={lower}, upper={upper}")
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        if fallback is not None and not 0.0 <= fallback <= 1.0:
+            raise ValueError(f"fallback must be between 0 and 1, got {fallback}")
         self.upper, self.lower, self.relabel, self.keep_text, self.soft = upper, lower, relabel, keep_text, soft
+        self.fallback = fallback
         self._model = _load_model(self.model_path)
         self.split_tags = tuple(self._model.meta["split_tags"])
 
@@ -1060,7 +1139,7 @@ class CRFExtractor:
         """What the model file says about itself (split tags, training parameters, data)."""
         return dict(self._model.meta)
 
-    def _probabilities(self, tagger: Any, has_content: bool, xseq: list[dict[str, float]]) -> list[float]:
+    def _probabilities(self, tagger: Any, has_content: bool, xseq: list[list[str]]) -> list[float]:
         if not xseq or not has_content:
             return [0.0] * len(xseq)
         tagger.set(xseq)
@@ -1088,7 +1167,14 @@ class CRFExtractor:
             r2 = relabel(parents, r1, self.upper, self.lower, keep)
         else:
             r2 = r1
-        return page, nodes, probs, [r > 0.5 if self.soft else r >= 0.5 for r in r2]
+        content = [r > 0.5 if self.soft else r >= 0.5 for r in r2]
+        if self.fallback is not None:
+            texts = [k for k, b in enumerate(nodes) if page.blocks[b].weight > 0]
+            if texts and not any(content[k] for k in texts):
+                floor = self.fallback * max(probs[k] for k in texts)
+                for k in texts:
+                    content[k] = probs[k] >= floor and probs[k] > 0.0
+        return page, nodes, probs, content
 
     def label(self, html: str | bytes | etree._Element) -> list[LabelledBlock]:
         """Every block of the two sequences, in document order, with its labels."""
