@@ -48,15 +48,35 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
                    help=f"L1 regularisation (default {DEFAULT_TRAIN_PARAMS['c1']:g})")
     p.add_argument("--c2", type=_non_negative, metavar="C2",
                    help=f"L2 regularisation (default {DEFAULT_TRAIN_PARAMS['c2']:g})")
-    p.add_argument("--max-iterations", type=int, metavar="N",
+    p.add_argument("--max-iterations", type=_positive_int, metavar="N",
                    help=f"L-BFGS iterations (default {DEFAULT_TRAIN_PARAMS['max_iterations']})")
-    p.add_argument("--min-freq", type=int, metavar="N",
+    p.add_argument("--min-freq", type=_non_negative_int, metavar="N",
                    help=f"drop features seen fewer times (default {DEFAULT_TRAIN_PARAMS['feature.minfreq']})")
     p.add_argument("--parent-share", type=_fraction, metavar="SHARE",
                    help="share of the text below a parent block that must be content for it to be content (default 0.8)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.set_defaults(func=cmd_train_crf)
     return p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
 
 
 def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]]:

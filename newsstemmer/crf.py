@@ -1112,6 +1112,9 @@ class CRFExtractor:
     CRF doubts), the text blocks whose P(content) reaches ``fallback`` times the
     best one's are (None: an empty body instead); F1 +1.3 points on the
     training sites.
+
+    An extractor holds crfsuite taggers, which are not thread-safe: use one per
+    thread.  Input that is no HTML at all raises ``blocks.HTMLParseError``.
     """
 
     def __init__(
