@@ -44,6 +44,9 @@ class LearnOptions:
     fallback_title_threshold: float = 1.0  # title score without anchor texts
     score_threshold: float = 100.0  # LayoutPatternScore below which a layout is not an article layout
     max_partners: int = 8  # pages each page is compared with for DiffScore
+    # Two texts both this heavy are compared word by word in DiffScore (choice: as
+    # characters, unrelated long bodies look alike); a huge value keeps characters.
+    word_level_diff_from: int = 200
     # A section whose text lines recur on other pages of the site more than this
     # share (by weight) is a teaser/related box, not main text (choice, beyond the original).
     max_shared_text: float = 0.5
@@ -257,7 +260,7 @@ def _learn_pattern(
     diffs, mains, shares, links = [], [], [], []
     for s in range(n_sec):
         blocks = [b for b in aligned[s] if b is not None]
-        d = diff_score([b.sig for b in blocks], opts.max_partners)
+        d = diff_score([b.text for b in blocks], opts.max_partners, opts.word_level_diff_from)
         diffs.append(d)
         mains.append(main_score(d, [b.plain_weight for b in blocks]))
         shares.append(_shared_share(blocks, shared, opts))
@@ -366,9 +369,9 @@ def _free_path_roles(
     roles: dict[str, str] = {}
     mains: dict[str, float] = {}
     for path, by_page in per_path.items():
-        sigs = ["".join(b.sig for b in bl) for bl in by_page.values()]
+        texts = ["\n".join(b.text for b in bl) for bl in by_page.values()]
         plain = [sum(b.plain_weight for b in bl) for bl in by_page.values()]
-        d = diff_score(sigs, opts.max_partners)
+        d = diff_score(texts, opts.max_partners, opts.word_level_diff_from)
         ms = main_score(d, plain)
         if d >= opts.diff_threshold:
             mains[path] = ms * len(by_page) / len(members)

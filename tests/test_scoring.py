@@ -65,6 +65,41 @@ def test_diff_order_invariant_for_small_sections(strings) -> None:
     assert diff_score(strings) == pytest.approx(diff_score(list(reversed(strings))))
 
 
+_BODY_A = (
+    "The committee met on Tuesday to review the budget for the coming year, and its members "
+    "argued for hours about the cost of the new bridge across the river. In the end they "
+    "agreed to delay the vote until the engineers deliver their final report in the spring. "
+) * 3
+_BODY_B = (
+    "Heavy rain flooded several streets of the old town overnight, and firefighters spent the "
+    "morning pumping water out of cellars. Residents said the drains had not been cleared "
+    "since autumn, and the mayor promised an inquiry into the state of the sewers. "
+) * 3
+
+
+def test_diff_unrelated_long_texts_are_content() -> None:
+    # As characters, two unrelated English bodies share many letters (over half, for
+    # bodies of a few thousand characters: they then look static); compared word by
+    # word they are clearly different.
+    as_chars = diff_score([_BODY_A, _BODY_B], word_level_from=10**9)
+    as_words = diff_score([_BODY_A, _BODY_B])
+    assert as_words > 0.8
+    assert as_words - as_chars > 0.25
+
+
+def test_diff_long_text_with_small_edit_stays_static() -> None:
+    edited = _BODY_A.replace("Tuesday", "Wednesday")
+    assert diff_score([_BODY_A, edited]) < 0.05
+    assert diff_score([_BODY_A, _BODY_A]) == 0.0
+
+
+def test_diff_word_level_handles_unspaced_scripts() -> None:
+    ja_a = "東京都は月曜日、新しい橋の建設計画を発表した。" * 12
+    ja_b = "大阪の商店街では週末に祭りが開かれ、多くの人でにぎわった。" * 12
+    assert diff_score([ja_a, ja_a]) == 0.0
+    assert diff_score([ja_a, ja_b]) > 0.7
+
+
 # -- sample_pairs ------------------------------------------------------------------------
 
 
