@@ -330,7 +330,10 @@ def _pool_by_path(
 ) -> tuple[list[float], dict[int, float]]:
     """DiffScore and summed MainScore per path, for sections that repeat a path.
 
-    A section alone on its path keeps its own DiffScore; repeated ones share the mean.
+    A section alone on its path keeps its own DiffScore; a repeated one takes the mean
+    of its path when that is higher (short captions drawn from one vocabulary look
+    alike by chance), never a lower one: a static tagline and an article paragraph may
+    share a path, and the paragraph must stay varying.
     The pooled MainScore is the best of the path's varying sections (a sum would let
     many tiny repeated lines, such as bylines of teaser cards, pass as main text).
     """
@@ -343,7 +346,7 @@ def _pool_by_path(
         if len(secs) > 1:
             mean = sum(diffs[s] for s in secs) / len(secs)
             for s in secs:
-                diff_of[s] = mean
+                diff_of[s] = max(diffs[s], mean)
         pooled[c] = max((mains[s] for s in secs if diff_of[s] >= opts.diff_threshold), default=0.0)
     return diff_of, pooled
 

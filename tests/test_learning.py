@@ -355,3 +355,26 @@ def test_learning_with_template_pregrouping_finds_the_same_article_layout(learne
         page = Page(art.html, url=art.url)
         a, b = extract_with_patterns(page, site), extract_with_patterns(page, grouped)
         assert b.matched and (a.title, a.body) == (b.title, b.body)
+
+
+def test_static_tagline_sharing_a_path_with_the_body_does_not_hide_it() -> None:
+    # One <p> path holds a fixed tagline and, a few blocks later, the post's text;
+    # the body is one paragraph and most of its text lies elsewhere (a quote).  The
+    # paragraph must stay varying: pooling its path must not pull it down to static.
+    rng = random.Random(7)
+    pages = []
+    for k in range(4):
+        intro = sentence(rng, 14)
+        quote = " ".join(sentence(rng, 14) for _ in range(6))
+        html = f"""<html><head><title>Post {k}</title></head><body>
+<div class="body"><p>A personal blog about rivers, bridges and the people who build them.</p>
+<h2>November {k + 1}, 2012</h2><h3>{sentence(rng, 6)[:-1]} {k}</h3>
+<p>{intro}</p><blockquote>{quote}</blockquote>
+<p class="posted">Posted on November {k + 1}, 2012</p></div></body></html>"""
+        pages.append((Page(html, url=f"http://blog.example/{k}.html"), intro, quote))
+    site = learn([p for p, _, _ in pages])
+    for page, intro, quote in pages:
+        art = extract_with_patterns(page, site)
+        assert art.matched, page.url
+        assert intro in art.body and quote in art.body, page.url
+        assert "A personal blog about rivers" not in art.body
