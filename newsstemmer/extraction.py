@@ -157,7 +157,7 @@ def extract_with_patterns(
             nearest = m
         if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):
             continue
-        if best is None or m.coverage > best.coverage:
+        if best is None or (m.coverage, m.pattern.pages) > (best.coverage, best.pattern.pages):
             best = m
     method = "pattern"
     if best is None and nearest is not None and opts.loose_threshold and not opts.strict:

@@ -409,11 +409,11 @@ def _choose_title(
     headline statements (og:title, <title>, h1).  Without any, the original's fallback:
     the section sharing the longest runs with the main text.
     """
-    candidates = [
-        s
-        for s in range(largest)
-        if diffs[s] > 0 and not _is_head_title(aligned[s])
-    ]
+    candidates = [s for s in range(largest) if diffs[s] > 0 and not _is_head_title(aligned[s])]
+    if not candidates:
+        # The main text lies on free paths and the "largest" section is the first one:
+        # any varying section may then hold the headline.
+        candidates = [s for s in range(len(aligned)) if diffs[s] > 0 and not _is_head_title(aligned[s])]
     if not candidates:
         return None
     # A <title> or h1 that every page shares names the site, not the article.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from dataclasses import dataclass
@@ -378,3 +379,45 @@ def test_static_tagline_sharing_a_path_with_the_body_does_not_hide_it() -> None:
         assert art.matched, page.url
         assert intro in art.body and quote in art.body, page.url
         assert "A personal blog about rivers" not in art.body
+
+
+def test_equal_coverage_prefers_the_layout_seen_on_more_pages(learned) -> None:
+    # A layout learned from two pages may know the same paths as the site's main
+    # layout but judge them worse; on a tie the one with more evidence wins.
+    articles, site = learned
+    good = article_pattern(site)
+    weak = dataclasses.replace(
+        good,
+        id="weak",
+        pages=2,
+        sections=[dataclasses.replace(s, role="static") if s.role == "main" else s for s in good.sections],
+        free_paths={p: "static" for p in good.free_paths},
+    )
+    both = SitePatterns(site.site, [weak, *site.patterns], site.settings, site.pages)
+    page = Page(articles[0].html, url=articles[0].url)
+    art = extract_with_patterns(page, both)
+    assert art.pattern == good.id
+    assert articles[0].paragraphs[0] in art.body
+
+
+def test_title_found_when_the_main_text_lies_on_free_paths() -> None:
+    # Each post wraps its text in a differently named div: no body path is common to
+    # the pages, the main text lies on free paths only, and the headline is the
+    # layout's largest section.  It still has to be found.
+    rng = random.Random(3)
+    tags = ["recipe", "review", "travel", "garden", "essay"]
+    side = "".join(f"<li>{sentence(rng, 12)}</li>" for _ in range(8))
+    pages, heads = [], []
+    for k, tag in enumerate(tags):
+        head = f"{sentence(rng, 6)[:-1]} {k}"
+        paras = "".join(f"<p>{sentence(rng, 14)}</p>" for _ in range(2))
+        html = f"""<html><head><title>{head} - Demo Blog</title></head><body>
+<div id="post"><h2>{head}</h2><div class="kind-{tag}">{paras}</div></div>
+<ul id="side">{side}</ul>
+<div id="footer"><p>Demo Blog is written by one person. All rights reserved.</p></div></body></html>"""
+        pages.append(Page(html, url=f"http://blog.example/{k}.html"))
+        heads.append(head)
+    site = learn(pages)
+    for page, head in zip(pages, heads):
+        art = extract_with_patterns(page, site)
+        assert art.matched and art.title == head, (page.url, art.title)
