@@ -281,6 +281,7 @@ def _learn_pattern(
             diff_of[s] >= opts.diff_threshold
             and (pooled[common[s]] >= opts.main_threshold or s == largest)
             and s >= start
+            and not _is_head_title(aligned[s])  # the <title> element names the page, it is no body text
             and shares[s] <= opts.max_shared_text
             and links[s] <= opts.max_link_density
         ):
