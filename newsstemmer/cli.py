@@ -478,7 +478,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"share of a page's weight a pattern must cover (default {eo.pattern_threshold})")
     p.add_argument("--method", choices=("auto", "pattern", "rules", *SINGLE_PAGE_METHODS), default="auto",
                    help="auto (default): learned layouts, else single-page extraction; pattern: layouts only; "
-                   "rules: the site's CSS-selector rules alone (see 'rules'); pagerank: DOM PageRank alone")
+                   "rules: the site's CSS-selector rules alone (see 'rules'); pagerank: DOM PageRank alone; "
+                   "crf: CRF block labelling alone")
+    p.add_argument("--crf-model", metavar="MODEL.zip",
+                   help="CRF model for --method crf (written by 'train-crf'; default: the shipped model)")
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
     p.add_argument("--include-non-articles", action="store_true",
                    help="give the body of pages whose layout is not an article layout")
@@ -620,6 +623,7 @@ def _extract_records(
     rep: Reporter,
     method: str = "auto",
     extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns,
+    single: Callable[[Page, str], Article] = extract_single,
 ) -> Iterator[dict[str, object]]:
     for n, pf in enumerate(files, 1):
         try:
@@ -631,7 +635,7 @@ def _extract_records(
             page = Page(html=text, url=page_url(text), source=pf.source)
             try:
                 if method in SINGLE_PAGE_METHODS or (site is None and options.fallback):
-                    article = extract_single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)
+                    article = single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)
                     article.source = pf.source
                 elif site is None:
                     article = Article(page.url, _page_title(page), "", matched=False, source=pf.source)
@@ -681,12 +685,23 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
         extractor = lambda page, _site, _opts: extract_with_rules(page, rules)  # noqa: E731
     else:
         extractor = extract_with_patterns
+    single = extract_single
+    if args.crf_model and args.method != "crf":
+        raise CLIError("--crf-model goes with --method crf")
+    if args.method == "crf":  # load the model once, and fail early if it is unusable
+        from .crf import CRFExtractor, CRFModelError
+
+        try:
+            crf = CRFExtractor(args.crf_model)
+        except CRFModelError as exc:
+            raise CLIError(str(exc)) from None
+        single = lambda page, method: extract_single(page, method, crf=crf)  # noqa: E731
     files = find_pages(args.pages, rep.message)
     if not files:
         raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
     errors = 0
     try:
-        for record in _extract_records(files, site, options, rep, args.method, extractor):
+        for record in _extract_records(files, site, options, rep, args.method, extractor, single):
             if record.get("error"):
                 errors += 1
             _write_line(json.dumps(record, ensure_ascii=False))

@@ -9,13 +9,18 @@ SUB sections give the article.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .alignment import PathCodes, align
 from .blocks import BlockOptions, PageBlocks, layout_weight, line_digest
 from .page import Page
 from .pagerank import pagerank_extract
 from .patterns import LayoutPattern, SitePatterns
+
+if TYPE_CHECKING:
+    from .crf import CRFExtractor
 
 __all__ = ["Article", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns"]
 
@@ -100,18 +105,37 @@ def match_pattern(page: PageBlocks, pattern: LayoutPattern, codes: PathCodes | N
     return PatternMatch(pattern, covered / total if total else 0.0, per_section)
 
 
-SINGLE_PAGE_METHODS = ("pagerank",)
+#: Single-page extractors, best first (``benchmarks/single_page.py`` and
+#: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
+SINGLE_PAGE_METHODS = ("pagerank", "crf")
+
+_CRF = threading.local()  # crfsuite taggers are not thread-safe: one extractor per thread
 
 
-def extract_single(page: Page, method: str = "pagerank") -> Article:
+def _crf_extractor() -> "CRFExtractor":  # imported lazily: crfsuite loads a model
+    extractor = getattr(_CRF, "extractor", None)
+    if extractor is None:
+        from .crf import CRFExtractor
+
+        extractor = _CRF.extractor = CRFExtractor()
+    return extractor
+
+
+def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | None" = None) -> Article:
     """Extract a page on its own, with no learned layout (SPEC §4–§5).
 
-    ``matched`` stays False (no pattern applied); ``method`` names the extractor.
+    ``pagerank``: DOM PageRank + DensitySum; ``crf``: CRF block labelling with
+    hierarchical relabelling, by ``crf`` or else the shipped model.  ``matched``
+    stays False (no pattern applied); ``method`` names the extractor.
     """
-    if method not in SINGLE_PAGE_METHODS:
+    if method == "pagerank":
+        result = pagerank_extract(page.html, page.url)
+        title, body = result.title, result.body
+    elif method == "crf":
+        title, body = (crf or _crf_extractor()).extract(page.html)
+    else:
         raise ValueError(f"unknown single-page method {method!r} (expected one of {', '.join(SINGLE_PAGE_METHODS)})")
-    result = pagerank_extract(page.html, page.url)
-    return Article(page.url, result.title, result.body, matched=False, method=method, source=page.source)
+    return Article(page.url, title, body, matched=False, method=method, source=page.source)
 
 
 def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:

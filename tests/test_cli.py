@@ -315,6 +315,27 @@ def test_extract_without_patterns(site: Path, capsys):
         assert rec["source"] == files[i]
 
 
+def test_extract_method_crf(site: Path, capsys):
+    files = [str(f) for f in article_files(site)]
+    code, out, err = run(capsys, "extract", "--method", "crf", *files)
+    assert code == 0, err
+    recs = records(out)
+    assert len(recs) == len(files)
+    for i, rec in enumerate(recs):
+        assert rec["matched"] is False and rec["method"] == "crf" and rec["pattern"] is None
+        assert rec["title"] in (TITLES[i], f"{TITLES[i]} - Daily Example")
+        assert len(rec["body"]) > 200, rec
+
+
+def test_extract_crf_model_errors(site: Path, tmp_path: Path, capsys):
+    bad = tmp_path / "model.zip"
+    bad.write_bytes(b"not a zip file at all")
+    code, out, err = run(capsys, "extract", "--method", "crf", "--crf-model", str(bad), str(site))
+    assert code == 2 and str(bad) in err and out == ""
+    code, out, err = run(capsys, "extract", "--crf-model", str(bad), str(site))
+    assert code == 2 and "--method crf" in err and out == ""
+
+
 def test_extract_method_pattern_without_patterns_is_an_error(site: Path, capsys):
     code, out, err = run(capsys, "extract", "--method", "pattern", str(site))
     assert code == 2 and "needs a pattern file" in err and out == ""

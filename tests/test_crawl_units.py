@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import sqlite3
 from pathlib import Path
@@ -164,6 +166,27 @@ def test_round_with_one_page_emits_it_unmatched_with_a_reason(tmp_path, test_sit
     # no layout, but the page still gets its single-page extraction
     assert o.item.method == "pagerank" and o.item.body
     assert result.saved is None and not (config.patterns_dir).exists()
+
+
+@pytest.mark.parametrize("method", ["crf", ""])
+def test_single_page_method_setting(tmp_path, test_site, method):
+    config = dataclasses.replace(_config(tmp_path), single_page_method=method)
+    buf = PageBuffer(config.buffer_path)
+    page = _pages(test_site)[0]
+    buf.add(page)
+    (o,) = run_round(config, SITE, [page.url], None, learn_now=True, save=False).outcomes
+    assert o.kind == UNMATCHED
+    if method:
+        assert o.item.method == "crf" and o.item.body
+    else:
+        assert o.item.method is None and o.item.body == ""
+
+
+def test_single_page_method_setting_is_checked():
+    assert Config.from_settings(Settings({"NEWSSTEMMER_SINGLE_PAGE_METHOD": "CRF"})).single_page_method == "crf"
+    assert Config.from_settings(Settings({"NEWSSTEMMER_SINGLE_PAGE_METHOD": "none"})).single_page_method == ""
+    with pytest.raises(ValueError, match="NEWSSTEMMER_SINGLE_PAGE_METHOD.*pagerank"):
+        Config.from_settings(Settings({"NEWSSTEMMER_SINGLE_PAGE_METHOD": "readability"}))
 
 
 def test_extract_page_never_raises(tmp_path):

@@ -22,9 +22,24 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_MAX_PAGES_PER_SITE": 500,
     "NEWSSTEMMER_INCLUDE_NON_ARTICLES": False,
     "NEWSSTEMMER_INCLUDE_UNMATCHED": True,
+    "NEWSSTEMMER_SINGLE_PAGE_METHOD": "pagerank",
     "NEWSSTEMMER_RESUME": True,
     "NEWSSTEMMER_DEMO_PORT": 8765,
 }
+
+
+def _single_page_method(value: Any) -> str:
+    """The single-page extractor for pages no layout covers ("" or None: none)."""
+    from ..extraction import SINGLE_PAGE_METHODS
+
+    method = (value or "").strip().lower() if isinstance(value, str) or value is None else value
+    if method in ("", "none"):
+        return ""
+    if method not in SINGLE_PAGE_METHODS:
+        raise ValueError(
+            f"NEWSSTEMMER_SINGLE_PAGE_METHOD: {value!r} is not one of {', '.join(SINGLE_PAGE_METHODS)} (or empty)"
+        )
+    return method
 
 
 @dataclass(frozen=True)
@@ -39,6 +54,7 @@ class Config:
     max_pages_per_site: int = 500
     include_non_articles: bool = False
     include_unmatched: bool = True
+    single_page_method: str = "pagerank"  # or "crf", or "" for none
     resume: bool = True
     demo_port: int = 8765
 
@@ -64,6 +80,7 @@ class Config:
             max_pages_per_site=getint("NEWSSTEMMER_MAX_PAGES_PER_SITE"),
             include_non_articles=getbool("NEWSSTEMMER_INCLUDE_NON_ARTICLES"),
             include_unmatched=getbool("NEWSSTEMMER_INCLUDE_UNMATCHED"),
+            single_page_method=_single_page_method(get("NEWSSTEMMER_SINGLE_PAGE_METHOD")),
             resume=getbool("NEWSSTEMMER_RESUME"),
             demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
         )

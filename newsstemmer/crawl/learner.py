@@ -223,8 +223,8 @@ def run_round(
                     result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
     for page, core in zip(pages, cores):
         outcome = extract_page(page, result.patterns, options, core)
-        if outcome.kind == UNMATCHED and outcome.item is not None and learn_now:
-            _single_page(outcome.item, core)
+        if outcome.kind == UNMATCHED and outcome.item is not None and learn_now and config.single_page_method:
+            _single_page(outcome.item, core, config.single_page_method)
             if result.error:
                 outcome.item.reason = "learning failed"
             elif not (result.patterns and result.patterns.patterns):
@@ -233,10 +233,10 @@ def run_round(
     return result
 
 
-def _single_page(item: Article, core: Page) -> None:
-    """Give a page no layout covers its single-page extraction (method ``pagerank``)."""
+def _single_page(item: Article, core: Page, method: str) -> None:
+    """Give a page no layout covers its single-page extraction (``NEWSSTEMMER_SINGLE_PAGE_METHOD``)."""
     try:
-        art = extract_single(core)
+        art = extract_single(core, method)
     except (Exception, RecursionError) as exc:  # the item still goes out, with its reason
         log.debug("newsstemmer: single-page extraction of %s failed: %s", item.url, exc)
         return
