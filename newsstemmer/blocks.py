@@ -181,6 +181,10 @@ def parse_html(text: str | bytes) -> etree._Element:
     text = _END_OF_DOCUMENT.sub("", text)
     try:
         root = html.document_fromstring(text, parser=_PARSER)
+        if _hit_depth_limit(_PARSER):
+            # libxml2 stops building the tree at 2048 levels and drops everything
+            # after that point; flatten the excess nesting and parse again.
+            root = html.document_fromstring(cap_nesting(text), parser=_PARSER)
     except (etree.ParserError, ValueError) as exc:
         raise HTMLParseError(f"cannot parse HTML: {exc}") from exc
     if root is None:
@@ -189,6 +193,55 @@ def parse_html(text: str | bytes) -> etree._Element:
 
 
 _END_OF_DOCUMENT = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
+
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)\b[^>]*?(/?)>")
+# Elements that never hold children, and ones a parser closes by itself when a sibling
+# opens: neither deepens the tree.
+_NO_DEPTH = frozenset(
+    "area base br col embed hr img input link meta param source track wbr "
+    "p li dt dd tr td th option thead tbody tfoot".split()
+)
+MAX_NESTING = 1000
+
+
+def _hit_depth_limit(parser: etree.HTMLParser) -> bool:
+    return any(e.type_name == "ERR_RESOURCE_LIMIT" and "depth" in e.message for e in parser.error_log)
+
+
+def cap_nesting(text: str, limit: int = MAX_NESTING) -> str:
+    """``text`` with the start and end tags of elements nested deeper than ``limit`` removed.
+
+    Their text stays, joined to the element at the limit, so nothing is lost; only
+    pathological pages (thousands of levels) are ever passed here.
+    """
+    out: list[str] = []
+    stack: list[tuple[str, bool]] = []  # (tag name, kept)
+    pos = 0
+    for m in _TAG.finditer(text):
+        closing, name, self_closing = m.group(1), m.group(2).lower(), m.group(3)
+        if name in _NO_DEPTH or self_closing:
+            continue
+        if not closing:
+            keep = len(stack) < limit
+            stack.append((name, keep))
+            if not keep:
+                out.append(text[pos : m.start()])
+                out.append(" ")
+                pos = m.end()
+            continue
+        # an end tag closes the nearest open element of its name (and those inside it)
+        for k in range(len(stack) - 1, -1, -1):
+            if stack[k][0] == name:
+                kept = stack[k][1]
+                del stack[k:]
+                if not kept:
+                    out.append(text[pos : m.start()])
+                    out.append(" ")
+                    pos = m.end()
+                break
+    out.append(text[pos:])
+    return "".join(out)
+
 
 _COMMENT_NAMED: dict[tuple, bool] = {}
 

@@ -356,18 +356,36 @@ def test_deep_prebuilt_tree_walked_iteratively() -> None:
     assert pb.blocks[0].path == "div/div/p"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: libxml2 stops parsing at nesting depth ~2048; everything after that point "
-    "(deep text and later shallow text) is silently dropped (blocks.parse_html)",
-)
 def test_deeply_nested_page_keeps_its_text() -> None:
+    # libxml2 stops building the tree at 2048 levels and drops the rest of the page;
+    # parse_html then flattens the excess nesting and parses again.
     n = 5000
     page = doc("<p>before the deep part</p>" + "<div>" * n + "<p>deep paragraph text</p>" + "</div>" * n + "<p>after the deep part</p>")
     text = all_text(page)
     assert "before the deep part" in text
     assert "deep paragraph text" in text
     assert "after the deep part" in text
+
+
+def test_cap_nesting_keeps_text_and_shallow_structure() -> None:
+    from newsstemmer.blocks import cap_nesting
+
+    deep = "<div>" * 50 + "<b>bold</b> text" + "</div>" * 50
+    capped = cap_nesting(f"<p>lead</p><section>{deep}</section><p>tail</p>", limit=10)
+    assert capped.count("<div>") == 9 and capped.count("</div>") == 9
+    assert "<b>" not in capped and "</b>" not in capped  # deeper than the limit
+    assert "lead" in capped and "bold" in capped and "tail" in capped
+    assert "<section>" in capped and "</section>" in capped
+    # shallow pages are left as they are
+    page = "<div><p>one<p>two</div><img src=x><br/>"
+    assert cap_nesting(page) == page
+
+
+def test_deeply_nested_mixed_tags_parse_completely() -> None:
+    n = 3000
+    page = doc("<p>first words</p>" + "<div><span>" * n + "deep words" + "</span></div>" * n + "<p>last words</p>")
+    text = all_text(page)
+    assert "first words" in text and "deep words" in text and "last words" in text
 
 
 def test_comments_in_pre_parsed_tree_not_in_text() -> None:
