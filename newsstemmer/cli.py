@@ -6,9 +6,18 @@
     newsstemmer extract -p site.json pages/ > articles.jsonl
 
 PAGE arguments are files or directories (searched recursively for ``*.html``,
-``*.htm``, ``*.xhtml``, ``*.shtml``, in sorted order).  Pages are read as bytes
-and decoded by :func:`newsstemmer.decoding.decode_file`; the page's URL is its
-``<link rel="canonical">`` or ``<meta property="og:url">``.
+``*.htm``, ``*.xhtml``, ``*.shtml``, ``*.warc``, ``*.warc.gz``, in sorted order).
+Pages are read as bytes and decoded by :func:`newsstemmer.decoding.decode_html`;
+the page's URL is its ``<link rel="canonical">`` or ``<meta property="og:url">``.
+
+A WARC file gives one page per ``response`` record with status 200 and an HTML
+payload (see :mod:`newsstemmer.warc`): its URL is the record's
+``WARC-Target-URI``, its charset that of the HTTP ``Content-Type``, and its
+source ``FILE#OFFSET`` (the record's byte offset in the file, as ``warcio
+extract FILE OFFSET`` takes it).  A damaged WARC is reported like an unreadable
+page, with the file as source; the pages before the damage are read.  ``learn``
+gives each WARC page the texts of the same-site links to it on the other WARC
+pages of the run, besides the anchors of ``--linkinfo``.
 
 Linkinfo (``learn --linkinfo FILE``) is JSON Lines, one object per line::
 
@@ -19,8 +28,9 @@ Linkinfo (``learn --linkinfo FILE``) is JSON Lines, one object per line::
 ``anchors`` are the texts of links pointing at the page; they attach to the
 page whose URL equals ``url`` (scheme and host case, and the fragment, are
 ignored) or whose file is ``source`` (relative to the current directory or to
-the linkinfo file's directory).  A line naming both gives the page that URL
-when the page declares none.  Blank lines are ignored.
+the linkinfo file's directory; ``FILE#OFFSET`` for a page in a WARC).  A line
+naming both gives the page that URL when the page declares none.  Blank lines
+are ignored.
 
 Exit codes: 0 success; 1 some page could not be read (extract) or the output
 could not be written; 2 usage error, bad pattern/linkinfo file, no pages.
@@ -44,17 +54,20 @@ from urllib.parse import urlsplit, urlunsplit
 
 from . import __version__
 from .blocks import HTMLParseError
-from .decoding import BinaryContentError, decode_file
+from .decoding import BinaryContentError, decode_file, decode_html
 from .extraction import SINGLE_PAGE_METHODS, Article, ExtractOptions, extract_single, extract_with_patterns
 from .learning import LearnOptions, learn
 from .page import Page
 from .patterns import PatternFileError, SitePatterns
+from .warc import WarcPage, WarcReadError, is_warc_name, read_payload, same_site_links, scan_warc
 
-__all__ = ["main", "HTML_SUFFIXES", "find_pages", "page_url", "LinkInfo", "load_linkinfo"]
+__all__ = ["main", "HTML_SUFFIXES", "find_pages", "read_page", "page_url", "LinkInfo", "load_linkinfo"]
 
 PROG = "newsstemmer"
 #: File name endings (lower case) picked up when a directory is given.
 HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+#: Said when no PAGE argument gave a page.
+NO_PAGES = "no pages found (give HTML or WARC files, or directories holding *.html/*.htm/*.xhtml/*.shtml/*.warc/*.warc.gz)"
 #: Bytes of a page searched for its canonical URL.
 _HEAD_LIMIT = 256 * 1024
 
@@ -197,21 +210,33 @@ def _silence_stdout() -> None:
 
 @dataclass
 class PageFile:
-    """A page named on the command line (or found in a named directory)."""
+    """A page named on the command line (or found in a named directory, or in a WARC file)."""
 
-    source: str  # the path as given (directory argument joined with the relative path)
-    path: str  # the same path, for opening
+    source: str  # the path as given (directory argument joined with the relative path); FILE#OFFSET in a WARC
+    path: str  # the same path, for opening; FILE#OFFSET in a WARC (what linkinfo "source" matches)
+    url: str | None = None  # the URL the page was fetched from, when known (WARC-Target-URI)
+    warc: WarcPage | None = None  # the WARC record holding the page
+    error: str | None = None  # why this input cannot be read (a damaged WARC file)
 
 
 def _is_html_name(name: str) -> bool:
     return name.lower().endswith(HTML_SUFFIXES)
 
 
-def find_pages(args: Sequence[str], warn: Callable[[str], None] | None = None) -> list[PageFile]:
+def find_pages(
+    args: Sequence[str],
+    warn: Callable[[str], None] | None = None,
+    *,
+    info: Callable[[str], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[PageFile]:
     """Expand PAGE arguments: files as given, directories recursively (sorted).
 
     Missing paths are kept (reading them reports the error); a file reached twice
-    is listed once.
+    is listed once.  A WARC file (``*.warc``, ``*.warc.gz``) is replaced by its
+    HTML pages, in file order, followed by an entry carrying the error if the file
+    is damaged (so reading it reports the error); ``info`` gets a line per WARC
+    file counting its pages and skipped records, ``progress`` the scan of large ones.
     """
     out: list[PageFile] = []
     seen: set[str] = set()
@@ -221,7 +246,20 @@ def find_pages(args: Sequence[str], warn: Callable[[str], None] | None = None) -
         if key in seen:
             return
         seen.add(key)
-        out.append(PageFile(source, source))
+        if is_warc_name(source) and not os.path.isdir(source):
+            add_warc(source)
+        else:
+            out.append(PageFile(source, source))
+
+    def add_warc(source: str) -> None:
+        scan = scan_warc(source, progress)
+        for record in scan.pages:
+            name = f"{source}#{record.offset}"
+            out.append(PageFile(name, name, url=record.url, warc=record))
+        if scan.error is not None:
+            out.append(PageFile(source, source, error=scan.error))
+        elif info is not None:
+            info(f"{source}: {scan.summary()}")
 
     for arg in args:
         if os.path.isdir(arg):
@@ -235,7 +273,7 @@ def find_pages(args: Sequence[str], warn: Callable[[str], None] | None = None) -
                 dirs.sort()
                 rel_root = os.path.relpath(root, arg)
                 for name in files:
-                    if _is_html_name(name):
+                    if _is_html_name(name) or is_warc_name(name):
                         rel = name if rel_root == os.curdir else os.path.join(rel_root, name)
                         found.append(rel)
             for rel in sorted(found, key=lambda r: r.replace(os.sep, "/")):
@@ -305,7 +343,18 @@ class PageReadError(Exception):
 
 
 def read_page(pf: PageFile) -> str:
-    """Read and decode one page file; raise :class:`PageReadError` with the reason."""
+    """Read and decode one page (a file or a WARC record); raise :class:`PageReadError` with the reason."""
+    if pf.error is not None:
+        raise PageReadError(pf.error)
+    if pf.warc is not None:
+        try:
+            return decode_html(read_payload(pf.warc), pf.warc.content_type).text
+        except WarcReadError as exc:
+            raise PageReadError(str(exc)) from None
+        except BinaryContentError as exc:
+            raise PageReadError(str(exc)) from None
+        except (UnicodeError, LookupError) as exc:
+            raise PageReadError(f"cannot decode: {exc}") from None
     if os.path.isdir(pf.path):
         raise PageReadError("is a directory")
     try:
@@ -451,7 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="learn a site's layout patterns from its pages",
         description="Learn the layout patterns of one site from its pages and save them as JSON.",
     )
-    p.add_argument("pages", nargs="+", metavar="PAGE", help="HTML file or directory (searched recursively)")
+    p.add_argument("pages", nargs="+", metavar="PAGE",
+                   help="HTML or WARC file (.warc, .warc.gz), or directory (searched recursively)")
     p.add_argument("-o", "--output", required=True, metavar="PATTERNS.json", help="pattern file to write")
     p.add_argument("--linkinfo", metavar="FILE", help="JSON Lines of anchor texts: {\"url\"|\"source\": ..., \"anchors\": [...]}")
     p.add_argument("--site", metavar="NAME", help="site name (default: the pages' majority host)")
@@ -471,7 +521,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="extract articles (one JSON object per page on stdout)",
         description="Extract title and body of each page; prints one JSON object per line.",
     )
-    p.add_argument("pages", nargs="+", metavar="PAGE", help="HTML file or directory (searched recursively)")
+    p.add_argument("pages", nargs="+", metavar="PAGE",
+                   help="HTML or WARC file (.warc, .warc.gz), or directory (searched recursively)")
     p.add_argument("-p", "--patterns", metavar="PATTERNS.json", help="pattern file written by 'learn'")
     p.add_argument("--strict", action="store_true", help="a pattern applies only if every section finds a block")
     p.add_argument("--pattern-threshold", type=_fraction, metavar="SHARE",
@@ -510,6 +561,7 @@ def _load_pages(
 ) -> tuple[list[Page], list[tuple[str, str, str]]]:
     """Read, decode and parse pages; return the pages and (source, kind, reason) of those skipped."""
     pages: list[Page] = []
+    from_warc: list[Page] = []
     skipped: list[tuple[str, str, str]] = []
     for n, pf in enumerate(files, 1):
         try:
@@ -520,7 +572,7 @@ def _load_pages(
             skipped.append((pf.source, kind, reason))
             rep.message(f"{pf.source}: skipped: {reason}")
         else:
-            url = page_url(text)
+            url = pf.url or page_url(text)
             anchors: list[str] = []
             if linkinfo is not None:
                 url = url or linkinfo.url_for(pf.path)
@@ -533,8 +585,23 @@ def _load_pages(
                 rep.message(f"{pf.source}: skipped: {exc}")
             else:
                 pages.append(page)
+                if pf.warc is not None:
+                    from_warc.append(page)
         rep.progress("loading", n, len(files))
+    _add_warc_anchors(from_warc)
     return pages, skipped
+
+
+def _add_warc_anchors(pages: list[Page]) -> None:
+    """Give WARC pages the texts of the links to them on the other WARC pages (like linkinfo)."""
+    found: dict[str, list[str]] = {}
+    for page in pages:
+        if page.url:
+            for target, text in same_site_links(page.url, page.html):
+                found.setdefault(_url_key(target), []).append(text)
+    for page in pages:
+        if page.url and _url_key(page.url) in found:
+            page.anchor_texts = _dedupe(page.anchor_texts + found[_url_key(page.url)])
 
 
 def cmd_learn(args: argparse.Namespace, rep: Reporter) -> int:
@@ -550,9 +617,10 @@ def cmd_learn(args: argparse.Namespace, rep: Reporter) -> int:
         score_threshold=args.score_threshold,
     )
     linkinfo = load_linkinfo(args.linkinfo) if args.linkinfo else None
-    files = find_pages(args.pages, rep.message)
+    files = find_pages(args.pages, rep.message, info=rep.info, progress=rep.progress)
+    rep.finish()
     if not files:
-        raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
+        raise CLIError(NO_PAGES)
     pages, skipped = _load_pages(files, rep, linkinfo, options)
     rep.finish()
     if not pages:
@@ -573,7 +641,8 @@ def cmd_learn(args: argparse.Namespace, rep: Reporter) -> int:
 
     n_articles = sum(1 for p in site.patterns if p.article)
     in_patterns = sum(p.pages for p in site.patterns)
-    rep.info(f"read {len(pages)} page{_s(len(pages))}" + (f" ({with_anchors} with anchor texts)" if linkinfo else ""))
+    show_anchors = linkinfo is not None or with_anchors
+    rep.info(f"read {len(pages)} page{_s(len(pages))}" + (f" ({with_anchors} with anchor texts)" if show_anchors else ""))
     if skipped:
         kinds: dict[str, int] = {}
         for _, kind, _ in skipped:
@@ -630,9 +699,9 @@ def _extract_records(
             text = read_page(pf)
         except PageReadError as exc:
             rep.message(f"{pf.source}: error: {exc}")
-            yield _error_record(pf.source, str(exc))
+            yield _error_record(pf.source, str(exc), pf.url)
         else:
-            page = Page(html=text, url=page_url(text), source=pf.source)
+            page = Page(html=text, url=pf.url or page_url(text), source=pf.source)
             try:
                 if method in SINGLE_PAGE_METHODS or (site is None and options.fallback):
                     article = single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)
@@ -696,9 +765,10 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
         except CRFModelError as exc:
             raise CLIError(str(exc)) from None
         single = lambda page, method: extract_single(page, method, crf=crf)  # noqa: E731
-    files = find_pages(args.pages, rep.message)
+    files = find_pages(args.pages, rep.message, info=rep.info, progress=rep.progress)
+    rep.finish()
     if not files:
-        raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
+        raise CLIError(NO_PAGES)
     errors = 0
     try:
         for record in _extract_records(files, site, options, rep, args.method, extractor, single):

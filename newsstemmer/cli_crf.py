@@ -148,7 +148,7 @@ def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
             rep.message(f"{pf.source}: skipped: {exc}")
             unreadable += 1
         else:
-            page = Page(html=text, url=page_url(text), source=pf.source)
+            page = Page(html=text, url=pf.url or page_url(text), source=pf.source)
             known = by_site.get(site_of(page.url)) if page.url else None
             candidates = [known] if known is not None else sites
             found = None

@@ -158,7 +158,7 @@ def _learn_into(args: argparse.Namespace, rep: "_cli.Reporter") -> SitePatterns:
         except _cli.PageReadError as exc:
             rep.message(f"{pf.source}: skipped: {exc}")
         else:
-            url = _cli.page_url(text)
+            url = pf.url or _cli.page_url(text)
             anchors: list[str] = []
             if linkinfo is not None:
                 url = url or linkinfo.url_for(pf.path)
