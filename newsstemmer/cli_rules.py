@@ -56,7 +56,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON: site, title and body selectors, and the stored rules")
     p.add_argument(
         "--learn", nargs="+", metavar="PAGE",
-        help="learn the rules from these pages (HTML files or directories) and store them in the file",
+        help="learn the rules from these pages (HTML or WARC files, or directories) and store them in the file",
     )
     p.add_argument("--linkinfo", metavar="FILE", help="with --learn: anchor texts of links to the pages (JSON Lines)")
     p.add_argument("--no-patterns", action="store_true", help="with --learn: do not use the file's layout patterns")
@@ -150,7 +150,7 @@ def _learn_into(args: argparse.Namespace, rep: "_cli.Reporter") -> SitePatterns:
     linkinfo = _cli.load_linkinfo(args.linkinfo) if args.linkinfo else None
     files = _cli.find_pages(args.learn, rep.message)
     if not files:
-        raise _cli.CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
+        raise _cli.CLIError(_cli.NO_PAGES)
     pages: list[Page] = []
     for n, pf in enumerate(files, 1):
         try:

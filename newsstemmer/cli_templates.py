@@ -28,6 +28,7 @@ import os
 
 from .amplification import DEFAULT_ALPHA, amplify, skeleton
 from .cli import (
+    NO_PAGES,
     CLIError,
     PageReadError,
     Reporter,
@@ -57,7 +58,7 @@ def add_parser(subparsers) -> None:
         description="Find the groups of pages that share a template, by substring amplification "
         "(no training, no number of groups to give).",
     )
-    p.add_argument("pages", nargs="+", metavar="PAGE", help="HTML file or directory (searched recursively)")
+    p.add_argument("pages", nargs="+", metavar="PAGE", help="HTML or WARC file, or directory (searched recursively)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--delta", type=_non_negative, metavar="D",
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace, rep: Reporter | None = None) -> int:
         raise CLIError(f"{args.plot}: is a directory (--plot names the SVG file to write)")
     files = find_pages(args.pages, rep.message)
     if not files:
-        raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
+        raise CLIError(NO_PAGES)
     sources: list[str] = []
     texts: list[str] = []
     errors = 0
