@@ -190,9 +190,7 @@ def extract_with_patterns(
         if nearest.coverage > opts.loose_threshold and nearest.pattern.article and _has_main(nearest):
             best, method = nearest, "pattern-loose"
     if best is None:
-        if opts.fallback:
-            return extract_single(page, opts.fallback)
-        return Article(page.url, _page_title(pb), "", matched=False, is_article=False, source=page.source)
+        return _unmatched(page, pb, opts)
     p = best.pattern
     roles = block_roles(pb, best)
     sections: list[tuple[str, str]] = []
@@ -214,6 +212,10 @@ def extract_with_patterns(
             if text not in seen:
                 seen.add(text)
                 body_parts.append(text)
+    if p.article and not body_parts:
+        # An article layout that finds no main text in this page (an index page that
+        # shares the site's frame, a one-off page) does not cover it.
+        return _unmatched(page, pb, opts)
     if not title:
         title = _page_title(pb)
     article = Article(
@@ -231,6 +233,13 @@ def extract_with_patterns(
     if not p.article and not opts.include_non_articles:
         article.body = ""
     return article
+
+
+def _unmatched(page: Page, pb: PageBlocks, opts: ExtractOptions) -> Article:
+    """No layout of the site gives this page's article: the single-page fallback, if any."""
+    if opts.fallback:
+        return extract_single(page, opts.fallback)
+    return Article(page.url, _page_title(pb), "", matched=False, is_article=False, source=page.source)
 
 
 def _without_lines(text: str, static: set[str]) -> str:

@@ -421,3 +421,16 @@ def test_title_found_when_the_main_text_lies_on_free_paths() -> None:
     for page, head in zip(pages, heads):
         art = extract_with_patterns(page, site)
         assert art.matched and art.title == head, (page.url, art.title)
+
+
+def test_article_layout_without_main_text_does_not_cover_the_page(learned) -> None:
+    # The site's frame with an empty body (a page that shares the frame but holds no
+    # article): the article layout finds no main text, so it does not apply.
+    articles, site = learned
+    a = articles[0]
+    start, end = a.html.index('<div class="body">'), a.html.index('<div class="mostread">')
+    hollow = a.html[:start] + '<div class="body"></div></div>' + a.html[end:]
+    art = extract_with_patterns(Page(hollow, url=a.url + "?hollow"), site)
+    assert not art.matched and art.body == ""
+    art = extract_with_patterns(Page(hollow, url=a.url + "?hollow"), site, ExtractOptions(fallback="pagerank"))
+    assert not art.matched and art.method == "pagerank"
