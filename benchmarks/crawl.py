@@ -163,7 +163,13 @@ def best_items(items: list[dict]) -> tuple[dict[str, dict], int]:
 
 
 def is_article_item(it: dict) -> bool:
-    return bool(it.get("method")) and it.get("is_article") is not False
+    """An item a learned layout made into an article (single-page fallbacks are not)."""
+    return bool(it.get("pattern")) and it.get("is_article") is not False
+
+
+def is_unmatched_item(it: dict) -> bool:
+    """An item no layout matched (emitted with the single-page method's body, or none)."""
+    return not it.get("pattern")
 
 
 def fmt(x: float, nd: int = 3) -> str:
@@ -204,7 +210,7 @@ def score_demo(crawl: Crawl, site: Any) -> dict[str, Any]:
         "empty": score.empty,
         "articles": sum(1 for it in items.values() if is_article_item(it)),
         "true_articles_emitted": sum(1 for p in truth if p in by_path and is_article_item(by_path[p])),
-        "unmatched": sum(1 for it in items.values() if not it.get("method")),
+        "unmatched": sum(1 for it in items.values() if is_unmatched_item(it)),
         "missing": missing,
         "index_as_article": wrong.get("index", 0),
         "static_as_article": wrong.get("static", 0),
@@ -494,7 +500,7 @@ def dataset_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             else:
                 if is_article_item(it):
                     c["articles"] += 1
-                elif not it.get("method"):
+                elif is_unmatched_item(it):
                     c["unmatched"] += 1
                 pred = prediction(it.get("title") or "", it.get("body") or "", e.gold_has_title)
             pairs[s.dataset].append((pred, gold))
@@ -575,8 +581,8 @@ def print_datasets(res: dict[str, Any], per_site: bool) -> None:
         print(f"| {ds} | {r['sites']} | {r['pages']} | {r['articles']} | {r['unmatched']} | {r['missing']} "
               f"| {r['index_as_article']} | {fmt(r['f1'])} | {fmt(r['precision'])} | {fmt(r['recall'])} | {tf} |")
     print("\narticles: gold pages emitted with an article layout applied; unmatched: emitted with no layout "
-          "(empty body); missing: no item (e.g. matched a non-article layout); index→article: the served "
-          "index page emitted as an article. Prediction title + \"\\n\" + body where the gold has the "
+          "(body from the single-page method); missing: no item (e.g. matched a non-article layout); index→article: the served "
+          "index page emitted as an article of a layout. Prediction title + \"\\n\" + body where the gold has the "
           "headline; a missing page counts as empty. Transductive: benchmarks/quality.py (learn from all "
           "pages, then extract them), same pages.\n")
     if per_site:
