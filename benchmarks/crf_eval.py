@@ -49,16 +49,22 @@ def select(entries: list[Entry], name: str) -> list[Entry]:
 
 def variants(thresholds: str = "0.7:0.4", soft: bool = False, first_pass: bool = True) -> list[tuple[str, dict]]:
     """(label, CRFExtractor settings) to compare: the first pass alone, then per
-    upper:lower pair the document's relabelling and the default one (text blocks keep
-    their own text).  All with the default fallback for pages left without content."""
+    upper:lower pair the document's relabelling, the relabelling that keeps text
+    blocks' own text, and that plus the article region (the extractor's default).
+    All with the default fallback for pages left without content."""
     out: list[tuple[str, dict]] = []
     if first_pass:
-        out += [("CRF alone", dict(relabel=False)), ("CRF alone, no fallback", dict(relabel=False, fallback=None))]
+        out += [
+            ("CRF alone", dict(relabel=False, region=None)),
+            ("CRF alone, no fallback", dict(relabel=False, region=None, fallback=None)),
+        ]
     for pair in thresholds.split(","):
         u, lo = (float(x) for x in pair.split(":"))
         extra = ", soft" if soft else ""
-        out.append((f"+ relabelling {u:g}/{lo:g}, document's rule{extra}", dict(upper=u, lower=lo, keep_text=False, soft=soft)))
-        out.append((f"+ relabelling {u:g}/{lo:g}, text kept{extra}", dict(upper=u, lower=lo, soft=soft)))
+        out.append((f"+ relabelling {u:g}/{lo:g}, document's rule{extra}",
+                    dict(upper=u, lower=lo, keep_text=False, soft=soft, region=None)))
+        out.append((f"+ relabelling {u:g}/{lo:g}, text kept{extra}", dict(upper=u, lower=lo, soft=soft, region=None)))
+        out.append((f"+ relabelling {u:g}/{lo:g}, text kept, article region{extra}", dict(upper=u, lower=lo, soft=soft)))
     return out
 
 

@@ -16,6 +16,7 @@ from newsstemmer.crf import (  # noqa: E402
     DEFAULT_MODEL,
     CRFExtractor,
     CRFModelError,
+    article_region,
     block_features,
     headline,
     pattern_labels,
@@ -137,14 +138,105 @@ def test_features_of_a_small_page() -> None:
     assert {"tag=p", "ptag=div", "ch=content", "ld=0", "se=1"} <= p1
     assert {"tag=footer", "kw=copyright"} <= footer
     assert not any(f.startswith("tm=") for f in footer)  # a year alone is no date
-    # the core (smallest block holding most paragraph-like text) is div.content
-    assert "core=in" in p1 and "core=is" in content and "core=out" in nav and "core=out" in footer
+    # the main block found by PageRank + DensitySum on the block tree is div.content
+    assert "pr=in" in p1 and "pr=is" in content and "pr=out" in nav and "pr=out" in footer
     # text amounts: share of the page, of the subtree, link density of the parent's subtree
     assert any(f.startswith("wr=") for f in p1) and "wsub=10" in p1 and "psld=0" in p1
     assert all(f[0] == "bias" for f in text_x + parent_x)
     assert all(len(f) == len(set(f)) for f in text_x + parent_x)
-    assert {"tag=body", "core=above"} <= set(parent_x[0])
-    assert {"h=content", "ch=content", "core=in"} <= set(parent_x[1])
+    assert {"tag=body", "pr=above"} <= set(parent_x[0])
+    assert {"h=content", "ch=content", "pr=in"} <= set(parent_x[1])
+
+
+def test_headline_may_be_an_h2_or_h3_and_description_is_read() -> None:
+    page = segment(doc(
+        "<h1>My Cooking Blog</h1><h3>A Lighter Creamy Cole Slaw</h3><p>Text.</p>",
+        head='<title>My Cooking Blog: A Lighter Creamy Cole Slaw</title><meta name="description" content="Slaw, lighter.">',
+    ))
+    assert page.headings == ["My Cooking Blog", "A Lighter Creamy Cole Slaw"] and page.h1 == ["My Cooking Blog"]
+    assert page.description == "Slaw, lighter."
+    assert headline(page) == "A Lighter Creamy Cole Slaw"  # the post's title, not the blog's name
+
+
+def test_hints_of_a_value_are_those_of_its_names() -> None:
+    from newsstemmer.crf import _HINTS, _hints
+
+    for value in ("post-body entry-content", "sidebar widget_text", "col-md-8 main", "nav ads top-bar", "x", "COMMENTS"):
+        assert _hints(value) == tuple(name for name, rx in _HINTS if rx.search(value.lower()))
+    assert "sidebar" in _hints("right-sidebar") and "sidebar" not in _hints("main-column")
+
+
+# A page with an article beside a link-heavy sidebar and a teaser list.
+REGION_PAGE = doc(
+    """
+    <div id="menu"><a href="/">Home</a> <a href="/a">World</a> <a href="/b">Sport</a> <a href="/c">Weather</a></div>
+    <div id="page">
+      <div class="post">
+        <h2>Council approves the new river bridge</h2>
+        <p>The council approved the new river bridge on Monday after a long debate about its cost.</p>
+        <p>Work on the bridge starts in spring and should end before the winter of next year.</p>
+        <p>The mayor said the bridge would cut the journey to the market by twenty minutes.</p>
+      </div>
+      <div class="sidebar">
+        <p><a href="/x">Popular story one</a></p><p><a href="/y">Popular story two</a></p>
+        <p><a href="/z">Popular story three</a></p>
+      </div>
+    </div>
+    <div id="footer">Copyright 2012 River Town News</div>
+    """,
+    head="<title>Council approves the new river bridge | River Town News</title>",
+)
+
+
+def test_pagerank_on_the_block_tree_finds_the_article() -> None:
+    from newsstemmer.crf import _main_region
+
+    page = segment(REGION_PAGE)
+    main, core = _main_region(page)
+    assert page.blocks[main].hints == ("article",) and core == main
+    text_x, _ = block_features(page)
+    where = {
+        page.blocks[i].text.split()[0]: next(f for f in x if f.startswith("pr="))
+        for i, x in zip(page.text_blocks, text_x)
+    }
+    assert where["The"] == where["Work"] == "pr=in" and where["Council"] == "pr=is"  # (the h2 is div.post's own text)
+    assert where["Home"] == where["Popular"] == where["Copyright"] == "pr=out"
+
+
+def test_block_solver_agrees_with_the_dom_solver() -> None:
+    # Lines as explicit leaves under pagerank.solve_tree give the same f and DensitySum.
+    from newsstemmer.crf import _solve_blocks
+    from newsstemmer.pagerank import solve_tree
+
+    page = segment(REGION_PAGE)
+    blocks = page.blocks
+    rng = random.Random(3)
+    u = [rng.random() for _ in blocks]
+    leaves = [len(b.segments) for b in blocks]
+    leaf_u = [0.0] * len(blocks)
+    parent, u_all = [b.parent for b in blocks], list(u)
+    for b in blocks:
+        for _ in b.segments:
+            x = rng.random()
+            leaf_u[b.index] += x
+            parent.append(b.index)
+            u_all.append(x)
+    f, g = _solve_blocks(blocks, u, leaves, leaf_u, 5.0)
+    f_ref = solve_tree(parent, u_all, 5.0)
+    g_ref = [0.0] * len(parent)
+    for i in range(1, len(parent)):
+        g_ref[parent[i]] += f_ref[i]
+    assert f == pytest.approx(f_ref[: len(blocks)]) and g == pytest.approx(g_ref[: len(blocks)])
+
+
+def test_article_region_is_the_subtree_of_likely_content() -> None:
+    page = segment(REGION_PAGE)
+    post = next(b.index for b in page.blocks if b.hints == ("article",))
+    probs = [0.9 if page.blocks[b].parent == post else 0.5 if b == post else 0.1 for b in page.text_blocks]
+    inside = article_region(page, page.text_blocks, probs, 0.3)
+    assert inside == {post} | set(page.blocks[post].children)
+    # with every block doubtful no subtree scores above 0: no region, every block
+    assert article_region(page, page.text_blocks, [0.0] * len(page.text_blocks), 0.3) == set(range(len(page.blocks)))
 
 
 def test_place_relative_to_the_headline() -> None:
@@ -338,6 +430,27 @@ def test_training_needs_both_labels(tmp_path: Path, gazette: dict) -> None:
 def test_thresholds_are_checked(gazette: dict) -> None:
     with pytest.raises(ValueError):
         CRFExtractor(gazette["model"], upper=0.3, lower=0.6)
+    for bad in (dict(threshold=1.5), dict(region=-0.1), dict(region_keep=2.0)):
+        with pytest.raises(ValueError):
+            CRFExtractor(gazette["model"], **bad)
+
+
+def test_article_region_drops_doubtful_content_away_from_the_article(gazette: dict) -> None:
+    html, paragraphs, _ = _article(random.Random(99), 500)
+    teaser = "<div class='promo'><p>" + " ".join(_sentence(random.Random(1)) for _ in range(3)) + "</p></div>"
+    html = html.replace('<div id="footer">', teaser + '<div id="footer">')
+    ex, ex_off = CRFExtractor(gazette["model"]), CRFExtractor(gazette["model"], region=None)
+    _, body = ex.extract(html)
+    for p in paragraphs:
+        assert p in body
+    on, off = ex.label(html), ex_off.label(html)
+    page = segment(html, ex.split_tags)
+    inside = article_region(page, [b.index for b in on], [b.probability for b in on], ex.region)
+    for a, b in zip(on, off):
+        assert a.index == b.index and a.probability == b.probability  # the first pass is the same
+        # outside the article's region, content needs a sure first pass; inside, nothing changes
+        dropped = b.sequence == "text" and a.index not in inside and a.probability < ex.region_keep
+        assert a.content == (b.content and not dropped)
 
 
 # -- the shipped model and bad model files ------------------------------------------------------------------
