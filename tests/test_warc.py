@@ -16,6 +16,7 @@ from warcio.warcwriter import WARCWriter
 from newsstemmer import cli
 from newsstemmer.cli import main
 from newsstemmer.warc import scan_warc
+from test_cli import records, run  # the CLI test helpers
 
 # -- a small site, as HTML files and as WARC records -----------------------------------------
 
@@ -123,16 +124,6 @@ class Warc:
     def close(self) -> Path:
         self.fh.close()
         return self.path
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def records(out: str) -> list[dict]:
-    return [json.loads(line) for line in out.splitlines()]
 
 
 def site_warc(path: Path, gz: bool = True, canonical: bool = True) -> tuple[Path, list[str]]:
