@@ -14,7 +14,6 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from newsstemmer import cli
-from newsstemmer.cli import main
 from newsstemmer.warc import scan_warc
 from test_cli import records, run  # the CLI test helpers
 
