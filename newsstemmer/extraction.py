@@ -212,7 +212,7 @@ def extract_with_patterns(
             if text not in seen:
                 seen.add(text)
                 body_parts.append(text)
-    if p.article and not body_parts:
+    if p.article and not any(role == "main" for role, _ in sections):
         # An article layout that finds no main text in this page (an index page that
         # shares the site's frame, a one-off page) does not cover it.
         return _unmatched(page, pb, opts)
