@@ -1,6 +1,6 @@
 """newsstemmer: learn news sites' layouts while crawling and extract clean articles.
 
-The core (this package minus ``newsstemmer.scrapy``) imports nothing from Scrapy::
+The core (this package minus ``newsstemmer.crawl``) imports nothing from Scrapy::
 
     from newsstemmer import Page, learn, extract
     site = learn([Page(html, url=url) for url, html in pages])
@@ -25,7 +25,8 @@ def extract(
 ) -> Article:
     """Extract one page: with the site's ``patterns`` if one matches, else on its own
     (DOM PageRank; ``matched=False``, ``method="pagerank"``).  Pass
-    ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages instead."""
+    ``ExtractOptions(fallback="crf")`` for the CRF instead, or
+    ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages."""
     page = Page(html, url=url)
     opts = options or ExtractOptions(fallback="pagerank")
     if patterns is None:
