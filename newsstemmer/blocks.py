@@ -172,6 +172,10 @@ def parse_html(text: str | bytes) -> etree._Element:
         text = text.decode("utf-8", "replace")
     if not text or not text.strip():
         raise HTMLParseError("empty document")
+    head = text[:2048]
+    if len(_CONTROL.findall(head)) > 0.1 * len(head):
+        # binary data decoded as text (a mislabelled image or archive), not a page
+        raise HTMLParseError("not a text page: control characters in the first 2048 characters")
     # lxml refuses str input that carries an XML encoding declaration.
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*>", "", text, count=1)
@@ -193,6 +197,7 @@ def parse_html(text: str | bytes) -> etree._Element:
 
 
 _END_OF_DOCUMENT = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)\b[^>]*?(/?)>")
 # Elements that never hold children, and ones a parser closes by itself when a sibling

@@ -73,7 +73,6 @@ MEDIA_TAGS = frozenset(("img", "video"))
 _PAGE_TAGS = frozenset(("html", "body", "main", "article"))
 
 _SPACE = re.compile(r"\s+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _WORD = re.compile(r"\w+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/~]+\s|\s*[|\u00ab\u00bb\uff5c]\s*")
@@ -491,9 +490,6 @@ def _parse(doc: str | bytes | etree._Element | etree._ElementTree) -> etree._Ele
             raise HTMLParseError(str(exc)) from exc
     elif not isinstance(doc, str):
         raise TypeError(f"expected HTML as str, bytes or an lxml element, not {type(doc).__name__}")
-    head = doc[:2048]
-    if len(_CONTROL.findall(head)) > 0.1 * len(head):
-        raise HTMLParseError("not a text page: control characters in the first 2048 characters")
     return parse_html(doc)
 
 

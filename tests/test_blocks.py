@@ -427,3 +427,29 @@ def test_early_end_of_document_tags_do_not_cut_the_page() -> None:
     )
     texts = [b.text for b in page_blocks(doc).blocks]
     assert "The article text follows the stray end tags here." in texts
+
+
+def test_binary_data_decoded_as_text_is_not_a_page() -> None:
+    import random
+
+    from newsstemmer.blocks import HTMLParseError, parse_html
+
+    rng = random.Random(5)
+    noise = bytes(rng.randrange(256) for _ in range(3000)).decode("latin-1")
+    with pytest.raises(HTMLParseError, match="not a text page"):
+        parse_html(noise)
+    # a page with a few stray control characters is still a page
+    assert parse_html("<p>caf\x85 menu\x0b and more text</p>" * 20) is not None
+
+
+@pytest.mark.parametrize("method", ["pagerank", "crf"])
+def test_single_page_methods_refuse_binary_data(method: str) -> None:
+    import random
+
+    from newsstemmer import Page, extract_single
+    from newsstemmer.blocks import HTMLParseError
+
+    rng = random.Random(6)
+    noise = bytes(rng.randrange(256) for _ in range(3000)).decode("latin-1")
+    with pytest.raises(HTMLParseError):
+        extract_single(Page(noise), method)
