@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,3 +86,19 @@ def by_site(entries: list[Entry], dataset: str) -> dict[str, list[Entry]]:
         if e.dataset == dataset:
             groups[e.site].append(e)
     return dict(sorted(groups.items()))
+
+
+def prediction(title: str, body: str, with_title: bool) -> str:
+    """What is scored against the gold: title + "\n" + body where the gold has the headline."""
+    if with_title and title:
+        return f"{title}\n{body}" if body else title
+    return body
+
+
+def select(entries: list[Entry], name: str) -> list[Entry]:
+    """The pages of dataset ``name`` (``X-single``: the one-page sites of X)."""
+    if name.endswith("-single"):
+        base = name[: -len("-single")]
+        sizes = Counter(e.site for e in entries if e.dataset == base)
+        return [e for e in entries if e.dataset == base and sizes[e.site] == 1]
+    return [e for e in entries if e.dataset == name]

@@ -41,7 +41,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _common import Entry, by_site, data_dir, load_manifest
+from _common import Entry, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer import Page, extract_with_patterns, learn
 from newsstemmer.amplification import DEFAULT_ALPHA, DEFAULT_DELTA, amplify, pregroup, skeleton
@@ -118,12 +118,6 @@ def grouping_quality(entries: list[Entry], datasets: list[str]) -> list[dict]:
 
 
 # -- B) learning with pre-grouping ------------------------------------------------------------------
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
 
 
 def learn_and_extract(entries: list[Entry], texts: list[str], parts: list[list[int]], site: str) -> tuple[list, float]:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import quote, unquote, urlsplit
 
-from _common import REPO_ROOT, Entry, by_site, data_dir, load_manifest
+from _common import Entry, REPO_ROOT, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.evaluation import evaluate
@@ -139,13 +139,6 @@ def run_crawl(folder: Path, urls: list[str], settings: dict[str, str], timeout: 
         tail = "\n".join(text.splitlines()[-20:])
         print(f"warning: crawl in {folder} exited {proc.returncode}; log tail:\n{tail}", file=sys.stderr)
     return crawl
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    """As in quality.py: title + "\\n" + body where the gold has the headline, else the body."""
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
 
 
 def best_items(items: list[dict]) -> tuple[dict[str, dict], int]:

@@ -21,30 +21,14 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
 
-from _common import Entry, data_dir, load_manifest
+from _common import Entry, data_dir, load_manifest, prediction, select
 
 from newsstemmer.blocks import parse_html
 from newsstemmer.crf import CRFExtractor
 from newsstemmer.evaluation import evaluate
 
 DEFAULT_DATASETS = ("readability", "dragnet-single")
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
-
-
-def select(entries: list[Entry], name: str) -> list[Entry]:
-    """The pages of dataset ``name`` (``X-single``: the one-page sites of X)."""
-    if name.endswith("-single"):
-        base = name[: -len("-single")]
-        sizes = Counter(e.site for e in entries if e.dataset == base)
-        return [e for e in entries if e.dataset == base and sizes[e.site] == 1]
-    return [e for e in entries if e.dataset == name]
 
 
 def variants(thresholds: str = "0.7:0.4", soft: bool = False, first_pass: bool = True) -> list[tuple[str, dict]]:

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import Entry, by_site, data_dir, load_manifest
+from _common import Entry, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer import ExtractOptions, Page, extract_with_patterns, learn
 from newsstemmer.evaluation import evaluate, score_page
@@ -27,12 +27,6 @@ DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
 # Sites with fewer pages are left out by default (dragnet has many one-page sites,
 # from which nothing can be learned).
 DEFAULT_MIN_PAGES = {"dragnet": 5}
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
 
 
 def run_site(entries: list[Entry]) -> dict:

@@ -34,7 +34,7 @@ import sys
 import time
 from statistics import median
 
-from _common import Entry, by_site, data_dir, load_manifest
+from _common import Entry, by_site, data_dir, load_manifest, prediction
 
 from parsel import Selector
 
@@ -60,12 +60,6 @@ PAPER = RuleOptions(
     skip_comments=False,
     strict_descendant=True,
 )
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
 
 
 def best_time(fn, repeat: int) -> float:

@@ -22,10 +22,9 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
 from dataclasses import fields, replace
 
-from _common import Entry, data_dir, load_manifest
+from _common import Entry, data_dir, load_manifest, prediction, select
 
 from newsstemmer.evaluation import evaluate, score_page
 from newsstemmer.pagerank import PageRankOptions, pagerank_extract
@@ -73,21 +72,6 @@ ABLATION: list[tuple[str, dict]] = [
     ("hidden elements kept", {"skip_hidden": False}),
     ("title line kept in body", {"strip_title": False}),
 ]
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
-
-
-def select(entries: list[Entry], name: str) -> list[Entry]:
-    """The pages of dataset ``name`` (``X-single``: the one-page sites of X)."""
-    if name.endswith("-single"):
-        base = name[: -len("-single")]
-        sizes = Counter(e.site for e in entries if e.dataset == base)
-        return [e for e in entries if e.dataset == base and sizes[e.site] == 1]
-    return [e for e in entries if e.dataset == name]
 
 
 def parse_overrides(items: list[str]) -> PageRankOptions:

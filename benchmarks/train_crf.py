@@ -30,7 +30,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _common import REPO_ROOT, Entry, data_dir, load_manifest
+from _common import Entry, REPO_ROOT, data_dir, load_manifest, prediction
 
 from newsstemmer import Page, learn
 from newsstemmer.crf import (
@@ -103,12 +103,6 @@ def parse_params(items: list[str]) -> dict:
         except ValueError:
             params[name] = float(value)
     return params
-
-
-def prediction(title: str, body: str, with_title: bool) -> str:
-    if with_title and title:
-        return f"{title}\n{body}" if body else title
-    return body
 
 
 def cross_validate(data, folds: int, params: dict, split_tags, thresholds: str, soft: bool) -> None:
