@@ -42,6 +42,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from _common import Entry, REPO_ROOT, by_site, data_dir, load_manifest, prediction
 
+from newsstemmer.crawl.testing import NOT_FOUND, send_page
 from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.evaluation import evaluate
 from newsstemmer.learning import site_of
@@ -390,16 +391,7 @@ class _Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path or "/"
         ctype, body = self.pages.get(path, ("text/html; charset=utf-8", b""))
         status = 200 if path in self.pages else 404
-        if status == 404:
-            body = b"<html><body>Not found</body></html>"
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send_page(self, status, ctype, body if status == 200 else NOT_FOUND)
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass

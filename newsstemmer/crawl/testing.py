@@ -29,7 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator, Sequence
 
-__all__ = ["TestSite", "build_test_site", "serve", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT"]
+__all__ = ["TestSite", "build_test_site", "serve", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,6 +139,21 @@ def build_test_site(n_articles: int = 30, seed: int = 7, hostile: bool = True) -
     return site
 
 
+NOT_FOUND = b"<html><body>Not found</body></html>"
+
+
+def send_page(handler: BaseHTTPRequestHandler, status: int, ctype: str, body: bytes) -> None:
+    """Answer a request with one page (a crawler that went away is no error)."""
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", ctype)
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the crawler went away (a killed crawl)
+
+
 class _Handler(BaseHTTPRequestHandler):
     site: TestSite
     delay: float = 0.0
@@ -147,15 +162,8 @@ class _Handler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if self.delay and path != "/robots.txt":
             time.sleep(self.delay)
-        status, ctype, body = self.site.pages.get(path, (404, "text/html", b"<html><body>Not found</body></html>"))
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the crawler went away (a killed crawl)
+        status, ctype, body = self.site.pages.get(path, (404, "text/html", NOT_FOUND))
+        send_page(self, status, ctype, body)
 
     def log_message(self, format: str, *args: object) -> None:  # quiet
         pass
