@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from .blocks import parse_html, weight
+from .blocks import _ASCII_NOT_WORD, parse_html, weight
 
 if TYPE_CHECKING:
     from .page import Page
@@ -157,6 +157,7 @@ _KW_PAIRS = {
     ("follow", "us"): "share", ("skip", "to"): "menu", ("back", "to"): "menu", ("read", "more"): "read more",
     ("continue", "reading"): "read more", ("more", "stories"): "related", ("posted", "by"): "posted by",
 }
+_KW_WORD_SET = frozenset(_KW_WORDS)
 _KW_OTHER = re.compile(r"©|著作権|無断転載|利用規約|プライバシー|お問い合わせ|ログイン|推奨環境|トップ|ホーム|関連")
 _KW_OTHER_NAMES = {
     "©": "copyright", "著作権": "copyright", "無断転載": "copyright", "推奨環境": "copyright",
@@ -165,33 +166,63 @@ _KW_OTHER_NAMES = {
 }
 
 
-def _keywords(words: list[str], low: str) -> list[str]:
-    """The footer / menu keywords among a block's words (lower case), by feature name."""
-    get = _KW_WORDS.get
-    found = [k for k in map(get, words) if k]
-    pairs = _KW_PAIRS
-    for pair in zip(words, words[1:]):
-        k = pairs.get(pair)
-        if k:
-            found.append(k)
-    if not low.isascii():
-        found += [_KW_OTHER_NAMES[m] for m in _KW_OTHER.findall(low)]
-    elif "\xa9" in low:
-        found.append("copyright")
-    return found
+_KW_FIRSTS = frozenset(a for a, _ in _KW_PAIRS)
+_KW_SECONDS = frozenset(b for _, b in _KW_PAIRS)
+
+
+def _keywords(words: list[str], word_set: set[str], low: str) -> tuple[int, set[str]]:
+    """How many footer / menu keywords a block's words (lower case) hold, and their
+    feature names.  ``word_set`` is ``set(words)``: the look-ups start from it, and
+    the word pairs are only walked if both words of some pair occur."""
+    names: set[str] = set()
+    n = 0
+    hit = _KW_WORD_SET.intersection(word_set)
+    if hit:
+        for word in hit:
+            n += words.count(word)
+            names.add(_KW_WORDS[word])
+    if not _KW_FIRSTS.isdisjoint(word_set) and not _KW_SECONDS.isdisjoint(word_set):
+        pairs = _KW_PAIRS
+        for pair in zip(words, words[1:]):
+            k = pairs.get(pair)
+            if k:
+                n += 1
+                names.add(k)
+    if not low.isascii():  # (© included)
+        for m in _KW_OTHER.findall(low):
+            n += 1
+            names.add(_KW_OTHER_NAMES[m])
+    return n, names
 
 
 #: Dates and times: 12:30, 2009-05-01, 5/1/2009, may 1, 1 may, 3 hours ago, 2009年5月1日
 #: (matched in lower-cased text that has digits).
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_TIME = re.compile(
+_TIME_PLAIN = re.compile(
     r"\d{1,2}:\d\d|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
     rf"\b{_MONTH} \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}(?![a-z])|"
     r"\d+ (?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?) ago|"
     r"\d{4}年\d{1,2}月|\d{1,2}月\d{1,2}日|\d{1,2}時\d{1,2}分"
 )
-#: Punctuation, deleted by ``str.translate`` to count it.
-_PUNCT = str.maketrans("", "", ",.;:!?\u3001\u3002\uff0c\uff0e\uff01\uff1f\u060c")
+#: The same matches as ``_TIME_PLAIN`` (what ``findall`` gives is identical), several times
+#: faster: re only skips ahead quickly to the possible first characters of a pattern that
+#: starts with a character class.  So the first character (a digit, or a month's first
+#: letter) is matched once up front, and each alternative checks it by look-behind and
+#: matches its remainder; a digit and a letter never start the same match, so the order
+#: of the alternatives that can compete is unchanged.  ``\b`` before that first (word)
+#: character becomes "no word character before it".
+_MONTH_REST = (
+    r"(?:(?<=j)an|(?<=f)eb|(?<=m)ar|(?<=a)pr|(?<=m)ay|(?<=j)un|(?<=j)ul|(?<=a)ug|(?<=s)ep|(?<=s)ept|"
+    r"(?<=o)ct|(?<=n)ov|(?<=d)ec)[a-z]*\.?"
+)
+_TIME = re.compile(
+    r"[\djfmasond](?:(?<=\d)(?:"
+    r"\d?:\d\d|\d{3}[-/.]\d{1,2}[-/.]\d{1,2}|\d?[-/.]\d{1,2}[-/.]\d{2,4}|"
+    rf"(?<!\w\d)\d? {_MONTH}(?![a-z])|"
+    r"\d* (?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?) ago|"
+    r"\d{3}年\d{1,2}月|\d?月\d{1,2}日|\d?時\d{1,2}分"
+    rf")|(?<!\w[a-z]){_MONTH_REST} \d{{1,2}}\b)"
+)
 _TOKEN = re.compile(r"\w+")
 _TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/\u00b7]+\s|\s*[|\u00ab\u00bb]\s*")
 
@@ -380,29 +411,39 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
         anchor_parts.clear()
         heading_parts.clear()
 
+    child_context: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # per block, of its children
+
     def new_block(el: etree._Element, depth: int) -> int:
         hints = _element_hints(el)
+        index = len(blocks)
         if current >= 0:
+            tag = el.tag
             p = blocks[current]
-            ctx_tags = p.context_tags
-            if p.tag in _CONTEXT_TAGS:
-                ctx_tags = ctx_tags | {p.tag}
-            if open_ctx:
-                ctx_tags = ctx_tags.union(open_ctx)
-            ctx_hints = p.context_hints.union(p.hints) if p.hints else p.context_hints
-            if open_hints:
-                ctx_hints = ctx_hints.union(*open_hints)
-            b = CRFBlock(len(blocks), el.tag, current, depth, p.block_depth + 1, hints, ctx_hints, ctx_tags, len(line_raw))
-            p.children.append(b.index)
+            ctx = child_context.get(current) if not open_ctx else None
+            if ctx is None:
+                ctx_tags = p.context_tags
+                if p.tag in _CONTEXT_TAGS:
+                    ctx_tags = ctx_tags | {p.tag}
+                if open_ctx:
+                    ctx_tags = ctx_tags.union(open_ctx)
+                ctx_hints = p.context_hints.union(p.hints) if p.hints else p.context_hints
+                if open_hints:
+                    ctx_hints = ctx_hints.union(*open_hints)
+                ctx = (ctx_hints, ctx_tags)
+                if not open_ctx:  # (then the context is the parent's alone)
+                    child_context[current] = ctx
+            blocks.append(CRFBlock(index, tag, current, depth, p.block_depth + 1, hints, ctx[0], ctx[1], len(line_raw)))
+            p.children.append(index)
         else:
-            b = CRFBlock(0, "body", -1, depth, 0, hints, frozenset(), frozenset(), 0)
-        blocks.append(b)
-        if b.tag == "td" or b.tag == "th":
-            cells.append((b.index, el))
-        return b.index
+            tag = "body"
+            blocks.append(CRFBlock(0, tag, -1, depth, 0, hints, frozenset(), frozenset(), 0))
+        if tag == "td" or tag == "th":
+            cells.append((index, el))
+        return index
 
     current = -1
     current = new_block(body, 0)
+    counts = blocks[current].counts  # those of the current block
     if body.text:
         parts.append(body.text)
     # Each entry: (iterator over the children, element, its kind, block it opened or -1)
@@ -419,12 +460,12 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
                     if in_heading:
                         heading_parts.append(text)
                 continue
-            if kind <= _ANCHOR_OR_COUNT and not len(el):
+            n_children = len(el)
+            if kind <= _ANCHOR_OR_COUNT and not n_children:
                 # Fast path for the most common elements: inline leaves (a, img, span...).
                 if kind:
-                    c = blocks[current].counts
                     name = "a" if kind == _ANCHOR else el.tag
-                    c[name] = c.get(name, 0) + 1
+                    counts[name] = counts.get(name, 0) + 1
                 text = el.text
                 if text and (parts or not text.isspace()):
                     parts.append(text)
@@ -446,19 +487,18 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
                     if parts:
                         flush()
                     opened = current = new_block(el, len(stack))
+                    counts = blocks[current].counts
                 elif kind == _ANCHOR:
                     in_anchor += 1
-                    c = blocks[current].counts
-                    c["a"] = c.get("a", 0) + 1
+                    counts["a"] = counts.get("a", 0) + 1
                 elif kind == _COUNT:
-                    c = blocks[current].counts
-                    c[el.tag] = c.get(el.tag, 0) + 1
+                    name = el.tag
+                    counts[name] = counts.get(name, 0) + 1
                 else:  # a line ends here
                     if parts:
                         flush()
-                    c = blocks[current].counts
                     name = "h" if kind == _HEADING else el.tag
-                    c[name] = c.get(name, 0) + 1
+                    counts[name] = counts.get(name, 0) + 1
                     if kind == _HEADING:
                         in_heading += 1
                         open_ctx.append(el.tag)
@@ -472,7 +512,7 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
                     anchor_parts.append(text)
                 if in_heading:
                     heading_parts.append(text)
-            if len(el):
+            if n_children:
                 stack.append((iter(el), el, kind, opened))
                 el = None  # walk the children first
             break
@@ -488,6 +528,7 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
                 if parts:
                     flush()
                 current = blocks[opened].parent
+                counts = blocks[current].counts
             elif kind == _ANCHOR:
                 in_anchor -= 1
             elif kind != _COUNT:
@@ -528,51 +569,64 @@ def _finish(
     """Normalise the lines, weigh them, and sum the weights per block and per subtree."""
     lines: list[tuple[int, str]] = []
     line_weights: list[tuple[int, int]] = []
-    before = [0] * (len(line_raw) + 1)  # weight of the lines before line i
+    n_lines = len(line_raw)
+    before = [0] * (n_lines + 1)  # weight of the lines before line i
     position = 0
-    for i, (b, raw) in enumerate(zip(line_block, line_raw)):
+    for i in range(n_lines):
         before[i] = position
-        text = " ".join(raw.split())
+        text = " ".join(line_raw[i].split())
         if not text:
             continue
-        w = weight(text)
+        # (weight() inlined for ASCII text, the common case)
+        w = len(text.encode("ascii").translate(None, _ASCII_NOT_WORD)) if text.isascii() else weight(text)
         if not w:
             continue  # punctuation alone ("|", "»") is no text of the block
+        b = line_block[i]
         blk = blocks[b]
         blk.segments.append(len(lines))
         lines.append((b, text))
         blk.weight += w
         position += w
-        aw = weight(line_anchor[i]) if line_anchor[i] else 0
+        anchor = line_anchor[i]
+        aw = weight(anchor) if anchor else 0
         blk.anchor_weight += aw
         line_weights.append((w, aw))
-        if line_heading[i]:
-            blk.heading_weight += weight(line_heading[i])
-    before[len(line_raw)] = position
+        heading = line_heading[i]
+        if heading:
+            blk.heading_weight += weight(heading)
+    before[n_lines] = position
     rows_of: dict[object, list] = {}
     for b, td in cells:
         blocks[b].table = _table_position(td, rows_of)
     # Subtree sums: children come after their parent in document order.
     for b in reversed(blocks):
         b.start = before[b.first_line]
-        b.sub_weight += b.weight
-        b.sub_anchor_weight += b.anchor_weight
-        if b.weight:
-            b.sub_text_blocks += 1
+        w = b.weight
+        sub_weight = b.sub_weight = b.sub_weight + w
+        sub_anchor = b.sub_anchor_weight = b.sub_anchor_weight + b.anchor_weight
+        sub_text = b.sub_text_blocks
+        sub_paragraphs = b.sub_paragraphs
+        if w:
+            sub_text = b.sub_text_blocks = sub_text + 1
             if b.tag == "p":
-                b.sub_paragraphs += 1
-        b.sub_links += b.counts.get("a", 0)
-        b.sub_items += b.counts.get("li", 0)
-        if b.segments:
+                sub_paragraphs = b.sub_paragraphs = sub_paragraphs + 1
             b.text = "\n".join([lines[i][1] for i in b.segments])
+        counts = b.counts
+        sub_links = b.sub_links
+        sub_items = b.sub_items
+        if counts:
+            if "a" in counts:
+                sub_links = b.sub_links = sub_links + counts["a"]
+            if "li" in counts:
+                sub_items = b.sub_items = sub_items + counts["li"]
         if b.parent >= 0:
             p = blocks[b.parent]
-            p.sub_weight += b.sub_weight
-            p.sub_anchor_weight += b.sub_anchor_weight
-            p.sub_text_blocks += b.sub_text_blocks
-            p.sub_links += b.sub_links
-            p.sub_items += b.sub_items
-            p.sub_paragraphs += b.sub_paragraphs
+            p.sub_weight += sub_weight
+            p.sub_anchor_weight += sub_anchor
+            p.sub_text_blocks += sub_text
+            p.sub_links += sub_links
+            p.sub_items += sub_items
+            p.sub_paragraphs += sub_paragraphs
     text_blocks = [b.index for b in blocks if b.weight > 0]
     parent_blocks = [b.index for b in blocks if b.weight == 0 and b.sub_weight > 0]
     top = blocks[0]
@@ -647,15 +701,55 @@ _NCH, _STB, _SA, _SLI, _SP, _PU, _SE, _NL, _PSTB = (
 )
 
 
-_SORTED: dict[frozenset[str], tuple[str, ...]] = {}
+_KWN, _TM = _count_names("kwn"), _count_names("tm")
+
+# Feature strings made once and looked up (string building per block is a hot spot).
+_TAG_NAMES: dict[str, tuple[str, str]] = {}  # tag -> ("tag=t", "ptag=t")
+_CONTEXT_NAMES: dict[tuple[Any, ...], tuple[str, ...]] = {}  # (hints, ctx hints, ctx tags) -> h=, ch=, in=
+_COUNTED_NAMES: dict[str, tuple[str, ...]] = {}  # element -> "n<element>=<bucket>" by count (as _count_names)
+_KW_NAMES: dict[str, str] = {}  # keyword feature name -> "kw=name"
+_END_NAMES: dict[str, str] = {}  # last character of the text -> "end=..."
 
 
-def _sorted(items: frozenset[str]) -> tuple[str, ...]:
-    found = _SORTED.get(items)
+def _tag_names(tag: str) -> tuple[str, str]:
+    found = _TAG_NAMES.get(tag)
     if found is None:
-        if len(_SORTED) > 10_000:
-            _SORTED.clear()
-        found = _SORTED[items] = tuple(sorted(items))
+        if len(_TAG_NAMES) > 1_000:
+            _TAG_NAMES.clear()
+        found = _TAG_NAMES[tag] = ("tag=" + tag, "ptag=" + tag)
+    return found
+
+
+def _context_names(b: CRFBlock) -> tuple[str, ...]:
+    """The block's hint and context features (memoised: blocks of a page share their context)."""
+    key = (b.hints, b.context_hints, b.context_tags)
+    found = _CONTEXT_NAMES.get(key)
+    if found is None:
+        if len(_CONTEXT_NAMES) > 20_000:
+            _CONTEXT_NAMES.clear()
+        # (context in sorted order: the order features first appear in fixes crfsuite's
+        # attribute numbering, so set order, which changes with the hash seed, would change the model)
+        found = _CONTEXT_NAMES[key] = (
+            *("h=" + h for h in b.hints),
+            *("ch=" + h for h in sorted(b.context_hints)),
+            *("in=" + t for t in sorted(b.context_tags)),
+        )
+    return found
+
+
+def _counted_names(name: str) -> tuple[str, ...]:
+    found = _COUNTED_NAMES.get(name)
+    if found is None:
+        found = _COUNTED_NAMES[name] = _count_names("n" + name)
+    return found
+
+
+def _end_name(last: str) -> str:
+    found = _END_NAMES.get(last)
+    if found is None:
+        if len(_END_NAMES) > 10_000:
+            _END_NAMES.clear()
+        found = _END_NAMES[last] = "end=" + (last if last in ".!?:;,)\"" else "w" if last.isalnum() else "o")
     return found
 
 
@@ -665,29 +759,31 @@ def _common_features(b: CRFBlock, blocks: list[CRFBlock], total: int) -> list[st
     A block's features are the names of its active (1.0) attributes.
     """
     sub = b.sub_weight
+    tag = _TAG_NAMES.get(b.tag) or _tag_names(b.tag)
+    if b.parent >= 0:
+        ptag = _TAG_NAMES.get(t := blocks[b.parent].tag) or _tag_names(t)
+        ptag = ptag[1]
+    else:
+        ptag = "ptag=-"
+    # (the buckets inlined: _log_bucket(sub) and _share_bucket(x))
+    x = sub / total
+    y = b.sub_anchor_weight / sub if sub else 0.0
     f = [
         "bias",
-        "tag=" + b.tag,
-        "ptag=" + blocks[b.parent].tag if b.parent >= 0 else "ptag=-",
+        tag[0],
+        ptag,
         _POS[min(9, 10 * b.start // total)],
-        _SW[_log_bucket(sub)],
-        _SWR[_share_bucket(sub / total)],
-        _SLD[_share_bucket(b.sub_anchor_weight / sub if sub else 0.0)],
+        _SW[min(14, sub.bit_length()) if sub > 0 else 0],
+        _SWR[0 if x <= 0 else 10 if x >= 1 else _SHARE_INNER[int(x * 10)]],
+        _SLD[0 if y <= 0 else 10 if y >= 1 else _SHARE_INNER[int(y * 10)]],
         _NCH[nch if (nch := len(b.children)) < 10 else 10],
         _STB[n if (n := b.sub_text_blocks) < 10 else 10],
         _SA[n if (n := b.sub_links) < 10 else 10],
         _SLI[n if (n := b.sub_items) < 10 else 10],
         _SP[n if (n := b.sub_paragraphs) < 10 else 10],
     ]
-    append = f.append
-    for h in b.hints:
-        append("h=" + h)
-    # (in sorted order: the order features first appear in fixes crfsuite's attribute
-    # numbering, so set order, which changes with the hash seed, would change the model)
-    for h in _sorted(b.context_hints):
-        append("ch=" + h)
-    for t in _sorted(b.context_tags):
-        append("in=" + t)
+    if b.hints or b.context_hints or b.context_tags:
+        f += _context_names(b)
     if b.table is not None:
         row, col, rows, cols = b.table
         f += ("trow=" + _count_bucket(row), "tcol=" + _count_bucket(col),
@@ -695,12 +791,14 @@ def _common_features(b: CRFBlock, blocks: list[CRFBlock], total: int) -> list[st
     return f
 
 
-_DIGITS = str.maketrans("", "", "0123456789")
+#: Punctuation, counted per block.
+_PUNCT_CHARS = ",.;:!?\u3001\u3002\uff0c\uff0e\uff01\uff1f\u060c"
 #: Text longer than this weight is searched for keywords and dates only in its
 #: first and last ``_EDGES`` characters, where bylines, dates and "reply" / "share"
 #: buttons sit (the searches were most of the feature time; F1 unchanged).
 _SHORT = 300  # (also the longest text compared with the page's headline signals)
 _EDGES = 150
+_HAS_DIGIT = re.compile(r"\d")
 
 
 def _text_features(
@@ -717,25 +815,31 @@ def _text_features(
         raw = text.encode("ascii")
         punct = len(raw) - len(raw.translate(None, b",.;:!?"))
         digits = len(raw) - len(raw.translate(None, b"0123456789"))
-    else:
-        punct = len(text) - len(text.translate(_PUNCT))
-        digits = len(text) - len(text.translate(_DIGITS))
+    else:  # (what str.translate would delete, counted: much faster than translating)
+        count = text.count
+        punct = sum(map(count, _PUNCT_CHARS))
+        digits = sum(map(count, "0123456789"))
     ends = low.count(". ") + low.count(".\n") + low.count("? ") + low.count("! ") + low.count("\u3002") + (text[-1] in ".!?")
-    last = text[-1]
     f = _common_features(b, blocks, total)
+    # (the buckets inlined: _log_bucket and _share_bucket)
+    x1 = w / total
+    x2 = w / b.sub_weight
+    x3 = b.anchor_weight / w
+    x4 = b.heading_weight / w
+    wpl = int(words / nlines)
     f += (
-        _W[_log_bucket(w)],
-        _WR[_share_bucket(w / total)],
-        _WSUB[_share_bucket(w / b.sub_weight)],
-        _LD[_share_bucket(b.anchor_weight / w)],
-        _HW[_share_bucket(b.heading_weight / w)],
+        _W[min(14, w.bit_length())],
+        _WR[0 if x1 <= 0 else 10 if x1 >= 1 else _SHARE_INNER[int(x1 * 10)]],
+        _WSUB[0 if x2 <= 0 else 10 if x2 >= 1 else _SHARE_INNER[int(x2 * 10)]],
+        _LD[0 if x3 <= 0 else 10 if x3 >= 1 else _SHARE_INNER[int(x3 * 10)]],
+        _HW[0 if x4 <= 0 else 10 if x4 >= 1 else _SHARE_INNER[int(x4 * 10)]],
         _PU[punct if punct < 10 else 10],
         _PUR[min(10, 20 * punct // words)],
         _SE[ends if ends < 10 else 10],
         _NL[nlines - 1 if nlines < 11 else 10],
-        _NW[_log_bucket(words)],
-        _WPL[_log_bucket(words / nlines)],
-        "end=" + (last if last in ".!?:;,)\"" else "w" if last.isalnum() else "o"),
+        _NW[min(14, words.bit_length()) if words > 0 else 0],
+        _WPL[min(14, wpl.bit_length()) if wpl > 0 else 0],
+        _END_NAMES.get(last := text[-1]) or _end_name(last),
     )
     append = f.append
     if text[0].isupper():
@@ -743,22 +847,27 @@ def _text_features(
     searched = low if w <= _SHORT else low[:_EDGES] + "\n" + low[-_EDGES:]
     if digits:
         append(_DIG[_share_bucket(digits / w)])
-        times = len(_TIME.findall(searched))
-        if times:
-            append("tm=" + _count_bucket(times))
+        if searched is low or _HAS_DIGIT.search(searched):  # (every date has a digit)
+            times = len(_TIME.findall(searched))
+            if times:
+                append(_TM[times if times < 10 else 10])
     tokens = _TOKEN.findall(searched)
-    kws = _keywords(tokens, searched)
-    if kws:
-        append("kwn=" + _count_bucket(len(kws)))
-        append(_KWD[_share_bucket(min(1.0, 10 * len(kws) / words))])
-        for k in sorted(set(kws)):
-            append("kw=" + k)
-    for name, n in b.counts.items():
-        append("n" + name + "=" + _count_bucket(n))
-    sim = 0.0
     ws = set(tokens)
+    nkw, kws = _keywords(tokens, ws, searched)
+    if nkw:
+        append(_KWN[nkw if nkw < 10 else 10])
+        append(_KWD[_share_bucket(min(1.0, 10 * nkw / words))])
+        for k in sorted(kws):
+            append(_KW_NAMES.get(k) or _KW_NAMES.setdefault(k, "kw=" + k))
+    for name, n in b.counts.items():
+        append((_COUNTED_NAMES.get(name) or _counted_names(name))[n if n < 10 else 10])
+    sim = 0.0  # (the best Dice coefficient with a headline signal)
     if title_words and w <= _SHORT and ws:
-        sim = max(2 * len(ws & t) / (len(ws) + len(t)) for t in title_words)
+        n = len(ws)
+        for t in title_words:
+            x = 2 * len(ws & t) / (n + len(t))
+            if x > sim:
+                sim = x
     return f, sim, ws
 
 
@@ -834,13 +943,13 @@ def _main_region(
         u[headline_block] = _PR_HEADLINE
     factor = [1.0] * n
     for b in blocks:
+        x = factor[b.parent] if b.parent >= 0 else 1.0
         hints = b.hints
-        if b.parent >= 0:
-            factor[b.index] = factor[b.parent]
-        if "comment" in hints:
-            factor[b.index] = 0.0
-        elif "sidebar" in hints or b.tag == "aside" or b.tag == "nav":
-            factor[b.index] = min(factor[b.index], _PR_SIDE)
+        if hints and "comment" in hints:
+            x = 0.0
+        elif (hints and "sidebar" in hints) or b.tag == "aside" or b.tag == "nav":
+            x = min(x, _PR_SIDE)
+        factor[b.index] = x
     if nt or nd:
         for i in page.text_blocks:
             if factor[i]:
@@ -899,6 +1008,9 @@ def _regions(page: CRFPage, top: int) -> list[str] | None:
     return where
 
 
+_PR_NAMES = {w: "pr=" + w for w in ("is", "in", "above", "out")}
+
+
 def block_features(page: CRFPage) -> tuple[list[list[str]], list[list[str]]]:
     """Features of the text-block sequence and of the parent-block sequence (SPEC §5).
 
@@ -942,10 +1054,11 @@ def block_features(page: CRFPage) -> tuple[list[list[str]], list[list[str]]]:
             f.append("hl=before" if k < best else "hl=at" if k == best else "hl=after")
     main, _ = _main_region(page, page.text_blocks[best] if best >= 0 and best_score >= 1.0 else -1, block_words)
     pr = _regions(page, main)
-    for ids, seq in ((page.text_blocks, text_seq), (page.parent_blocks, parent_seq)):
-        for i, f in zip(ids, seq):
-            if pr is not None:
-                f.append("pr=" + pr[i])
+    if pr is not None:
+        names = [_PR_NAMES[w] for w in pr]
+        for ids, seq in ((page.text_blocks, text_seq), (page.parent_blocks, parent_seq)):
+            for i, f in zip(ids, seq):
+                f.append(names[i])
     return text_seq, parent_seq
 
 
@@ -1353,15 +1466,21 @@ class CRFExtractor:
         text_x, parent_x = block_features(page)
         p_text = self._probabilities(self._model.text, self._model.text_has_content, text_x)
         p_parent = self._probabilities(self._model.parent, self._model.parent_has_content, parent_x)
-        prob = {i: p for i, p in zip(page.text_blocks, p_text)}
-        prob.update(zip(page.parent_blocks, p_parent))
-        nodes = sorted(prob)
-        position = {b: k for k, b in enumerate(nodes)}
+        blocks = page.blocks
+        prob = [0.0] * len(blocks)
+        for i, p in zip(page.text_blocks, p_text):
+            prob[i] = p
+        for i, p in zip(page.parent_blocks, p_parent):
+            prob[i] = p
+        nodes = sorted(page.text_blocks + page.parent_blocks)  # (two disjoint sets)
+        position = [-1] * len(blocks)
+        for k, b in enumerate(nodes):
+            position[b] = k
         parents = []
         for b in nodes:
-            p = page.blocks[b].parent
-            while p >= 0 and p not in position:  # (cannot happen: every ancestor is a node)
-                p = page.blocks[p].parent
+            p = blocks[b].parent
+            while p >= 0 and position[p] < 0:  # (cannot happen: every ancestor is a node)
+                p = blocks[p].parent
             parents.append(position[p] if p >= 0 else -1)
         probs = [prob[b] for b in nodes]
         r1 = probs if self.soft else [1.0 if p > self.threshold else 0.0 for p in probs]

@@ -166,6 +166,40 @@ def test_hints_of_a_value_are_those_of_its_names() -> None:
     assert "sidebar" in _hints("right-sidebar") and "sidebar" not in _hints("main-column")
 
 
+
+def test_fast_date_pattern_finds_what_the_plain_one_does() -> None:
+    from newsstemmer.crf import _TIME, _TIME_PLAIN
+
+    samples = [
+        "posted 12:30, 2009-05-01 and 5/1/2009", "may 1, 1 may 2010", "3 hours ago", "2009年5月1日 12時30分",
+        "on sept. 12 2011", "x1 may 2", "jan 5 feb 6", "dec 25th", "12 mayday", "a1 jan 3", "updated: mar 3",
+        "2 days ago 4 weeks ago", "11.22.2009", "the 5 mays 6", "1 sept 11 oct", "summary 5", "",
+    ]
+    rng = random.Random(7)
+    alphabet = [*"0123456789 :-/._xéabdfjmnost", "年", "月", "日", "時", "分", "３", "jan", "sept", "may", " ago", "hours"]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 24))) for _ in range(20_000)]
+    for text in samples:
+        assert _TIME.findall(text) == _TIME_PLAIN.findall(text), text
+
+
+def test_keywords_count_words_pairs_and_other_scripts() -> None:
+    from newsstemmer.crf import _KW_OTHER, _KW_OTHER_NAMES, _KW_PAIRS, _KW_WORDS, _TOKEN, _keywords
+
+    def plain(low: str) -> tuple[int, set[str]]:
+        words = _TOKEN.findall(low)
+        found = [_KW_WORDS[w] for w in words if w in _KW_WORDS]
+        found += [_KW_PAIRS[p] for p in zip(words, words[1:]) if p in _KW_PAIRS]
+        if not low.isascii():
+            found += [_KW_OTHER_NAMES[m] for m in _KW_OTHER.findall(low)]
+        return len(found), set(found)
+
+    for low in ("share share on facebook. all rights reserved", "read more stories", "© 2009 all rights reserved",
+                "log in or sign up, e-mail us", "ホーム | 関連 | ログイン", "nothing here", "comments comments reply"):
+        words = _TOKEN.findall(low)
+        assert _keywords(words, set(words), low) == plain(low)
+    assert _keywords(*(lambda w: (w, set(w)))(_TOKEN.findall("all rights reserved")), "all rights reserved")[0] == 2
+
+
 # A page with an article beside a link-heavy sidebar and a teaser list.
 REGION_PAGE = doc(
     """
