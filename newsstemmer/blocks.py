@@ -104,7 +104,7 @@ class LayoutBlock:
 
     @property
     def sig(self) -> str:
-        """Significant characters of the block (used for DiffScore)."""
+        """Significant characters of the block (word characters, lower-cased)."""
         return significant(self.text)
 
 

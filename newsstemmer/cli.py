@@ -346,20 +346,13 @@ def read_page(pf: PageFile) -> str:
     """Read and decode one page (a file or a WARC record); raise :class:`PageReadError` with the reason."""
     if pf.error is not None:
         raise PageReadError(pf.error)
-    if pf.warc is not None:
-        try:
-            return decode_html(read_payload(pf.warc), pf.warc.content_type).text
-        except WarcReadError as exc:
-            raise PageReadError(str(exc)) from None
-        except BinaryContentError as exc:
-            raise PageReadError(str(exc)) from None
-        except (UnicodeError, LookupError) as exc:
-            raise PageReadError(f"cannot decode: {exc}") from None
-    if os.path.isdir(pf.path):
+    if pf.warc is None and os.path.isdir(pf.path):
         raise PageReadError("is a directory")
     try:
+        if pf.warc is not None:
+            return decode_html(read_payload(pf.warc), pf.warc.content_type).text
         return decode_file(pf.path).text
-    except BinaryContentError as exc:
+    except (WarcReadError, BinaryContentError) as exc:
         raise PageReadError(str(exc)) from None
     except OSError as exc:
         raise PageReadError(exc.strerror or str(exc)) from None
