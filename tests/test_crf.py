@@ -22,6 +22,7 @@ from newsstemmer.crf import (  # noqa: E402
     pattern_labels,
     relabel,
     segment,
+    teaser_blocks,
     train,
 )
 
@@ -271,6 +272,45 @@ def test_article_region_is_the_subtree_of_likely_content() -> None:
     assert inside == {post} | set(page.blocks[post].children)
     # with every block doubtful no subtree scores above 0: no region, every block
     assert article_region(page, page.text_blocks, [0.0] * len(page.text_blocks), 0.3) == set(range(len(page.blocks)))
+
+
+def test_article_region_prefers_the_anchor_path_unless_elsewhere_is_clearly_better() -> None:
+    line = "<p>A paragraph of plain text that is long enough to count for something here.</p>"
+    page = segment(doc(f'<div id="post">{line * 4}</div><div id="about">{line * 5}</div>'))
+    post, about = page.blocks[0].children
+    in_post = {b for b in page.text_blocks if page.blocks[b].parent == post}
+    in_about = {b for b in page.text_blocks if page.blocks[b].parent == about}
+    assert len(in_post) == 4 and len(in_about) == 5
+
+    def region(p_about: float, anchor: int) -> set[int]:
+        probs = [0.9 if b in in_post else p_about if b in in_about else 0.0 for b in page.text_blocks]
+        return article_region(page, page.text_blocks, probs, 0.3, anchor)
+
+    # The box scores a little more than the post (5·0.5 against 4·0.6): without an
+    # anchor it is the region; with the post as anchor the post is.
+    assert about in region(0.8, -1) and post not in region(0.8, -1)
+    assert post in region(0.8, post) and about not in region(0.8, post)
+    # Far better elsewhere (5·0.7 > 1.3·4·0.6): the anchor gives way.
+    assert about in region(1.0, post) and post not in region(1.0, post)
+
+
+def test_teaser_listing_is_found_and_dropped() -> None:
+    teasers = "".join(
+        f'<div class="t"><a href="/s{i}">Story number {i} of the week</a></div>'
+        f"<p>A summary of story {i} cut to about one length by the blog software so that it fits the page...</p>"
+        for i in range(4)
+    )
+    article = (
+        '<p><a href="/a">Mayor Ann Lee</a></p><p>The mayor spoke for an hour about the budget.</p>'
+        '<p><a href="/b">Council member Bob Day</a></p><p>He answered her with a long speech about roads, schools, '
+        "taxes and the river bridge that the town has wanted for twenty years and still does not have.</p>"
+        '<p><a href="/c">The clerk</a></p><p>Read the minutes.</p>'
+    )
+    page = segment(doc(f'<div id="list">{teasers}</div><div id="post">{article}</div>'))
+    found = {page.blocks[b].text for b in teaser_blocks(page)}
+    assert len(found) == 8 and all("Story number" in t or "A summary" in t for t in found)
+    # link, text pairs of very different lengths are no listing
+    assert not teaser_blocks(segment(doc(article)))
 
 
 def test_place_relative_to_the_headline() -> None:
