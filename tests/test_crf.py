@@ -276,8 +276,9 @@ def test_article_region_is_the_subtree_of_likely_content() -> None:
 
 def test_article_region_prefers_the_anchor_path_unless_elsewhere_is_clearly_better() -> None:
     line = "<p>A paragraph of plain text that is long enough to count for something here.</p>"
-    page = segment(doc(f'<div id="post">{line * 4}</div><div id="about">{line * 5}</div>'))
-    post, about = page.blocks[0].children
+    page = segment(doc(f'<div>{line * 4}</div><div><div>{line * 5}</div><div>{line * 15}</div></div>'))
+    post, side = page.blocks[0].children
+    about = page.blocks[side].children[0]
     in_post = {b for b in page.text_blocks if page.blocks[b].parent == post}
     in_about = {b for b in page.text_blocks if page.blocks[b].parent == about}
     assert len(in_post) == 4 and len(in_about) == 5
