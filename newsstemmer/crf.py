@@ -1054,7 +1054,7 @@ def block_features(page: CRFPage) -> tuple[list[list[str]], list[list[str]]]:
     if best >= 0:
         for k, f in enumerate(text_seq):
             f.append("hl=before" if k < best else "hl=at" if k == best else "hl=after")
-    main, page.pagerank_core = _main_region(
+    main, page.pagerank_core = page._main, _ = _main_region(
         page, page.text_blocks[best] if best >= 0 and best_score >= 1.0 else -1, block_words
     )
     pr = _regions(page, main)
@@ -1469,8 +1469,9 @@ class CRFExtractor:
     P(content) reaches ``region_keep`` (teaser lists, author boxes and comment
     threads away from the article; dragnet single pages F1 +1.5 points).
     The region is sought on the path from the block-tree PageRank core to the
-    root first (see :func:`article_region`; +0.003 on dragnet single pages, a
-    few multi-page dragnet sites +0.2 to +0.85 per page, none lower).
+    root first, unless a subtree elsewhere scores ``region_elsewhere`` times as
+    much (see :func:`article_region`; 0 turns this off; +0.003 on dragnet single
+    pages, a few multi-page dragnet sites +0.2 to +0.85 per page, none lower).
     ``region=None`` turns this off.  ``teasers=True`` drops the text blocks of
     teaser listings (:func:`teaser_blocks`), which the CRF reads as short
     articles.
@@ -1491,6 +1492,7 @@ class CRFExtractor:
         threshold: float = 0.4,
         region: float | None = 0.3,
         region_keep: float = 0.9,
+        region_elsewhere: float = 1.3,
         teasers: bool = True,
     ) -> None:
         if not (0.0 <= lower <= upper <= 1.0):
@@ -1504,7 +1506,9 @@ class CRFExtractor:
             if value is not None and not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {value}")
         self.threshold, self.region, self.region_keep = threshold, region, region_keep
-        self.teasers = teasers
+        if region_elsewhere < 0:
+            raise ValueError(f"region_elsewhere must be >= 0, got {region_elsewhere}")
+        self.region_elsewhere, self.teasers = region_elsewhere, teasers
         self._model = _load_model(self.model_path)
         self.split_tags = tuple(self._model.meta["split_tags"])
 
@@ -1549,7 +1553,7 @@ class CRFExtractor:
             r2 = r1
         content = [r > 0.5 if self.soft else r >= 0.5 for r in r2]
         if self.region is not None:
-            inside = article_region(page, nodes, probs, self.region, page.pagerank_core)
+            inside = article_region(page, nodes, probs, self.region, page.pagerank_core, self.region_elsewhere)
             for k, b in enumerate(nodes):
                 if content[k] and b not in inside and probs[k] < self.region_keep:
                     content[k] = False

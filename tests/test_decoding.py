@@ -112,6 +112,16 @@ def test_declared_charset_tolerates_a_stray_byte():
     assert page.text.endswith("\ufffd")
 
 
+def test_utf8_with_some_mangled_bytes_stays_utf8():
+    # 2 bad bytes among 30 non-ASCII ones: still UTF-8, declared or not (not cp1252 mojibake).
+    good = "\u2018quoted\u2019 caf\u00e9 " * 5
+    body = html(good).encode("utf-8") + b"<p>\x80\x99</p>"
+    for declared in ("", '<meta charset="utf-8">'):
+        page = decode_html((declared.encode() + body))
+        assert page.encoding == "utf-8"
+        assert "\u2018quoted\u2019" in page.text and "\u00e2\u20ac" not in page.text
+
+
 def test_png_raises():
     body = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06"
     with pytest.raises(BinaryContentError, match="PNG"):
