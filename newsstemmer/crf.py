@@ -1054,7 +1054,7 @@ def block_features(page: CRFPage) -> tuple[list[list[str]], list[list[str]]]:
     if best >= 0:
         for k, f in enumerate(text_seq):
             f.append("hl=before" if k < best else "hl=at" if k == best else "hl=after")
-    main, page.pagerank_core = page._main, _ = _main_region(
+    main, page.pagerank_core = _main_region(
         page, page.text_blocks[best] if best >= 0 and best_score >= 1.0 else -1, block_words
     )
     pr = _regions(page, main)
