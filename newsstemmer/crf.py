@@ -1441,6 +1441,36 @@ def teaser_blocks(page: CRFPage, min_repeats: int = 3, spread: float = 1.5) -> s
     return found
 
 
+def _fill_gaps(page: CRFPage, nodes: Sequence[int], content: list[bool]) -> None:
+    """Make content every text block that lies, in document order, between two
+    content text blocks, unless half or more of its text is link text.
+
+    The CRF doubts short pieces inside an article (table cells, a caption, a
+    one-line paragraph, "Response / Votes" of a poll) that read like boxes out of
+    context; enclosed by the article they belong to it.  ``content`` is indexed
+    like ``nodes`` and changed in place.
+    """
+    blocks = page.blocks
+    position = {b: k for k, b in enumerate(nodes)}
+    gap: list[int] = []
+    seen_content = False
+    for b in page.text_blocks:
+        k = position[b]
+        if content[k]:
+            if seen_content:
+                for j in gap:
+                    content[j] = True
+            seen_content = True
+            gap = []
+        elif seen_content:
+            blk = blocks[b]
+            if blk.anchor_weight * 2 < blk.weight:
+                gap.append(k)
+            else:
+                gap = []  # a link block: what precedes it stays out too
+                seen_content = False
+
+
 class CRFExtractor:
     """Title and body of a single page by CRF labelling plus hierarchical relabelling.
 
@@ -1474,7 +1504,10 @@ class CRFExtractor:
     pages, a few multi-page dragnet sites +0.2 to +0.85 per page, none lower).
     ``region=None`` turns this off.  ``teasers=True`` drops the text blocks of
     teaser listings (:func:`teaser_blocks`), which the CRF reads as short
-    articles.
+    articles.  ``fill_gaps=True`` makes text enclosed by content content
+    (:func:`_fill_gaps`: table cells, captions and short lines inside an
+    article; dragnet single pages +0.004, readability +0.001, +0.0005 in
+    3-fold cross-validation on the training sites).
 
     An extractor holds crfsuite taggers, which are not thread-safe: use one per
     thread.  Input that is no HTML at all raises ``blocks.HTMLParseError``.
@@ -1494,6 +1527,7 @@ class CRFExtractor:
         region_keep: float = 0.9,
         region_elsewhere: float = 1.3,
         teasers: bool = True,
+        fill_gaps: bool = True,
     ) -> None:
         if not (0.0 <= lower <= upper <= 1.0):
             raise ValueError(f"need 0 <= lower <= upper <= 1, got lower={lower}, upper={upper}")
@@ -1508,7 +1542,7 @@ class CRFExtractor:
         self.threshold, self.region, self.region_keep = threshold, region, region_keep
         if region_elsewhere < 0:
             raise ValueError(f"region_elsewhere must be >= 0, got {region_elsewhere}")
-        self.region_elsewhere, self.teasers = region_elsewhere, teasers
+        self.region_elsewhere, self.teasers, self.fill_gaps = region_elsewhere, teasers, fill_gaps
         self._model = _load_model(self.model_path)
         self.split_tags = tuple(self._model.meta["split_tags"])
 
@@ -1563,6 +1597,8 @@ class CRFExtractor:
                 for k, b in enumerate(nodes):
                     if b in listed:
                         content[k] = False
+        if self.fill_gaps:
+            _fill_gaps(page, nodes, content)
         if self.fallback is not None:
             texts = [k for k, b in enumerate(nodes) if page.blocks[b].weight > 0]
             if texts and not any(content[k] for k in texts):

@@ -295,6 +295,26 @@ def test_article_region_prefers_the_anchor_path_unless_elsewhere_is_clearly_bett
     assert about in region(1.0, post) and post not in region(1.0, post)
 
 
+def test_gaps_between_content_blocks_are_filled_unless_links() -> None:
+    from newsstemmer.crf import _fill_gaps
+
+    page = segment(
+        doc(
+            "<div>Menu line</div><p>First paragraph of the story.</p><table><tr><td>Votes</td><td>12%</td></tr></table>"
+            '<p>Second paragraph.</p><p><a href="/x">A link to elsewhere</a></p><p>Third paragraph.</p><div>Footer</div>'
+        )
+    )
+    nodes = page.text_blocks
+    texts = [page.blocks[b].text for b in nodes]
+    assert texts == ["Menu line", "First paragraph of the story.", "Votes", "12%", "Second paragraph.",
+                     "A link to elsewhere", "Third paragraph.", "Footer"]
+    content = [t.endswith("paragraph.") or t.endswith("story.") for t in texts]
+    _fill_gaps(page, nodes, content)
+    # the table cells are enclosed by content: filled; the link, the menu and the footer stay out
+    assert [t for t, c in zip(texts, content) if c] == [
+        "First paragraph of the story.", "Votes", "12%", "Second paragraph.", "Third paragraph."]
+
+
 def test_teaser_listing_is_found_and_dropped() -> None:
     teasers = "".join(
         f'<div class="t"><a href="/s{i}">Story number {i} of the week</a></div>'
