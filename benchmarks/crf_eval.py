@@ -32,23 +32,28 @@ DEFAULT_DATASETS = ("readability", "dragnet-single")
 
 
 def variants(thresholds: str = "0.7:0.4", soft: bool = False, first_pass: bool = True) -> list[tuple[str, dict]]:
-    """(label, CRFExtractor settings) to compare: the first pass alone, then per
-    upper:lower pair the document's relabelling, the relabelling that keeps text
-    blocks' own text, and that plus the article region (the extractor's default).
-    All with the default fallback for pages left without content."""
+    """(label, CRFExtractor settings) to compare, each row adding one step: the
+    first pass alone, then per upper:lower pair the document's relabelling, the
+    relabelling that keeps text blocks' own text, the article region, and the
+    teaser and gap steps (the extractor's default).  All with the default
+    fallback for pages left without content."""
+    plain = dict(region=None, teasers=False, fill_gaps=False)
     out: list[tuple[str, dict]] = []
     if first_pass:
         out += [
-            ("CRF alone", dict(relabel=False, region=None)),
-            ("CRF alone, no fallback", dict(relabel=False, region=None, fallback=None)),
+            ("CRF alone", dict(relabel=False, **plain)),
+            ("CRF alone, no fallback", dict(relabel=False, fallback=None, **plain)),
         ]
     for pair in thresholds.split(","):
         u, lo = (float(x) for x in pair.split(":"))
         extra = ", soft" if soft else ""
-        out.append((f"+ relabelling {u:g}/{lo:g}, document's rule{extra}",
-                    dict(upper=u, lower=lo, keep_text=False, soft=soft, region=None)))
-        out.append((f"+ relabelling {u:g}/{lo:g}, text kept{extra}", dict(upper=u, lower=lo, soft=soft, region=None)))
-        out.append((f"+ relabelling {u:g}/{lo:g}, text kept, article region{extra}", dict(upper=u, lower=lo, soft=soft)))
+        rule = f"+ relabelling {u:g}/{lo:g}"
+        out.append((f"{rule}, document's rule{extra}", dict(upper=u, lower=lo, keep_text=False, soft=soft, **plain)))
+        out.append((f"{rule}, text kept{extra}", dict(upper=u, lower=lo, soft=soft, **plain)))
+        out.append((f"{rule}, text kept, article region{extra}",
+                    dict(upper=u, lower=lo, soft=soft, teasers=False, fill_gaps=False)))
+        out.append((f"{rule}, text kept, article region, teasers, gaps (default){extra}",
+                    dict(upper=u, lower=lo, soft=soft)))
     return out
 
 
