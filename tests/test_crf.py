@@ -525,7 +525,7 @@ def test_training_needs_both_labels(tmp_path: Path, gazette: dict) -> None:
 def test_thresholds_are_checked(gazette: dict) -> None:
     with pytest.raises(ValueError):
         CRFExtractor(gazette["model"], upper=0.3, lower=0.6)
-    for bad in (dict(threshold=1.5), dict(region=-0.1), dict(region_keep=2.0)):
+    for bad in (dict(threshold=1.5), dict(region=-0.1), dict(region_keep=2.0), dict(region_elsewhere=-1.0)):
         with pytest.raises(ValueError):
             CRFExtractor(gazette["model"], **bad)
 
