@@ -42,7 +42,7 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     )
     p.add_argument("patterns", metavar="PATTERNS", help="pattern file (.json) or directory of pattern files")
     p.add_argument("pages", nargs="+", metavar="PAGE",
-                   help="more pattern files (.json), then HTML files or directories (searched recursively)")
+                   help="more pattern files (.json), then HTML or WARC files or directories (searched recursively)")
     p.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write")
     p.add_argument("--c1", type=_non_negative, metavar="C1",
                    help=f"L1 regularisation (default {DEFAULT_TRAIN_PARAMS['c1']:g})")
@@ -106,7 +106,7 @@ def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]
 
 
 def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
-    from .cli import CLIError, PageReadError, _check_writable, _s, find_pages, page_url, read_page
+    from .cli import NO_PAGES, CLIError, PageReadError, _check_writable, _s, find_pages, page_url, read_page
     from .crf import DEFAULT_SPLIT_TAGS, pattern_labels, train
     from .learning import site_of
     from .page import Page
@@ -128,7 +128,7 @@ def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
     by_site = {s.site: s for s in sites}
     files = find_pages(page_args, rep.message)
     if not files:
-        raise CLIError("no pages found (give HTML files, or directories holding *.html/*.htm/*.xhtml/*.shtml)")
+        raise CLIError(NO_PAGES)
 
     params = {
         key: value
