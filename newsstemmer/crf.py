@@ -15,7 +15,9 @@ block tree::
 
 Then the article is kept in one piece: content text blocks outside the subtree
 that holds most of the likely content are dropped unless the CRF is sure of
-them (:func:`article_region`).  Among the features, the block's place relative
+them (:func:`article_region`), teaser listings are dropped
+(:func:`teaser_blocks`), and plain text enclosed by content is content
+(:func:`_fill_gaps`).  Among the features, the block's place relative
 to the main block that DOM PageRank + DensitySum (SPEC §4) finds, computed on
 the block tree (each line a leaf) so that it costs little.
 
