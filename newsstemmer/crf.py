@@ -42,14 +42,16 @@ import re
 import tempfile
 import zipfile
 import zlib
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from .blocks import _ASCII_NOT_WORD, parse_html, weight
+from .blocks import _ASCII_NOT_WORD, _NOT_WORD, parse_html
 
 if TYPE_CHECKING:
     from .page import Page
@@ -302,18 +304,113 @@ _WORD_HINT_CACHE: dict[str, frozenset[str]] = {}
 _HINT_ORDER = tuple(name for name, _ in _HINTS)
 
 
+def _trie_pattern(words: Iterable[str]) -> str:
+    """A regex alternation of ``words`` written as a trie (``side(?:bar)?|...``).
+
+    At a given position it matches the longest of the words that starts there, and
+    trying it costs about one branch per distinct first letter instead of one per word.
+    """
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}  # (a word ends here)
+
+    def pattern(node: dict[str, dict]) -> str:
+        alts = [re.escape(c) + pattern(child) for c, child in sorted(node.items()) if c]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        if "" in node:  # the longer words first (greedy), else the word that ends here
+            body = ("(?:" + body + ")" if len(alts) == 1 else body) + "?"
+        return body
+
+    return pattern(root)
+
+
+def _hint_scanner(
+    hints: Sequence[tuple[str, re.Pattern[str]]],
+) -> tuple[re.Pattern[str], dict[str, tuple[frozenset[str], tuple[str, ...]]], tuple[str, ...]]:
+    """One regex pass that finds what searching a name with each hint pattern finds.
+
+    Most hint patterns are alternations of plain words.  All those words go into one
+    regex that, at every position of a name, captures the longest word that starts
+    there (inside a lookahead, so that overlapping words are all seen).  Any other
+    word that starts at the same position is a prefix of that one, so each word maps
+    to the hints of itself and of its listed prefixes.  An alternative of the form
+    ``(context)word(context)`` (``(^|[^a-z])ads?([^a-z]|$)``) gives its word (``ad``)
+    as a guard: a name where the guard occurs is searched with that hint's own
+    pattern, which decides.  A hint with any other alternative, or with flags, is
+    always searched with its pattern.
+
+    Returns the scanner, ``{word: (hints, guarded hints)}``, and the always-searched hints.
+    """
+    plain = re.compile(r"[a-z0-9_-]+")
+    guarded = re.compile(r"(?:\([^()]*\))?([a-z0-9_-]+?)(?:[a-z0-9_-]\?)?(?:\([^()]*\))?")
+    direct: dict[str, set[str]] = {}
+    guards: dict[str, set[str]] = {}
+    always: list[str] = []
+    for name, rx in hints:
+        alternatives, depth, start = [], 0, 0  # split at the top-level "|"
+        for i, c in enumerate(rx.pattern):
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            elif c == "|" and not depth:
+                alternatives.append(rx.pattern[start:i])
+                start = i + 1
+        alternatives.append(rx.pattern[start:])
+        if rx.flags != re.UNICODE or any(
+            not plain.fullmatch(a) and not guarded.fullmatch(a) for a in alternatives
+        ):
+            always.append(name)
+            continue
+        for a in alternatives:
+            if plain.fullmatch(a):
+                direct.setdefault(a, set()).add(name)
+            else:
+                guards.setdefault(guarded.fullmatch(a).group(1), set()).add(name)  # type: ignore[union-attr]
+    words = direct.keys() | guards.keys()
+    table = {
+        word: (
+            frozenset().union(*(direct.get(word[:k], ()) for k in range(1, len(word) + 1))),
+            tuple(sorted(set().union(*(guards.get(word[:k], ()) for k in range(1, len(word) + 1))))),
+        )
+        for word in words
+    }
+    return re.compile(f"(?=({_trie_pattern(words)}))"), table, tuple(always)
+
+
+_HINT_SCAN, _HINT_WORDS, _HINT_ALWAYS = _hint_scanner(_HINTS)
+_HINT_PATTERNS = dict(_HINTS)
+
+
 def _word_hints(word: str) -> frozenset[str]:
     """Role hints of one whitespace-free id/class name (memoised).
 
     No hint pattern spans whitespace, so a value's hints are the union of its
-    names' hints; names recur across sites far more than whole values do.
+    names' hints; names recur across sites far more than whole values do.  The
+    hints are those of the patterns that ``search`` the lower-cased name,
+    found in one pass (:func:`_hint_scanner`).
     """
     found = _WORD_HINT_CACHE.get(word)
     if found is None:
         if len(_WORD_HINT_CACHE) > 50_000:
             _WORD_HINT_CACHE.clear()
         low = word.lower()
-        found = _WORD_HINT_CACHE[word] = frozenset(name for name, rx in _HINTS if rx.search(low))
+        names: set[str] = set()
+        check = _HINT_ALWAYS
+        for w in _HINT_SCAN.findall(low):
+            direct, guarded = _HINT_WORDS[w]
+            names |= direct
+            if guarded:
+                check += guarded
+        for name in check:
+            if name not in names and _HINT_PATTERNS[name].search(low):
+                names.add(name)
+        found = _WORD_HINT_CACHE[word] = frozenset(names)
     return found
 
 
@@ -331,10 +428,16 @@ def _hints(value: str) -> tuple[str, ...]:
 
 
 def _element_hints(el: etree._Element) -> tuple[str, ...]:
+    """Role hints of an element's id and class values (:func:`_hints`)."""
     eid, cls = el.get("id"), el.get("class")
     if eid:
-        return _hints(f"{eid} {cls}" if cls else eid)
-    return _hints(cls) if cls else ()
+        value = f"{eid} {cls}" if cls else eid
+    elif cls:
+        value = cls
+    else:
+        return ()
+    found = _HINT_CACHE.get(value)  # (the memo of _hints, looked up here: a call less)
+    return _hints(value) if found is None else found
 
 
 # What the walk does with each element, found with one dict look-up.
@@ -404,7 +507,13 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
     heading_parts: list[str] = []
     in_anchor = in_heading = 0
     open_ctx: list[str] = []  # enclosing context tags that are not blocks
-    open_hints: list[tuple[str, ...]] = []  # and their hints
+    # and, of those, the elements whose id/class hints count (not headings): their hints
+    # are read when a block opens inside them
+    open_hints: list[etree._Element] = []
+    # A serial number per push on ``open_ctx`` (``open_hints`` is only pushed with it):
+    # the top one identifies what both lists hold.
+    open_serials: list[int] = []
+    serial = 0
 
     def flush() -> None:
         line_block.append(current)
@@ -415,148 +524,177 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
         anchor_parts.clear()
         heading_parts.clear()
 
-    child_context: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # per block, of its children
+    # Context (hints, tags) of a new block, by its parent block and the open context
+    # (``(parent, serial)``, or the parent alone when no context is open): siblings share it.
+    child_context: dict[object, tuple[frozenset[str], frozenset[str]]] = {}
 
-    def new_block(el: etree._Element, depth: int) -> int:
-        hints = _element_hints(el)
-        index = len(blocks)
-        if current >= 0:
-            tag = el.tag
-            p = blocks[current]
-            ctx = child_context.get(current) if not open_ctx else None
-            if ctx is None:
-                ctx_tags = p.context_tags
-                if p.tag in _CONTEXT_TAGS:
-                    ctx_tags = ctx_tags | {p.tag}
-                if open_ctx:
-                    ctx_tags = ctx_tags.union(open_ctx)
-                ctx_hints = p.context_hints.union(p.hints) if p.hints else p.context_hints
-                if open_hints:
-                    ctx_hints = ctx_hints.union(*open_hints)
-                ctx = (ctx_hints, ctx_tags)
-                if not open_ctx:  # (then the context is the parent's alone)
-                    child_context[current] = ctx
-            blocks.append(CRFBlock(index, tag, current, depth, p.block_depth + 1, hints, ctx[0], ctx[1], len(line_raw)))
-            p.children.append(index)
-        else:
-            tag = "body"
-            blocks.append(CRFBlock(0, tag, -1, depth, 0, hints, frozenset(), frozenset(), 0))
-        if tag == "td" or tag == "th":
-            cells.append((index, el))
-        return index
-
-    current = -1
-    current = new_block(body, 0)
+    blocks.append(CRFBlock(0, "body", -1, 0, 0, _element_hints(body), frozenset(), frozenset(), 0))
+    current = 0
     counts = blocks[current].counts  # those of the current block
     if body.text:
         parts.append(body.text)
-    # Each entry: (iterator over the children, element, its kind, block it opened or -1)
-    stack: list[tuple[Any, Any, int, int]] = [(iter(body), None, _INLINE, -1)]
-    while stack:
-        for el in stack[-1][0]:  # (left after each element that is not a leaf, resumed after it)
-            kind = kinds.get(el.tag, _INLINE)
-            if kind == _SKIP:
-                text = el.tail
-                if text and (parts or not text.isspace()):
-                    parts.append(text)
-                    if in_anchor:
-                        anchor_parts.append(text)
-                    if in_heading:
-                        heading_parts.append(text)
-                continue
-            n_children = len(el)
-            if kind <= _ANCHOR_OR_COUNT and not n_children:
-                # Fast path for the most common elements: inline leaves (a, img, span...).
+    # The walk follows ``body.iter()`` (document order, iterated in C: cheaper than an
+    # iterator per element).  Elements other than inline leaves stay open on ``stack``
+    # (element, its kind, block it opened or -1) until an element whose parent is not
+    # the innermost open one shows that they have closed.  ``body`` comes once more at
+    # the end, to close them all.
+    stack: list[tuple[Any, int, int]] = [(body, _INLINE, -1)]
+    top = body
+    walk = chain(body.iter(), (body,))
+    next(walk)  # (body itself)
+    for el in walk:
+        parent = el.getparent()
+        if parent is not top:
+            if el is body:  # the end of the walk
+                parent = body
+            while parent is not top:
+                # --- the innermost open element closes
+                closed, kind, opened = stack.pop()
+                top = stack[-1][0]
                 if kind:
-                    name = "a" if kind == _ANCHOR else el.tag
-                    counts[name] = counts.get(name, 0) + 1
-                text = el.text
-                if text and (parts or not text.isspace()):
-                    parts.append(text)
-                    if in_anchor or kind == _ANCHOR:
-                        anchor_parts.append(text)
-                    if in_heading:
-                        heading_parts.append(text)
-                text = el.tail
+                    if kind == _SPLIT:
+                        if parts:
+                            flush()
+                        current = blocks[opened].parent
+                        counts = blocks[current].counts
+                    elif kind == _ANCHOR:
+                        in_anchor -= 1
+                    elif kind != _COUNT:
+                        if parts:
+                            flush()
+                        if kind == _HEADING:
+                            in_heading -= 1
+                            open_ctx.pop()
+                            open_serials.pop()
+                        elif kind == _LINE_CTX:
+                            open_ctx.pop()
+                            open_serials.pop()
+                            open_hints.pop()
+                text = closed.tail
                 if text and (parts or not text.isspace()):
                     parts.append(text)
                     if in_anchor:
                         anchor_parts.append(text)
                     if in_heading:
                         heading_parts.append(text)
-                continue
-            opened = -1
-            if kind:
-                if kind == _SPLIT:
-                    if parts:
-                        flush()
-                    opened = current = new_block(el, len(stack))
-                    counts = blocks[current].counts
-                elif kind == _ANCHOR:
-                    in_anchor += 1
-                    counts["a"] = counts.get("a", 0) + 1
-                elif kind == _COUNT:
-                    name = el.tag
-                    counts[name] = counts.get(name, 0) + 1
-                else:  # a line ends here
-                    if parts:
-                        flush()
-                    name = "h" if kind == _HEADING else el.tag
-                    counts[name] = counts.get(name, 0) + 1
-                    if kind == _HEADING:
-                        in_heading += 1
-                        open_ctx.append(el.tag)
-                    elif kind == _LINE_CTX:
-                        open_ctx.append(el.tag)
-                        open_hints.append(_element_hints(el))
-            text = el.text
+            if el is body:
+                break
+        tag = el.tag
+        kind = kinds.get(tag, _INLINE)
+        if kind == _SKIP:
+            if len(el):  # its descendants are skipped: as many items of the walk (consumed in C)
+                deque(zip(el.iterdescendants(), walk), 0)
+            text = el.tail
             if text and (parts or not text.isspace()):
                 parts.append(text)
                 if in_anchor:
                     anchor_parts.append(text)
                 if in_heading:
                     heading_parts.append(text)
-            if n_children:
-                stack.append((iter(el), el, kind, opened))
-                el = None  # walk the children first
-            break
-        else:
-            _, el, kind, opened = stack.pop()
-            if el is None:
-                break
-        if el is None:
             continue
-        # --- el closes (a leaf at once, a parent after its children)
+        if kind <= _ANCHOR_OR_COUNT and not len(el):
+            # Fast path for the most common elements: inline leaves (a, img, span...).
+            if kind:  # (an anchor's tag is "a")
+                counts[tag] = counts.get(tag, 0) + 1
+            text = el.text
+            if text and (parts or not text.isspace()):
+                parts.append(text)
+                if in_anchor or kind == _ANCHOR:
+                    anchor_parts.append(text)
+                if in_heading:
+                    heading_parts.append(text)
+            text = el.tail
+            if text and (parts or not text.isspace()):
+                parts.append(text)
+                if in_anchor:
+                    anchor_parts.append(text)
+                if in_heading:
+                    heading_parts.append(text)
+            continue
+        # --- el opens (a leaf too: it closes as the next element comes)
+        opened = -1
         if kind:
             if kind == _SPLIT:
                 if parts:
                     flush()
-                current = blocks[opened].parent
-                counts = blocks[current].counts
+                # A new block, in the current one.
+                p = blocks[current]
+                key = (current, open_serials[-1]) if open_ctx else current
+                ctx = child_context.get(key)
+                if ctx is None:
+                    ctx_tags = p.context_tags
+                    if p.tag in _CONTEXT_TAGS:
+                        ctx_tags = ctx_tags | {p.tag}
+                    if open_ctx:
+                        ctx_tags = ctx_tags.union(open_ctx)
+                    ctx_hints = p.context_hints.union(p.hints) if p.hints else p.context_hints
+                    if open_hints:
+                        ctx_hints = ctx_hints.union(*[_element_hints(e) for e in open_hints])
+                    ctx = child_context[key] = (ctx_hints, ctx_tags)
+                opened = len(blocks)
+                blocks.append(
+                    CRFBlock(
+                        opened, tag, current, len(stack), p.block_depth + 1, _element_hints(el), ctx[0], ctx[1],
+                        len(line_raw),
+                    )
+                )
+                p.children.append(opened)
+                if tag == "td" or tag == "th":
+                    cells.append((opened, el))
+                current = opened
+                counts = blocks[opened].counts
             elif kind == _ANCHOR:
-                in_anchor -= 1
-            elif kind != _COUNT:
+                in_anchor += 1
+                counts["a"] = counts.get("a", 0) + 1
+            elif kind == _COUNT:
+                counts[tag] = counts.get(tag, 0) + 1
+            else:  # a line ends here
                 if parts:
                     flush()
+                name = "h" if kind == _HEADING else tag
+                counts[name] = counts.get(name, 0) + 1
                 if kind == _HEADING:
-                    in_heading -= 1
-                    open_ctx.pop()
+                    in_heading += 1
+                    open_ctx.append(tag)
+                    serial += 1
+                    open_serials.append(serial)
                 elif kind == _LINE_CTX:
-                    open_ctx.pop()
-                    open_hints.pop()
-        text = el.tail
+                    open_ctx.append(tag)
+                    serial += 1
+                    open_serials.append(serial)
+                    open_hints.append(el)
+        text = el.text
         if text and (parts or not text.isspace()):
             parts.append(text)
             if in_anchor:
                 anchor_parts.append(text)
             if in_heading:
                 heading_parts.append(text)
+        stack.append((el, kind, opened))
+        top = el
     if parts:
         flush()
     page = _finish(blocks, cells, line_block, line_raw, line_anchor, line_heading, title, meta_title, h1)
     page.description = description
     page.headings = headings
     return page
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _weight(text: str) -> int:
+    """``weight(text)``, faster on text that is mostly ASCII (curly quotes, dashes, accents).
+
+    The weight counts the alphanumeric characters, so it is the sum of that of the
+    ASCII characters (counted by deleting the others from the bytes) and that of the
+    other characters (counted by the regex, on them alone).
+    """
+    if text.isascii():
+        return len(text.encode("ascii").translate(None, _ASCII_NOT_WORD))
+    return len(text.encode("ascii", "ignore").translate(None, _ASCII_NOT_WORD)) + len(
+        _NOT_WORD.sub("", "".join(_NON_ASCII.findall(text)))
+    )
 
 
 def _finish(
@@ -576,45 +714,56 @@ def _finish(
     n_lines = len(line_raw)
     before = [0] * (n_lines + 1)  # weight of the lines before line i
     position = 0
-    for i in range(n_lines):
+    for i, b, raw, anchor, heading in zip(range(n_lines), line_block, line_raw, line_anchor, line_heading):
         before[i] = position
-        text = " ".join(line_raw[i].split())
+        text = " ".join(raw.split())
         if not text:
             continue
         # (weight() inlined for ASCII text, the common case)
-        w = len(text.encode("ascii").translate(None, _ASCII_NOT_WORD)) if text.isascii() else weight(text)
+        w = len(text.encode("ascii").translate(None, _ASCII_NOT_WORD)) if text.isascii() else _weight(text)
         if not w:
             continue  # punctuation alone ("|", "»") is no text of the block
-        b = line_block[i]
         blk = blocks[b]
         blk.segments.append(len(lines))
         lines.append((b, text))
         blk.weight += w
         position += w
-        anchor = line_anchor[i]
-        aw = weight(anchor) if anchor else 0
-        blk.anchor_weight += aw
-        line_weights.append((w, aw))
-        heading = line_heading[i]
+        # (A line that is all anchor or heading text, as in menus, weighs as much as it:
+        # white space, all that the normalisation changes, is no word character.)
+        if anchor:
+            aw = w if anchor == raw else _weight(anchor)
+            blk.anchor_weight += aw
+            line_weights.append((w, aw))
+        else:
+            line_weights.append((w, 0))
         if heading:
-            blk.heading_weight += weight(heading)
+            blk.heading_weight += w if heading == raw else _weight(heading)
     before[n_lines] = position
-    rows_of: dict[object, list] = {}
+    rows_of: dict[object, tuple[dict, int]] = {}
+    cells_of: dict[object, tuple[dict, int]] = {}
     for b, td in cells:
-        blocks[b].table = _table_position(td, rows_of)
-    # Subtree sums: children come after their parent in document order.
+        blocks[b].table = _table_position(td, rows_of, cells_of)
+    # Subtree sums: children come after their parent in document order.  Sums of 0 are
+    # neither written nor passed up (the fields start at 0): a block with anchor text has
+    # text (both grow line by line above), so a subtree with text blocks, paragraphs or
+    # anchor text has weight.
     for b in reversed(blocks):
         b.start = before[b.first_line]
         w = b.weight
-        sub_weight = b.sub_weight = b.sub_weight + w
-        sub_anchor = b.sub_anchor_weight = b.sub_anchor_weight + b.anchor_weight
+        sub_weight = b.sub_weight
+        sub_anchor = b.sub_anchor_weight
         sub_text = b.sub_text_blocks
         sub_paragraphs = b.sub_paragraphs
         if w:
+            sub_weight = b.sub_weight = sub_weight + w
             sub_text = b.sub_text_blocks = sub_text + 1
             if b.tag == "p":
                 sub_paragraphs = b.sub_paragraphs = sub_paragraphs + 1
-            b.text = "\n".join([lines[i][1] for i in b.segments])
+            segments = b.segments
+            b.text = lines[segments[0]][1] if len(segments) == 1 else "\n".join([lines[i][1] for i in segments])
+            aw = b.anchor_weight
+            if aw:
+                sub_anchor = b.sub_anchor_weight = sub_anchor + aw
         counts = b.counts
         sub_links = b.sub_links
         sub_items = b.sub_items
@@ -625,12 +774,17 @@ def _finish(
                 sub_items = b.sub_items = sub_items + counts["li"]
         if b.parent >= 0:
             p = blocks[b.parent]
-            p.sub_weight += sub_weight
-            p.sub_anchor_weight += sub_anchor
-            p.sub_text_blocks += sub_text
-            p.sub_links += sub_links
-            p.sub_items += sub_items
-            p.sub_paragraphs += sub_paragraphs
+            if sub_weight:
+                p.sub_weight += sub_weight
+                p.sub_text_blocks += sub_text
+                if sub_anchor:
+                    p.sub_anchor_weight += sub_anchor
+                if sub_paragraphs:
+                    p.sub_paragraphs += sub_paragraphs
+            if sub_links:
+                p.sub_links += sub_links
+            if sub_items:
+                p.sub_items += sub_items
     text_blocks = [b.index for b in blocks if b.weight > 0]
     parent_blocks = [b.index for b in blocks if b.weight == 0 and b.sub_weight > 0]
     top = blocks[0]
@@ -640,19 +794,27 @@ def _finish(
     )
 
 
-def _table_position(td: etree._Element, rows_of: dict[object, list]) -> tuple[int, int, int, int]:
-    """(row, column, rows, columns) of a table cell, counted among tr / td-th elements."""
+def _table_position(
+    td: etree._Element, rows_of: dict[object, tuple[dict, int]], cells_of: dict[object, tuple[dict, int]]
+) -> tuple[int, int, int, int]:
+    """(row, column, rows, columns) of a table cell, counted among tr / td-th elements.
+
+    ``rows_of`` and ``cells_of`` keep, per row group and per row (shared by the cells of
+    a page), the position of each row or cell and their number: each is counted once.
+    """
     tr = td.getparent()
     if tr is None or tr.tag != "tr":
         return (0, 0, 1, 1)
     group = tr.getparent()
     rows = rows_of.get(group)
     if rows is None:
-        rows = rows_of[group] = [r for r in group if r.tag == "tr"] if group is not None else [tr]
-    cells = [c for c in tr if c.tag in ("td", "th")]
-    col = next((i for i, c in enumerate(cells) if c is td), 0)
-    row = next((i for i, r in enumerate(rows) if r is tr), 0)
-    return (row, col, len(rows), len(cells))
+        found = [r for r in group if r.tag == "tr"] if group is not None else [tr]
+        rows = rows_of[group] = ({r: i for i, r in enumerate(found)}, len(found))  # (by identity)
+    cells = cells_of.get(tr)
+    if cells is None:
+        found = [c for c in tr if c.tag in ("td", "th")]
+        cells = cells_of[tr] = ({c: i for i, c in enumerate(found)}, len(found))
+    return (rows[0].get(tr, 0), cells[0].get(td, 0), rows[1], cells[1])
 
 
 # -- features --------------------------------------------------------------------------------

@@ -167,6 +167,30 @@ def test_hints_of_a_value_are_those_of_its_names() -> None:
     assert "sidebar" in _hints("right-sidebar") and "sidebar" not in _hints("main-column")
 
 
+def test_word_hints_in_one_pass_are_those_of_the_patterns() -> None:
+    from newsstemmer.crf import _HINTS, _WORD_HINT_CACHE, _word_hints
+
+    names = (
+        "sidebar", "aside", "rail", "trail", "rail-nav", "ads", "loads", "ad-slot", "x_ads", "tags", "tagline",
+        "head", "header", "masthead", "thead", "page-head", "col-md-8", "COMMENTS", "display-none", "sidebarticle",
+        "İstanbul", "ſidebar", "-", "a",
+    )
+    _WORD_HINT_CACHE.clear()
+    for name in names:
+        assert _word_hints(name) == frozenset(n for n, rx in _HINTS if rx.search(name.lower())), name
+
+
+def test_comments_instructions_and_skipped_subtrees_keep_their_tails() -> None:
+    from lxml import etree
+
+    root = etree.fromstring(
+        "<html><body><div>a<!--c-->b<?pi x?>c<svg><g><text>no</text></g></svg>d<script>x</script>e"
+        "<p>f</p></div></body></html>"
+    )
+    page = segment(root)
+    assert [(page.blocks[i].tag, page.blocks[i].text) for i in page.text_blocks] == [("div", "abcde"), ("p", "f")]
+
+
 
 def test_fast_date_pattern_finds_what_the_plain_one_does() -> None:
     from newsstemmer.crf import _TIME, _TIME_PLAIN
