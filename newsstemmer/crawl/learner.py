@@ -401,10 +401,12 @@ class SiteLearner:
         self._busy.discard(site)
         self._broken.add(site)
         self._claimed[site].difference_update(urls)
+        self._inc("rounds_failed")
         log.error(
             "newsstemmer: round for %s failed; its %d pages stay in the buffer for the next crawl",
             site, len(urls), exc_info=(failure.type, failure.value, failure.getTracebackObject()),
         )
+        self._emit(site)  # wakes the engine: a crawl that was only waiting for this round can end now
 
     def _count(self, outcome: Outcome) -> None:
         if outcome.kind == EXTRACTED:
