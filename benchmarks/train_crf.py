@@ -14,11 +14,15 @@ evaluation, ``crf_eval.py``).
                                    [--set c1=0.1 --set feature.minfreq=3]
                                    [--split-tags body,div,p,td] [--cache DIR] [--data DIR]
     python benchmarks/train_crf.py --cv 3 [--thresholds 0.7:0.4,0.8:0.4]   # tuning
+    python benchmarks/train_crf.py --cv 3 --cache DIR --variant "no gaps:fill_gaps=False" \
+                                   --variant "elsewhere 2:region_elsewhere=2"
 
 ``--cv K`` trains on K-1 folds of the training sites (folds by site) and scores
 the held-out sites against their gold text, CRF alone and with relabelling: the
-way the defaults were tuned without touching the evaluation sets.  The same
-data and settings give the same model file, byte for byte.
+way the defaults were tuned without touching the evaluation sets.
+``--variant LABEL:NAME=VALUE,...`` adds a row with those ``CRFExtractor``
+settings (numbers, True/False, None) to the CV table.  The same data and
+settings give the same model file, byte for byte.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import hashlib
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from _common import Entry, REPO_ROOT, data_dir, load_manifest, prediction
@@ -105,14 +110,35 @@ def parse_params(items: list[str]) -> dict:
     return params
 
 
-def cross_validate(data, folds: int, params: dict, split_tags, thresholds: str, soft: bool) -> None:
+def parse_variant(text: str) -> tuple[str, dict]:
+    """``"LABEL:name=value,..."`` as (label, CRFExtractor settings)."""
+    label, _, items = text.partition(":")
+    words = {"None": None, "True": True, "False": False}
+    settings: dict = {}
+    for item in filter(None, (x.strip() for x in items.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"error: --variant {text!r}: {item!r} is not NAME=VALUE")
+        if value in words:
+            settings[name] = words[value]
+            continue
+        try:
+            settings[name] = float(value)
+        except ValueError:
+            raise SystemExit(f"error: --variant {text!r}: {value!r} is not a number, True, False or None") from None
+    return label, settings
+
+
+def cross_validate(
+    data, folds: int, params: dict, split_tags, thresholds: str, soft: bool, extra: Sequence[tuple[str, dict]] = ()
+) -> None:
     """Train on K-1 folds of the sites, score the held-out fold against gold."""
     import tempfile
 
     from crf_eval import variants
 
     keys = list(data)
-    chosen = variants(thresholds, soft)
+    chosen = variants(thresholds, soft) + list(extra)
     results: dict[str, list] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
@@ -142,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cv", type=int, metavar="K", help="K-fold cross-validation by site instead of training")
     ap.add_argument("--thresholds", default="0.7:0.4", help="upper:lower pairs for --cv, comma-separated")
     ap.add_argument("--soft", action="store_true", help="--cv: relabel on marginal probabilities")
+    ap.add_argument("--variant", action="append", default=[], metavar="LABEL:NAME=VALUE,...",
+                    help="--cv: one more row with these CRFExtractor settings (repeatable)")
     args = ap.parse_args(argv)
 
     root = data_dir(args.data)
@@ -156,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(len(rows) for rows in data.values())
     print(f"{len(labelled)} of {total} pages of {len(data)} sites labelled ({time.perf_counter() - t0:.0f}s)", file=sys.stderr)
     if args.cv:
-        cross_validate(data, args.cv, params, split_tags, args.thresholds, args.soft)
+        extra = [parse_variant(v) for v in args.variant]
+        cross_validate(data, args.cv, params, split_tags, args.thresholds, args.soft, extra)
         return 0
     info = {"training_sites": len(data), "datasets": list(TRAIN_DATASETS), "min_pages": MIN_PAGES}
     path = train(labelled, args.output, params, split_tags, info)
