@@ -113,7 +113,20 @@ def test_buffer_round_trip_survives_reopening(tmp_path):
     assert mode == "wal"
 
 
-# -- start URLs ---------------------------------------------------------------------------------
+# -- start URLs and links -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [
+    "/story.html", "/scan.PDF", "/photo.jpg;v=2", "/photo.jpg?w=300", "/files/a.tar.gz", "/.jpg", "/pdf", "/dir.zip/",
+])
+def test_ignored_extensions_are_scrapys(path):
+    from scrapy.linkextractors import IGNORED_EXTENSIONS
+    from scrapy.utils.url import url_has_any_extension
+
+    from newsstemmer.crawl.spiders.news import _ignored_extension
+
+    url = "http://a.example" + path + "#top"
+    assert _ignored_extension(url) == url_has_any_extension(url, {"." + e for e in IGNORED_EXTENSIONS})
 
 
 def test_start_urls_from_arguments_and_file(tmp_path):
@@ -195,6 +208,55 @@ def test_extract_page_never_raises(tmp_path):
     assert extract_page(FetchedPage("http://a/", "a", "<p>hello there friends</p>"), None).kind == UNMATCHED
 
 
+class _Done:
+    """An awaitable that is already finished (stands in for a thread's Deferred without a reactor)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __await__(self):
+        return self.value
+        yield  # pragma: no cover - makes this a generator
+
+
+def _finish(coro):
+    """The value of a coroutine that never suspends."""
+    with pytest.raises(StopIteration) as stop:
+        coro.send(None)
+    return stop.value.value
+
+
+def test_known_layouts_extract_small_pages_at_once_and_large_ones_in_a_thread(tmp_path, test_site, monkeypatch):
+    from scrapy.utils.test import get_crawler
+
+    from newsstemmer.crawl import learner as learner_module
+
+    config = _config(tmp_path)
+    pages = _pages(test_site)
+    buf = PageBuffer(config.buffer_path)
+    for p in pages:
+        buf.add(p)
+    run_round(config, SITE, buf.urls(SITE), None, learn_now=True, save=True)
+    buf.close()
+    crawler = get_crawler(settings_dict={
+        "NEWSSTEMMER_STATE_DIR": str(config.state_dir), "NEWSSTEMMER_PATTERNS_DIR": str(config.patterns_dir),
+    })
+    learner = learner_module.SiteLearner.for_crawler(crawler)
+    article = next(p for p in pages if p.url.endswith(".html"))
+    threaded = []
+
+    def to_thread(f, *args, **kwargs):
+        threaded.append(args[0].url)
+        return _Done(f(*args, **kwargs))
+
+    monkeypatch.setattr(learner_module, "deferToThread", to_thread)
+    monkeypatch.setattr(learner_module, "maybe_deferred_to_future", lambda d: d)
+    at_once = _finish(learner.process(article))
+    assert isinstance(at_once, Article) and at_once.method.startswith("pattern") and threaded == []
+    monkeypatch.setattr(learner_module, "INLINE_MAX_CHARS", len(article.html) - 1)
+    assert _finish(learner.process(article)) == at_once and threaded == [article.url]
+
+
 def test_merge_and_load_patterns(tmp_path, test_site):
     config = _config(tmp_path)
     buf = PageBuffer(config.buffer_path)
@@ -255,6 +317,8 @@ def test_frontier_resumes_only_interrupted_crawls(tmp_path):
     assert resume is not None and resume.reason is None and resume.done == 1 and not resume.by_scrapy
     assert resume.pending == [("http://a/1", 1), ("http://a/2", 1), ("http://b/", 0)]
     assert f.count("a") == 3 and not f.admit("a", "http://a/", 0)  # done pages are not fetched again
+    assert not f.admit("b", "http://b/", 0, limit=3)  # nor pending ones (their site is below its limit)
+    assert f.known("http://a/2") and not f.known("http://a/3")  # a/3 was left out by the limit
     f.end("shutdown")
     f.close()
 

@@ -63,6 +63,7 @@ class Frontier:
         self._conn.executescript(_SCHEMA)
         self._run: int | None = None
         self._counts: Counter[str] = Counter()
+        self._known: set[str] = set()  # the URLs of the table, so that admit() needs no query for them
 
     def begin(self, jobdir: str | None = None, resume: bool = True) -> Resume | None:
         """Start a run; returns what an interrupted previous run left, or None (fresh crawl)."""
@@ -82,16 +83,22 @@ class Frontier:
         if found is None:
             self._conn.execute("DELETE FROM urls")
         self._counts = Counter(dict(self._conn.execute("SELECT site, COUNT(*) FROM urls GROUP BY site")))
+        self._known = {u for (u,) in self._conn.execute("SELECT url FROM urls")}
         self._run = self._conn.execute(
             "INSERT INTO runs (started, jobdir) VALUES (?, ?)", (utc_now(), jobdir)
         ).lastrowid
         return found
 
     def admit(self, site: str, url: str, depth: int, limit: int | None = None) -> bool:
-        """Record ``url`` as scheduled; False if it already was, or its site reached ``limit``."""
-        if limit is not None and self._counts[site] >= limit:
+        """Record ``url`` as scheduled; False if it already was, or its site reached ``limit``.
+
+        A page links the same URLs as most other pages of its site: the in-memory set
+        answers those repeats without an SQLite statement each.
+        """
+        if url in self._known or (limit is not None and self._counts[site] >= limit):
             return False
         cur = self._conn.execute("INSERT OR IGNORE INTO urls (url, site, depth) VALUES (?, ?, ?)", (url, site, depth))
+        self._known.add(url)
         if cur.rowcount:
             self._counts[site] += 1
             return True
@@ -101,7 +108,7 @@ class Frontier:
         return self._counts[site]
 
     def known(self, url: str) -> bool:
-        return self._conn.execute("SELECT 1 FROM urls WHERE url = ?", (url,)).fetchone() is not None
+        return url in self._known
 
     def done(self, urls: list[str]) -> None:
         """Mark pages done (unknown URLs are ignored)."""
@@ -118,6 +125,7 @@ class Frontier:
             conn.execute("DELETE FROM runs WHERE id < ?", (self._run,))
             if reason == "finished":
                 conn.execute("DELETE FROM urls")
+                self._known.clear()
 
     def close(self) -> None:
         self._conn.close()

@@ -24,13 +24,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag, urlparse, urlsplit
 
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, UsageError
 from scrapy.http import Request, Response, TextResponse
-from scrapy.linkextractors import LinkExtractor
+from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 
 from ...decoding import BinaryContentError, decode_html
@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _SNIFF_BYTES = 8192
+#: Scrapy's default ``deny_extensions`` (links to images, archives, documents…) as one
+#: tuple for ``str.endswith``; see :func:`_ignored_extension`.
+_IGNORED_SUFFIXES = tuple("." + ext for ext in IGNORED_EXTENSIONS)
 
 
 def read_start_urls(urls: str | None = None, sites: str | None = None) -> list[str]:
@@ -84,7 +87,9 @@ class NewsSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         self.start_urls = read_start_urls(urls, sites)
         self.config = Config()
-        self.links = LinkExtractor(unique=False)  # every anchor, not only the first per URL
+        # every anchor, not only the first per URL; Scrapy's extension filter is applied by
+        # _same_site_links (the same test, faster)
+        self.links = LinkExtractor(unique=False, deny_extensions=())
         self._linkinfo: LinkInfo | None = None
         self._frontier: Frontier | None = None
         self._resume: Resume | None = None
@@ -171,6 +176,8 @@ class NewsSpider(scrapy.Spider):
         here = urldefrag(response.url)[0]
         out = []
         for link in found:
+            if _ignored_extension(link.url):
+                continue
             url = urldefrag(link.url)[0]
             # links of a page to itself ("Skip to content", "#comments") say nothing of its headline
             if url != here and urlsplit(url).scheme in ("http", "https") and site_of(url) == site:
@@ -244,6 +251,17 @@ class NewsSpider(scrapy.Spider):
             self._linkinfo.close()
         if self._demo is not None and hasattr(self._demo, "stop"):
             self._demo.stop()
+
+
+def _ignored_extension(url: str) -> bool:
+    """Whether ``url`` is a link Scrapy's ``LinkExtractor`` leaves out by default (``deny_extensions``).
+
+    The same test as Scrapy's ``url_has_any_extension`` (lower-cased path of
+    ``urlparse``, which ends with one of the extensions), in one ``endswith`` call
+    instead of one per extension: that loop was a fifth of the spider's link
+    extraction time.
+    """
+    return urlparse(url).path.lower().endswith(_IGNORED_SUFFIXES)
 
 
 def _not_html(response: Response) -> tuple[str, str] | None:
