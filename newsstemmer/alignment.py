@@ -6,6 +6,7 @@ common subsequence runs on integer sequences (compiled, O(n·m/64)).
 
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
 
 from rapidfuzz.distance import LCSseq
@@ -14,15 +15,23 @@ __all__ = ["PathCodes", "align", "layout_similarity", "lcs_length", "common_subs
 
 
 class PathCodes:
-    """Interns block paths to integers; one instance is shared by all pages compared."""
+    """Interns block paths to integers; one instance is shared by all pages compared.
+
+    Safe to share between threads: a new path takes the next number of a counter
+    (atomic), and ``setdefault`` keeps the first code given to a path.
+    """
 
     def __init__(self) -> None:
         self._codes: dict[str, int] = {}
+        self._next = itertools.count()
+
+    def __len__(self) -> int:
+        return len(self._codes)
 
     def code(self, path: str) -> int:
         code = self._codes.get(path)
         if code is None:
-            code = self._codes[path] = len(self._codes)
+            code = self._codes.setdefault(path, next(self._next))
         return code
 
     def encode(self, paths: Sequence[str]) -> list[int]:

@@ -22,7 +22,7 @@ from .patterns import LayoutPattern, SitePatterns
 if TYPE_CHECKING:
     from .crf import CRFExtractor
 
-__all__ = ["Article", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns"]
+__all__ = ["Article", "EncodedPage", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns"]
 
 
 @dataclass(frozen=True)
@@ -88,20 +88,71 @@ class PatternMatch:
         return all(b is not None for b in self.blocks)
 
 
-def match_pattern(page: PageBlocks, pattern: LayoutPattern, codes: PathCodes | None = None) -> PatternMatch:
-    """Align a page to one pattern and measure the share of its weight covered."""
+class EncodedPage:
+    """A page's block paths as codes, with their layout weights, made once so that the
+    page can be matched against every pattern of its site without encoding it again."""
+
+    def __init__(self, page: PageBlocks, codes: PathCodes) -> None:
+        blocks = page.blocks
+        self.codes = codes.encode([b.path for b in blocks])
+        self.weights = [layout_weight(b) for b in blocks]
+        self.total = sum(self.weights)
+        self.by_path: dict[str, list[int]] = {}
+        for i, b in enumerate(blocks):
+            self.by_path.setdefault(b.path, []).append(i)
+
+
+#: Distinct paths a site's cached codes may hold before they are made anew.
+_MAX_CACHED_PATHS = 100_000
+
+
+def _site_codes(site: SitePatterns) -> tuple[PathCodes, list[list[int]]]:
+    """The codes of a site's pattern paths, kept on the site between pages.
+
+    A crawl extracts every page of a site with the same patterns: their paths are
+    encoded once, not once per page and pattern.  Made anew if the patterns change
+    (another list, other pattern objects or sections) or too many page paths piled up.
+    """
+    key = tuple((id(p), len(p.sections)) for p in site.patterns)
+    cached = site.match_cache
+    if cached is not None and cached[0] == key and len(cached[1]) <= _MAX_CACHED_PATHS:
+        return cached[1], cached[2]
+    codes = PathCodes()
+    coded = [codes.encode(p.paths) for p in site.patterns]
+    site.match_cache = (key, codes, coded)
+    return codes, coded
+
+
+def match_pattern(
+    page: PageBlocks,
+    pattern: LayoutPattern,
+    codes: PathCodes | None = None,
+    encoded: EncodedPage | None = None,
+    pattern_codes: list[int] | None = None,
+) -> PatternMatch:
+    """Align a page to one pattern and measure the share of its weight covered.
+
+    ``encoded`` is the page already encoded with ``codes`` (:class:`EncodedPage`)
+    and ``pattern_codes`` the pattern's paths, for callers that match many pages
+    against many patterns.
+    """
     codes = codes or PathCodes()
-    pcodes = codes.encode(pattern.paths)
-    bcodes = codes.encode([b.path for b in page.blocks])
+    if encoded is None:
+        encoded = EncodedPage(page, codes)
+    if pattern_codes is None:
+        pattern_codes = codes.encode(pattern.paths)
+    weights = encoded.weights
     per_section: list[int | None] = [None] * len(pattern.sections)
     covered = 0
-    for s, b in align(pcodes, bcodes):
+    for s, b in align(pattern_codes, encoded.codes):
         per_section[s] = b
-        covered += layout_weight(page.blocks[b])
-    taken = {b for b in per_section if b is not None}
+        covered += weights[b]
     free = pattern.free_paths
-    covered += sum(layout_weight(b) for b in page.blocks if b.index not in taken and b.path in free)
-    total = sum(layout_weight(b) for b in page.blocks)
+    if free:
+        taken = {b for b in per_section if b is not None}
+        for path in encoded.by_path.keys() & free.keys():
+            covered += sum(weights[i] for i in encoded.by_path[path] if i not in taken)
+    total = encoded.total
     return PatternMatch(pattern, covered / total if total else 0.0, per_section)
 
 
@@ -172,11 +223,12 @@ def extract_with_patterns(
     """Extract title and body with the site's patterns; ``matched`` is False if none applies."""
     opts = options or ExtractOptions()
     pb = page.blocks(block_options or _block_options(site))
-    codes = PathCodes()
+    codes, coded = _site_codes(site)
+    encoded = EncodedPage(pb, codes)
     best: PatternMatch | None = None
     nearest: PatternMatch | None = None
-    for pattern in site.patterns:
-        m = match_pattern(pb, pattern, codes)
+    for pattern, pattern_codes in zip(site.patterns, coded):
+        m = match_pattern(pb, pattern, codes, encoded, pattern_codes)
         if nearest is None or m.coverage > nearest.coverage:
             nearest = m
         if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):

@@ -79,6 +79,8 @@ class SitePatterns:
     created: str = ""
     # Rules and other per-site models are kept by name so later components can add theirs.
     extras: dict[str, Any] = field(default_factory=dict)
+    # The patterns' section paths as codes, made by extraction on first use (never saved).
+    match_cache: Any = field(default=None, init=False, repr=False, compare=False)
 
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -207,6 +207,46 @@ def test_extract_new_article_of_same_layout(learned) -> None:
         assert FOOTER not in art.body and "World News" not in art.body
 
 
+def test_cached_pattern_codes_follow_changes_to_the_patterns(learned) -> None:
+    """Extraction keeps the patterns' path codes on the site object between pages:
+    replacing or emptying the pattern list must not leave stale codes behind."""
+    import copy
+
+    articles, site = learned
+    site = copy.deepcopy(site)
+    a = articles[0]
+    first = extract_with_patterns(Page(a.html, url=a.url), site)
+    assert first.matched and site.match_cache is not None
+    site.patterns = [p for p in site.patterns if p.id != first.pattern]  # the matching layout removed
+    again = extract_with_patterns(Page(a.html, url=a.url), site)
+    assert again.pattern != first.pattern
+    site.patterns = []
+    assert not extract_with_patterns(Page(a.html, url=a.url), site).matched
+    # the cache is no part of the file
+    assert "match_cache" not in site.to_json()
+
+
+def test_path_codes_are_distinct_when_shared_by_threads() -> None:
+    import threading
+
+    from newsstemmer.alignment import PathCodes
+
+    codes = PathCodes()
+    paths = [f"html/body/div.c{i}" for i in range(2000)]
+
+    def work(offset: int) -> None:
+        for k in range(len(paths)):
+            codes.code(paths[(k * 7 + offset) % len(paths)])
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    got = [codes.code(p) for p in paths]
+    assert len(set(got)) == len(paths) == len(codes)
+
+
 def test_unrelated_layout_not_matched(learned) -> None:
     _, site = learned
     other = """<html><head><title>Forum</title></head><body>
