@@ -257,6 +257,40 @@ def test_known_layouts_extract_small_pages_at_once_and_large_ones_in_a_thread(tm
     assert _finish(learner.process(article)) == at_once and threaded == [article.url]
 
 
+def test_small_learning_rounds_run_at_once_and_large_ones_in_a_thread(tmp_path, test_site, monkeypatch):
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import succeed
+
+    from newsstemmer.crawl import learner as learner_module
+
+    config = _config(tmp_path)
+    crawler = get_crawler(settings_dict={
+        "NEWSSTEMMER_STATE_DIR": str(config.state_dir), "NEWSSTEMMER_PATTERNS_DIR": str(config.patterns_dir),
+        "NEWSSTEMMER_MIN_PAGES": 1000,  # no round of its own: the test starts them
+    })
+    learner = learner_module.SiteLearner.for_crawler(crawler)
+    pages = _pages(test_site)
+    for p in pages:
+        learner.buffer_page(p)
+    urls = learner.buffer.urls(SITE)
+    size = learner.buffer.size(SITE, urls)
+    assert size == sum(len(p.html) for p in pages) and learner.buffer.size(SITE, urls[:1]) == len(pages[0].html)
+    threaded = []
+
+    def to_thread(f, *args, **kwargs):
+        threaded.append(args[1])
+        return succeed(f(*args, **kwargs))
+
+    monkeypatch.setattr(learner_module, "deferToThread", to_thread)
+    monkeypatch.setattr(learner_module, "ROUND_INLINE_MAX_CHARS", size)
+    learner._start_round(SITE, urls, learn_now=True, save=False)
+    assert threaded == [] and SITE in learner.patterns and SITE not in learner._busy
+    left = learner.buffer.urls(SITE)  # (pages that gave no item have left the buffer)
+    monkeypatch.setattr(learner_module, "ROUND_INLINE_MAX_CHARS", learner.buffer.size(SITE, left) - 1)
+    learner._start_round(SITE, left, learn_now=True, save=False)
+    assert threaded == [SITE] and SITE not in learner._busy
+
+
 def test_merge_and_load_patterns(tmp_path, test_site):
     config = _config(tmp_path)
     buf = PageBuffer(config.buffer_path)

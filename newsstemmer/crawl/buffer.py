@@ -69,6 +69,12 @@ class PageBuffer:
         """URLs buffered for ``site``, oldest first."""
         return [u for (u,) in self._conn.execute("SELECT url FROM pages WHERE site = ? ORDER BY added, url", (site,))]
 
+    def size(self, site: str, urls: Iterable[str]) -> int:
+        """Characters of HTML of the buffered pages of ``site`` among ``urls``."""
+        wanted = set(urls)
+        rows = self._conn.execute("SELECT url, LENGTH(html) FROM pages WHERE site = ?", (site,))
+        return sum(n for url, n in rows if url in wanted)
+
     def get(self, site: str, urls: Iterable[str]) -> list[FetchedPage]:
         """The buffered pages of ``site`` among ``urls`` (missing ones are skipped), in the order given."""
         pages = []
