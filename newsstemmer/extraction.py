@@ -22,7 +22,7 @@ from .patterns import LayoutPattern, SitePatterns
 if TYPE_CHECKING:
     from .crf import CRFExtractor
 
-__all__ = ["Article", "EncodedPage", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns"]
+__all__ = ["Article", "EncodedPage", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns", "match_all"]
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,14 @@ def _fill_body_gaps(page: PageBlocks, roles: list[str | None]) -> None:
             roles[i] = "main"
 
 
+def match_all(page: PageBlocks, site: SitePatterns) -> list[PatternMatch]:
+    """The page matched against every pattern of its site, in the site's order; the
+    page is encoded once and the patterns' codes come from the site's cache."""
+    codes, coded = _site_codes(site)
+    encoded = EncodedPage(page, codes)
+    return [match_pattern(page, p, codes, encoded, c) for p, c in zip(site.patterns, coded)]
+
+
 def extract_with_patterns(
     page: Page,
     site: SitePatterns,
@@ -223,12 +231,9 @@ def extract_with_patterns(
     """Extract title and body with the site's patterns; ``matched`` is False if none applies."""
     opts = options or ExtractOptions()
     pb = page.blocks(block_options or _block_options(site))
-    codes, coded = _site_codes(site)
-    encoded = EncodedPage(pb, codes)
     best: PatternMatch | None = None
     nearest: PatternMatch | None = None
-    for pattern, pattern_codes in zip(site.patterns, coded):
-        m = match_pattern(pb, pattern, codes, encoded, pattern_codes)
+    for m in match_all(pb, site):
         if nearest is None or m.coverage > nearest.coverage:
             nearest = m
         if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):

@@ -1010,11 +1010,9 @@ def _pattern_roles(
     merged by path), so blocks meet by text: each line of a layout block lends its
     role to the block holding that line; a block takes the role of most of its weight.
     """
-    from .alignment import PathCodes
-    from .extraction import _block_options, block_roles, match_pattern
+    from .extraction import _block_options, block_roles, match_all
 
     bopts = _block_options(site)
-    codes = PathCodes()
     out: list[list[str | None] | None] = []
     for root, blocks in zip(roots, all_blocks):
         try:
@@ -1023,11 +1021,8 @@ def _pattern_roles(
             out.append(None)
             continue
         best = None
-        for pattern in site.patterns:
-            if not pattern.article:
-                continue
-            m = match_pattern(pb, pattern, codes)
-            if best is None or m.coverage > best.coverage:
+        for m in match_all(pb, site):
+            if m.pattern.article and (best is None or m.coverage > best.coverage):
                 best = m
         if best is None or best.coverage < 0.5:
             out.append(None)

@@ -71,9 +71,8 @@ class PageBuffer:
 
     def size(self, site: str, urls: Iterable[str]) -> int:
         """Characters of HTML of the buffered pages of ``site`` among ``urls``."""
-        wanted = set(urls)
-        rows = self._conn.execute("SELECT url, LENGTH(html) FROM pages WHERE site = ?", (site,))
-        return sum(n for url, n in rows if url in wanted)
+        query = "SELECT LENGTH(html) FROM pages WHERE site = ? AND url = ?"
+        return sum(row[0] for url in urls if (row := self._conn.execute(query, (site, url)).fetchone()))
 
     def get(self, site: str, urls: Iterable[str]) -> list[FetchedPage]:
         """The buffered pages of ``site`` among ``urls`` (missing ones are skipped), in the order given."""
