@@ -14,7 +14,7 @@ if str(REPO_ROOT) not in sys.path:
     # Benchmark the checkout the script lives in, whatever is installed.
     sys.path.insert(0, str(REPO_ROOT))
 
-from newsstemmer.decoding import decode_html  # noqa: E402
+from newsstemmer.dom.decoding import decode_html  # noqa: E402
 
 ENV_VAR = "NEWSSTEMMER_DATASETS"
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "datasets"

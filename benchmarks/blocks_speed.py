@@ -16,7 +16,8 @@ import time
 
 from _common import by_site, data_dir, load_manifest
 
-from newsstemmer.blocks import page_blocks, parse_html
+from newsstemmer.layout.blocks import page_blocks
+from newsstemmer.dom.parse import parse_html
 from speed import best_of
 
 

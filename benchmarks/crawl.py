@@ -45,7 +45,7 @@ from _common import Entry, REPO_ROOT, by_site, data_dir, load_manifest, predicti
 from newsstemmer.crawl.testing import NOT_FOUND, send_page
 from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.evaluation import evaluate
-from newsstemmer.learning import site_of
+from newsstemmer.layout.learning import site_of
 
 DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal")
 DRAGNET_MIN_PAGES = 5

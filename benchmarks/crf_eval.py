@@ -24,8 +24,8 @@ import time
 
 from _common import Entry, data_dir, load_manifest, prediction, select
 
-from newsstemmer.blocks import parse_html
-from newsstemmer.crf import CRFExtractor
+from newsstemmer.dom.parse import parse_html
+from newsstemmer.single.crf import CRFExtractor
 from newsstemmer.evaluation import evaluate
 
 DEFAULT_DATASETS = ("readability", "dragnet-single")

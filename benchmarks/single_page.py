@@ -27,7 +27,7 @@ from dataclasses import fields, replace
 from _common import Entry, data_dir, load_manifest, prediction, select
 
 from newsstemmer.evaluation import evaluate, score_page
-from newsstemmer.pagerank import PageRankOptions, pagerank_extract
+from newsstemmer.single.pagerank import PageRankOptions, pagerank_extract
 
 DEFAULT_DATASETS = ("readability", "dragnet-single")
 

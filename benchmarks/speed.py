@@ -27,7 +27,7 @@ from typing import Callable
 from _common import by_site, data_dir, load_manifest
 
 from newsstemmer import Page, extract_with_patterns, learn
-from newsstemmer.blocks import parse_html
+from newsstemmer.dom.parse import parse_html
 
 POOL_DATASETS = ("big9-05", "big9-09", "cleanportal")
 EXTRACT_DATASET = "big9-05"

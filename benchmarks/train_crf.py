@@ -38,7 +38,7 @@ from pathlib import Path
 from _common import Entry, REPO_ROOT, data_dir, load_manifest, prediction
 
 from newsstemmer import Page, learn
-from newsstemmer.crf import (
+from newsstemmer.single.crf import (
     DEFAULT_SPLIT_TAGS,
     DEFAULT_TRAIN_PARAMS,
     CRFExtractor,
@@ -47,7 +47,7 @@ from newsstemmer.crf import (
     train,
 )
 from newsstemmer.evaluation import evaluate
-from newsstemmer.patterns import SitePatterns
+from newsstemmer.layout.patterns import SitePatterns
 
 DEFAULT_OUTPUT = REPO_ROOT / "newsstemmer" / "models" / "crf-default.zip"
 TRAIN_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")

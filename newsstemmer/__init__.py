@@ -7,31 +7,17 @@ The core (this package minus ``newsstemmer.crawl``) imports nothing from Scrapy:
     article = site.extract(html, url=url)
 """
 
-from .blocks import BlockOptions, HTMLParseError, LayoutBlock, PageBlocks, page_blocks
-from .extraction import Article, ExtractOptions, extract_single, extract_with_patterns
-from .learning import LearnOptions, learn, site_of
+from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
+from .dom.parse import HTMLParseError
+from .article import Article
+from .layout.matching import ExtractOptions
+from .chain import extract, extract_single, extract_with_patterns
+from .layout.learning import LearnOptions, learn, site_of
 from .page import Page
-from .pagerank import PageRankOptions, PageRankResult, pagerank_extract
-from .patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
+from .single.pagerank import PageRankOptions, PageRankResult, pagerank_extract
+from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
 
 __version__ = "0.1.0"
-
-
-def extract(
-    html: str,
-    patterns: SitePatterns | None = None,
-    url: str | None = None,
-    options: ExtractOptions | None = None,
-) -> Article:
-    """Extract one page: with the site's ``patterns`` if one matches, else on its own
-    (DOM PageRank; ``matched=False``, ``method="pagerank"``).  Pass
-    ``ExtractOptions(fallback="crf")`` for the CRF instead, or
-    ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages."""
-    page = Page(html, url=url)
-    opts = options or ExtractOptions(fallback="pagerank")
-    if patterns is None:
-        return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
-    return extract_with_patterns(page, patterns, opts)
 
 
 def _site_extract(self: SitePatterns, html: str, url: str | None = None, options: ExtractOptions | None = None) -> Article:

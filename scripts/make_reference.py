@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
 
-from newsstemmer.amplification import amplify, normalized  # noqa: E402
+from newsstemmer.templates.amplification import amplify, normalized  # noqa: E402
 
 SIZES = (4_000, 16_000, 64_000, 256_000, 1_000_000)
 MAX_SAMPLES = 40

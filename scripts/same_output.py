@@ -95,7 +95,9 @@ def record(args: argparse.Namespace) -> int:
                 out[f"crf {key}"] = _digest(list(crf.extract(h)))
                 n += 1
             site_patterns = learn(pages)
-            out[f"patterns {ds}/{site}"] = _digest(site_patterns.to_dict())
+            learned = site_patterns.to_dict()
+            learned.pop("created", None)  # (when it was learned)
+            out[f"patterns {ds}/{site}"] = _digest(learned)
             opts = ExtractOptions(fallback="pagerank")
             for e, h in zip(group, htmls):
                 a = newsstemmer.extract(h, site_patterns, url=e.url, options=opts)

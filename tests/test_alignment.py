@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from newsstemmer.alignment import PathCodes, align, common_subsequence, lcs_length, layout_similarity
+from newsstemmer.layout.alignment import PathCodes, align, common_subsequence, lcs_length, layout_similarity
 
 
 def lcs_ref(a, b) -> int:

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsstemmer import amplification as amp_mod
-from newsstemmer import cli_templates
-from newsstemmer.amplification import (
+from newsstemmer.templates import amplification as amp_mod
+from newsstemmer.cli import templates as cli_templates
+from newsstemmer.templates.amplification import (
     Amplification,
     _MinTree,
     amplify,

@@ -5,14 +5,9 @@ from __future__ import annotations
 import pytest
 from lxml import etree, html as lxml_html
 
-from newsstemmer.blocks import (
-    BLOCK_TAGS,
-    BlockOptions,
-    HTMLParseError,
-    page_blocks,
-    significant,
-    weight,
-)
+from newsstemmer.layout.blocks import BLOCK_TAGS, BlockOptions, page_blocks
+from newsstemmer.dom.parse import HTMLParseError
+from newsstemmer.dom.text import significant, weight
 
 NO_MERGE = BlockOptions(merge_same_path=False)
 
@@ -368,7 +363,7 @@ def test_deeply_nested_page_keeps_its_text() -> None:
 
 
 def test_cap_nesting_keeps_text_and_shallow_structure() -> None:
-    from newsstemmer.blocks import cap_nesting
+    from newsstemmer.dom.parse import cap_nesting
 
     deep = "<div>" * 50 + "<b>bold</b> text" + "</div>" * 50
     capped = cap_nesting(f"<p>lead</p><section>{deep}</section><p>tail</p>", limit=10)
@@ -432,7 +427,7 @@ def test_early_end_of_document_tags_do_not_cut_the_page() -> None:
 def test_binary_data_decoded_as_text_is_not_a_page() -> None:
     import random
 
-    from newsstemmer.blocks import HTMLParseError, parse_html
+    from newsstemmer.dom.parse import HTMLParseError, parse_html
 
     rng = random.Random(5)
     noise = bytes(rng.randrange(256) for _ in range(3000)).decode("latin-1")
@@ -447,7 +442,7 @@ def test_single_page_methods_refuse_binary_data(method: str) -> None:
     import random
 
     from newsstemmer import Page, extract_single
-    from newsstemmer.blocks import HTMLParseError
+    from newsstemmer.dom.parse import HTMLParseError
 
     rng = random.Random(6)
     noise = bytes(rng.randrange(256) for _ in range(3000)).decode("latin-1")

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pycrfsuite")
 
 from newsstemmer import Page, learn  # noqa: E402
-from newsstemmer.crf import (  # noqa: E402
+from newsstemmer.single.crf import (  # noqa: E402
     DEFAULT_MODEL,
     CRFExtractor,
     CRFModelError,
@@ -160,7 +160,7 @@ def test_headline_may_be_an_h2_or_h3_and_description_is_read() -> None:
 
 
 def test_hints_of_a_value_are_those_of_its_names() -> None:
-    from newsstemmer.crf import _HINTS, _hints
+    from newsstemmer.single.crf import _HINTS, _hints
 
     for value in ("post-body entry-content", "sidebar widget_text", "col-md-8 main", "nav ads top-bar", "x", "COMMENTS"):
         assert _hints(value) == tuple(name for name, rx in _HINTS if rx.search(value.lower()))
@@ -168,7 +168,7 @@ def test_hints_of_a_value_are_those_of_its_names() -> None:
 
 
 def test_word_hints_in_one_pass_are_those_of_the_patterns() -> None:
-    from newsstemmer.crf import _HINTS, _WORD_HINT_CACHE, _word_hints
+    from newsstemmer.single.crf import _HINTS, _WORD_HINT_CACHE, _word_hints
 
     names = (
         "sidebar", "aside", "rail", "trail", "rail-nav", "ads", "loads", "ad-slot", "x_ads", "tags", "tagline",
@@ -193,7 +193,7 @@ def test_comments_instructions_and_skipped_subtrees_keep_their_tails() -> None:
 
 
 def test_fast_date_pattern_finds_what_the_plain_one_does() -> None:
-    from newsstemmer.crf import _TIME, _TIME_PLAIN
+    from newsstemmer.single.crf import _TIME, _TIME_PLAIN
 
     samples = [
         "posted 12:30, 2009-05-01 and 5/1/2009", "may 1, 1 may 2010", "3 hours ago", "2009年5月1日 12時30分",
@@ -208,7 +208,7 @@ def test_fast_date_pattern_finds_what_the_plain_one_does() -> None:
 
 
 def test_keywords_count_words_pairs_and_other_scripts() -> None:
-    from newsstemmer.crf import _KW_OTHER, _KW_OTHER_NAMES, _KW_PAIRS, _KW_WORDS, _TOKEN, _keywords
+    from newsstemmer.single.crf import _KW_OTHER, _KW_OTHER_NAMES, _KW_PAIRS, _KW_WORDS, _TOKEN, _keywords
 
     def plain(low: str) -> tuple[int, set[str]]:
         words = _TOKEN.findall(low)
@@ -248,7 +248,7 @@ REGION_PAGE = doc(
 
 
 def test_pagerank_on_the_block_tree_finds_the_article() -> None:
-    from newsstemmer.crf import _main_region
+    from newsstemmer.single.crf import _main_region
 
     page = segment(REGION_PAGE)
     main, core = _main_region(page)
@@ -264,8 +264,8 @@ def test_pagerank_on_the_block_tree_finds_the_article() -> None:
 
 def test_block_solver_agrees_with_the_dom_solver() -> None:
     # Lines as explicit leaves under pagerank.solve_tree give the same f and DensitySum.
-    from newsstemmer.crf import _solve_blocks
-    from newsstemmer.pagerank import solve_tree
+    from newsstemmer.single.crf import _solve_blocks
+    from newsstemmer.single.pagerank import solve_tree
 
     page = segment(REGION_PAGE)
     blocks = page.blocks
@@ -320,7 +320,7 @@ def test_article_region_prefers_the_anchor_path_unless_elsewhere_is_clearly_bett
 
 
 def test_gaps_between_content_blocks_are_filled_unless_links() -> None:
-    from newsstemmer.crf import _fill_gaps
+    from newsstemmer.single.crf import _fill_gaps
 
     page = segment(
         doc(
@@ -377,7 +377,7 @@ def test_features_do_not_depend_on_the_hash_seed() -> None:
     import sys
 
     code = (
-        "import sys; from newsstemmer.crf import segment, block_features; "
+        "import sys; from newsstemmer.single.crf import segment, block_features; "
         "print(block_features(segment(sys.stdin.read())))"
     )
     outs = {
@@ -637,7 +637,7 @@ def test_corrupt_model_gives_a_clear_error(tmp_path: Path) -> None:
 
 def _cli(argv: list[str]) -> int:
     from newsstemmer import cli
-    from newsstemmer.cli_crf import add_parser
+    from newsstemmer.cli.train_crf import add_parser
 
     parser = cli._Parser(prog="newsstemmer")
     sub = parser.add_subparsers(dest="command", parser_class=cli._Parser)

@@ -1,6 +1,6 @@
 import pytest
 
-from newsstemmer.decoding import BinaryContentError, DecodedPage, decode_file, decode_html
+from newsstemmer.dom.decoding import BinaryContentError, DecodedPage, decode_file, decode_html
 
 JA = "日本語のニュース記事です。東京で新しい駅が開業しました。"
 

@@ -12,7 +12,7 @@ import pytest
 from lxml import html as lxml_html
 
 from newsstemmer import Page, extract_with_patterns, learn
-from newsstemmer.decoding import decode_html
+from newsstemmer.dom.decoding import decode_html
 from newsstemmer.demo import DemoServer, DemoSite, build_site
 from newsstemmer.evaluation import evaluate
 

@@ -2,16 +2,7 @@ from collections import Counter
 
 import pytest
 
-from newsstemmer.evaluation import (
-    Score,
-    aggregate,
-    bleu4,
-    evaluate,
-    rouge2,
-    shingle_prf,
-    shingles,
-    tokens,
-)
+from newsstemmer.evaluation import Score, aggregate, bleu4, evaluate, rouge2, shingle_prf, shingles, tokens
 
 TEXT = "The quick brown fox jumps over the lazy dog near the river bank today."
 OTHER = "Completely different words appear in this unrelated sentence here."

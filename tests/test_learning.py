@@ -9,14 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from newsstemmer import (
-    ExtractOptions,
-    LearnOptions,
-    Page,
-    SitePatterns,
-    extract_with_patterns,
-    learn,
-)
+from newsstemmer import ExtractOptions, LearnOptions, Page, SitePatterns, extract_with_patterns, learn
 
 WORDS = (
     "council budget river station school market winter league players museum festival power grid "
@@ -229,7 +222,7 @@ def test_cached_pattern_codes_follow_changes_to_the_patterns(learned) -> None:
 def test_path_codes_are_distinct_when_shared_by_threads() -> None:
     import threading
 
-    from newsstemmer.alignment import PathCodes
+    from newsstemmer.layout.alignment import PathCodes
 
     codes = PathCodes()
     paths = [f"html/body/div.c{i}" for i in range(2000)]

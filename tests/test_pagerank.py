@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from newsstemmer.blocks import HTMLParseError, parse_html
-from newsstemmer.pagerank import (
+from newsstemmer.dom.parse import HTMLParseError, parse_html
+from newsstemmer.single.pagerank import (
     PageRankOptions,
     PageRankResult,
     dom_pagerank,

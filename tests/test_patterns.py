@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from newsstemmer.patterns import (
+from newsstemmer.layout.patterns import (
     FORMAT_NAME,
     FORMAT_VERSION,
     LayoutPattern,

@@ -7,7 +7,7 @@ pages, a "most read" box drawn from a shared pool, comment threads and a Japanes
 from pathlib import Path
 
 from newsstemmer import Page, extract_with_patterns, learn
-from newsstemmer.decoding import decode_file
+from newsstemmer.dom.decoding import decode_file
 from newsstemmer.evaluation import evaluate
 
 SITE = Path(__file__).parent / "fixtures" / "site"

@@ -12,8 +12,8 @@ from parsel import Selector
 
 from newsstemmer import Page, SitePatterns, learn
 from newsstemmer import cli
-from newsstemmer.cli_rules import add_parser, extract_with_rules, format_rules, load_site_rules
-from newsstemmer.patterns import PatternFileError
+from newsstemmer.cli.rules import add_parser, extract_with_rules, format_rules, load_site_rules
+from newsstemmer.layout.patterns import PatternFileError
 from newsstemmer.rules import (
     RuleOptions,
     RuleSet,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from newsstemmer.scoring import dice, diff_score, main_score, pattern_score, run_score, sample_pairs
+from newsstemmer.layout.scoring import dice, diff_score, main_score, pattern_score, run_score, sample_pairs
 
 sig_text = st.text(alphabet="abcdefgh0123東京の", max_size=40)
 

@@ -14,7 +14,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from newsstemmer import cli
-from newsstemmer.warc import scan_warc
+from newsstemmer.io.warc import scan_warc
 from test_cli import records, run  # the CLI test helpers
 
 # -- a small site, as HTML files and as WARC records -----------------------------------------

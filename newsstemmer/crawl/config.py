@@ -30,7 +30,7 @@ DEFAULTS: dict[str, Any] = {
 
 def _single_page_method(value: Any) -> str:
     """The single-page extractor for pages no layout covers ("" or None: none)."""
-    from ..extraction import SINGLE_PAGE_METHODS
+    from ..chain import SINGLE_PAGE_METHODS
 
     method = (value or "").strip().lower() if isinstance(value, str) or value is None else value
     if method in ("", "none"):

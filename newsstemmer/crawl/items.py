@@ -37,7 +37,7 @@ class FetchedPage:
     @classmethod
     def from_response(cls, response: Any, anchor_texts: Sequence[str] = ()) -> "FetchedPage":
         """The page of a Scrapy ``TextResponse``: what a spider of one's own yields for newsstemmer."""
-        from ..learning import site_of
+        from ..layout.learning import site_of
 
         return cls(response.url, site_of(response.url), response.text, list(anchor_texts))
 

@@ -43,8 +43,13 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 
-from .. import ExtractOptions, Page, PatternFileError, SitePatterns, extract_with_patterns, learn
-from ..extraction import extract_single
+from .. import ExtractOptions
+from .. import Page
+from .. import PatternFileError
+from .. import SitePatterns
+from .. import extract_with_patterns
+from .. import learn
+from ..chain import extract_single
 from .buffer import PageBuffer
 from .config import Config
 from .items import Article, FetchedPage

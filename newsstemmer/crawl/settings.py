@@ -5,7 +5,7 @@ with ``-s NAME=VALUE``.  The ``NEWSSTEMMER_*`` settings and their defaults are
 in :mod:`newsstemmer.crawl.config`.
 """
 
-from newsstemmer import __version__
+from .. import __version__
 
 BOT_NAME = "newsstemmer"
 SPIDER_MODULES = ["newsstemmer.crawl.spiders"]

@@ -2,7 +2,7 @@
 
 Used by ``tests/test_crawl_*.py``; useful for trying the crawl by hand too::
 
-    from newsstemmer.crawl.testing import build_test_site, serve
+    from .testing import build_test_site, serve
     with serve(build_test_site()) as base_url:
         ...  # scrapy crawl news -a urls=<base_url>/
 

@@ -2,7 +2,7 @@
 
 ::
 
-    from newsstemmer.demo import build_site, DemoServer
+    from . import build_site, DemoServer
     site = build_site()                 # seed 7, 120 articles, deterministic
     with DemoServer(site) as server:    # http://127.0.0.1:<ephemeral port>
         print(server.base_url, len(site.articles()))

@@ -33,8 +33,8 @@ from scrapy.http import Request, Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 
-from ...decoding import BinaryContentError, decode_html
-from ...learning import site_of
+from ...dom.decoding import BinaryContentError, decode_html
+from ...layout.learning import site_of
 from ..config import Config
 from ..frontier import Frontier, Resume
 from ..items import Article, FetchedPage
@@ -280,7 +280,7 @@ def _not_html(response: Response) -> tuple[str, str] | None:
 
 def _demo_module() -> Any:
     try:
-        from newsstemmer import demo
+        from ... import demo
     except ImportError as exc:
         raise UsageError(
             "no start URLs: pass -a urls=URL[,URL...] or -a sites=FILE "

@@ -17,9 +17,11 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from .alignment import PathCodes, align, common_subsequence
-from .blocks import BlockOptions, HTMLParseError, LayoutBlock, PageBlocks, layout_weight, line_digest, significant, weight
+from .blocks import BlockOptions, LayoutBlock, PageBlocks, blocks_of, layout_weight, line_digest
+from ..dom.parse import HTMLParseError
+from ..dom.text import significant, weight
 from .clustering import LayoutSequence, cluster_layouts
-from .page import Page
+from ..page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
 from .scoring import dice, diff_score, main_score, pattern_score, run_score
 
@@ -115,11 +117,14 @@ def learn(
     members: list[_Member] = []
     page_list = list(pages)
     for n, page in enumerate(page_list, 1):
+        was_parsed = page.parsed
         try:
-            pb = page.blocks(opts.blocks)
+            pb = blocks_of(page, opts.blocks)
         except HTMLParseError as exc:
             log.warning("%s: skipped: %s", page.name, exc)
         else:
+            if not was_parsed:
+                page.forget_tree()  # a site's worth of trees would not fit in memory
             members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks]), _teasers(pb)))
         if progress:
             progress("reading", n, len(page_list))
@@ -164,7 +169,7 @@ def learn(
 
 def _template_groups(members: Sequence[_Member], opts: LearnOptions) -> list[list[int]]:
     """Partition the pages by template with substring amplification (one pass, linear)."""
-    from .amplification import pregroup  # numpy and a suffix array: only when asked for
+    from ..templates.amplification import pregroup  # numpy and a suffix array: only when asked for
 
     if len(members) < 2 * opts.min_cluster_pages:
         return [list(range(len(members)))]

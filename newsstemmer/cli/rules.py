@@ -31,12 +31,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import cli as _cli
-from .extraction import Article
-from .learning import site_of
-from .page import Page
-from .patterns import PatternFileError, SitePatterns
-from .rules import RuleOptions, RuleSet, RulesError, apply_rules, learn_rules, parse_page, rules_of
+from .. import cli as _cli
+from ..article import Article
+from ..layout.learning import site_of
+from ..page import Page
+from ..layout.patterns import PatternFileError, SitePatterns
+from ..rules import RuleOptions, RuleSet, RulesError, apply_rules, learn_rules, parse_page, rules_of
 
 __all__ = ["add_parser", "cmd_rules", "extract_with_rules", "load_site_rules", "format_rules"]
 

@@ -22,15 +22,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .cli import Reporter
+    from . import Reporter
 
 __all__ = ["add_parser", "cmd_train_crf"]
 
 
 def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
     """Add the ``train-crf`` subcommand to the ``newsstemmer`` parser."""
-    from .cli import _fraction, _non_negative
-    from .crf import DEFAULT_TRAIN_PARAMS
+    from . import _fraction, _non_negative
+    from ..single.crf import DEFAULT_TRAIN_PARAMS
 
     p = subparsers.add_parser(
         "train-crf",
@@ -80,7 +80,7 @@ _non_negative_int = _whole_number(0, "0 or more")
 
 def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]]:
     """Pattern files (from ``first`` and the ``.json`` files right after it) and page arguments."""
-    from .cli import CLIError
+    from . import CLIError
 
     args = [first, *rest]
     pattern_args: list[str] = [first]
@@ -106,11 +106,11 @@ def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]
 
 
 def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
-    from .cli import NO_PAGES, CLIError, PageReadError, _check_writable, _s, find_pages, page_url, read_page
-    from .crf import DEFAULT_SPLIT_TAGS, pattern_labels, train
-    from .learning import site_of
-    from .page import Page
-    from .patterns import PatternFileError, SitePatterns
+    from . import NO_PAGES, CLIError, PageReadError, _check_writable, _s, find_pages, page_url, read_page
+    from ..single.crf import DEFAULT_SPLIT_TAGS, pattern_labels, train
+    from ..layout.learning import site_of
+    from ..page import Page
+    from ..layout.patterns import PatternFileError, SitePatterns
 
     output = args.output
     if os.path.isdir(output):

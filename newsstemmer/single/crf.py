@@ -51,11 +51,12 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from .blocks import _ASCII_NOT_WORD, _NOT_WORD, parse_html
+from ..dom.text import ASCII_NOT_WORD, NOT_WORD
+from ..dom.parse import parse_html
 
 if TYPE_CHECKING:
-    from .page import Page
-    from .patterns import SitePatterns
+    from ..page import Page
+    from ..layout.patterns import SitePatterns
 
 __all__ = [
     "CRFBlock",
@@ -76,7 +77,7 @@ __all__ = [
 ]
 
 #: The shipped model (trained by ``benchmarks/train_crf.py``).
-DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "crf-default.zip"
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "crf-default.zip"
 MODEL_FORMAT = "newsstemmer-crf"
 MODEL_VERSION = 1
 #: Changes whenever the features change: a model only fits the features it was trained on.
@@ -691,9 +692,9 @@ def _weight(text: str) -> int:
     other characters (counted by the regex, on them alone).
     """
     if text.isascii():
-        return len(text.encode("ascii").translate(None, _ASCII_NOT_WORD))
-    return len(text.encode("ascii", "ignore").translate(None, _ASCII_NOT_WORD)) + len(
-        _NOT_WORD.sub("", "".join(_NON_ASCII.findall(text)))
+        return len(text.encode("ascii").translate(None, ASCII_NOT_WORD))
+    return len(text.encode("ascii", "ignore").translate(None, ASCII_NOT_WORD)) + len(
+        NOT_WORD.sub("", "".join(_NON_ASCII.findall(text)))
     )
 
 
@@ -720,7 +721,7 @@ def _finish(
         if not text:
             continue
         # (weight() inlined for ASCII text, the common case)
-        w = len(text.encode("ascii").translate(None, _ASCII_NOT_WORD)) if text.isascii() else _weight(text)
+        w = len(text.encode("ascii").translate(None, ASCII_NOT_WORD)) if text.isascii() else _weight(text)
         if not w:
             continue  # punctuation alone ("|", "»") is no text of the block
         blk = blocks[b]
@@ -1305,8 +1306,9 @@ def pattern_labels(
     """
     from rapidfuzz.distance import LCSseq
 
-    from .blocks import BlockOptions, line_digest
-    from .extraction import block_roles, extract_with_patterns, match_pattern
+    from ..layout.blocks import blocks_of, line_digest
+    from ..layout.matching import block_roles, match_pattern
+    from ..chain import extract_with_patterns
 
     article = extract_with_patterns(page, site)
     if not article.matched or not article.is_article or not article.body:
@@ -1314,9 +1316,7 @@ def pattern_labels(
     pattern = next((p for p in site.patterns if p.id == article.pattern), None)
     if pattern is None:
         return None
-    raw = site.settings.get("blocks") if isinstance(site.settings, dict) else None
-    known = {k: v for k, v in raw.items() if k in BlockOptions.__dataclass_fields__} if isinstance(raw, dict) else {}
-    pb = page.blocks(BlockOptions(**known))
+    pb = blocks_of(page, site.block_options())
     roles = block_roles(pb, match_pattern(pb, pattern))
     static = set(pattern.static_lines)
     layout_words: list[str] = []

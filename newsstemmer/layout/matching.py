@@ -9,20 +9,23 @@ SUB sections give the article.
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from ..article import Article
+from ..page import Page
 from .alignment import PathCodes, align
-from .blocks import BlockOptions, PageBlocks, layout_weight, line_digest
-from .page import Page
-from .pagerank import pagerank_extract
+from .blocks import BlockOptions, PageBlocks, blocks_of, layout_weight, line_digest
 from .patterns import LayoutPattern, SitePatterns
 
-if TYPE_CHECKING:
-    from .crf import CRFExtractor
-
-__all__ = ["Article", "EncodedPage", "ExtractOptions", "PatternMatch", "match_pattern", "block_roles", "extract_single", "extract_with_patterns", "match_all"]
+__all__ = [
+    "EncodedPage",
+    "ExtractOptions",
+    "PatternMatch",
+    "block_roles",
+    "extract_with_layouts",
+    "match_all",
+    "match_pattern",
+]
 
 
 @dataclass(frozen=True)
@@ -37,42 +40,8 @@ class ExtractOptions:
     # covers more than this share and finds main text (0 turns this off).
     loose_threshold: float = 0.5
     # Single-page method for pages no layout matches ("pagerank" or "crf"), or None: unmatched
-    # pages then come back with an empty body.
+    # pages then come back with an empty body (used by :mod:`newsstemmer.chain`).
     fallback: str | None = None
-
-
-@dataclass
-class Article:
-    """What extraction gives for one page."""
-
-    url: str | None
-    title: str
-    body: str
-    matched: bool
-    method: str | None = None
-    pattern: str | None = None
-    score: float | None = None
-    is_article: bool = True
-    source: str | None = None
-    sections: list[tuple[str, str]] = field(default_factory=list)
-    error: str | None = None
-
-    def to_json_dict(self) -> dict[str, object]:
-        """The object printed per page by ``newsstemmer extract``."""
-        out: dict[str, object] = {
-            "source": self.source,
-            "url": self.url,
-            "title": self.title,
-            "body": self.body,
-            "matched": self.matched,
-            "method": self.method,
-            "pattern": self.pattern,
-            "score": None if self.score is None else round(self.score, 4),
-            "is_article": self.is_article,
-        }
-        if self.error:
-            out["error"] = self.error
-        return out
 
 
 @dataclass
@@ -156,39 +125,6 @@ def match_pattern(
     return PatternMatch(pattern, covered / total if total else 0.0, per_section)
 
 
-#: Single-page extractors, best first (``benchmarks/single_page.py`` and
-#: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
-SINGLE_PAGE_METHODS = ("pagerank", "crf")
-
-_CRF = threading.local()  # crfsuite taggers are not thread-safe: one extractor per thread
-
-
-def _crf_extractor() -> "CRFExtractor":  # imported lazily: crfsuite loads a model
-    extractor = getattr(_CRF, "extractor", None)
-    if extractor is None:
-        from .crf import CRFExtractor
-
-        extractor = _CRF.extractor = CRFExtractor()
-    return extractor
-
-
-def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | None" = None) -> Article:
-    """Extract a page on its own, with no learned layout (SPEC §4–§5).
-
-    ``pagerank``: DOM PageRank + DensitySum; ``crf``: CRF block labelling with
-    hierarchical relabelling, by ``crf`` or else the shipped model.  ``matched``
-    stays False (no pattern applied); ``method`` names the extractor.
-    """
-    if method == "pagerank":
-        result = pagerank_extract(page.html, page.url)
-        title, body = result.title, result.body
-    elif method == "crf":
-        title, body = (crf or _crf_extractor()).extract(page.html)
-    else:
-        raise ValueError(f"unknown single-page method {method!r} (expected one of {', '.join(SINGLE_PAGE_METHODS)})")
-    return Article(page.url, title, body, matched=False, method=method, source=page.source)
-
-
 def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
     """The role of every page block under a match (None: unknown to the pattern)."""
     roles: list[str | None] = [match.pattern.free_paths.get(b.path) for b in page.blocks]
@@ -222,15 +158,20 @@ def match_all(page: PageBlocks, site: SitePatterns) -> list[PatternMatch]:
     return [match_pattern(page, p, codes, encoded, c) for p, c in zip(site.patterns, coded)]
 
 
-def extract_with_patterns(
+def extract_with_layouts(
     page: Page,
     site: SitePatterns,
     options: ExtractOptions | None = None,
     block_options: BlockOptions | None = None,
 ) -> Article:
-    """Extract title and body with the site's patterns; ``matched`` is False if none applies."""
+    """Extract title and body with the site's learned layouts alone.
+
+    ``matched`` is False (and the body empty) if no layout gives the page's article;
+    ``options.fallback`` is not used here: :func:`newsstemmer.chain.extract_with_patterns`
+    chains the single-page method after this.
+    """
     opts = options or ExtractOptions()
-    pb = page.blocks(block_options or _block_options(site))
+    pb = blocks_of(page, block_options or site.block_options())
     best: PatternMatch | None = None
     nearest: PatternMatch | None = None
     for m in match_all(pb, site):
@@ -293,9 +234,7 @@ def extract_with_patterns(
 
 
 def _unmatched(page: Page, pb: PageBlocks, opts: ExtractOptions) -> Article:
-    """No layout of the site gives this page's article: the single-page fallback, if any."""
-    if opts.fallback:
-        return extract_single(page, opts.fallback)
+    """No layout of the site gives this page's article."""
     return Article(page.url, _page_title(pb), "", matched=False, is_article=False, source=page.source)
 
 
@@ -316,14 +255,3 @@ def _page_title(pb: PageBlocks) -> str:
         if t:
             return t
     return ""
-
-
-def _block_options(site: SitePatterns) -> BlockOptions:
-    raw = site.settings.get("blocks") if isinstance(site.settings, dict) else None
-    if not isinstance(raw, dict):
-        return BlockOptions()
-    known = {k: v for k, v in raw.items() if k in BlockOptions.__dataclass_fields__}
-    try:
-        return BlockOptions(**known)
-    except TypeError:
-        return BlockOptions()

@@ -52,14 +52,17 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
-from . import __version__
-from .blocks import HTMLParseError
-from .decoding import BinaryContentError, decode_file, decode_html
-from .extraction import SINGLE_PAGE_METHODS, Article, ExtractOptions, extract_single, extract_with_patterns
-from .learning import LearnOptions, learn
-from .page import Page
-from .patterns import PatternFileError, SitePatterns
-from .warc import WarcPage, WarcReadError, is_warc_name, read_payload, same_site_links, scan_warc
+from .. import __version__
+from ..dom.parse import HTMLParseError
+from ..dom.decoding import BinaryContentError, decode_file, decode_html
+from ..chain import SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
+from ..article import Article
+from ..layout.matching import ExtractOptions
+from ..layout.blocks import blocks_of
+from ..layout.learning import LearnOptions, learn
+from ..page import Page
+from ..layout.patterns import PatternFileError, SitePatterns
+from ..io.warc import WarcPage, WarcReadError, is_warc_name, read_payload, same_site_links, scan_warc
 
 __all__ = ["main", "HTML_SUFFIXES", "find_pages", "read_page", "page_url", "LinkInfo", "load_linkinfo"]
 
@@ -533,7 +536,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_extract)
 
     # imported here: these build on this module's helpers
-    from . import cli_crf, cli_rules, cli_templates
+    from . import train_crf as cli_crf
+    from . import rules as cli_rules
+    from . import templates as cli_templates
 
     cli_rules.add_parser(sub)
     cli_templates.add_parser(sub)
@@ -572,7 +577,8 @@ def _load_pages(
                 anchors = linkinfo.anchors_for(pf.path, url)
             page = Page(html=text, url=url, anchor_texts=anchors, source=pf.source)
             try:
-                page.blocks(options.blocks)  # parse now: skip unparsable pages here, cached for learn
+                blocks_of(page, options.blocks)  # cut now: skip unparsable pages here, cached for learn
+                page.forget_tree()  # (learning keeps the blocks of every page, not the trees)
             except HTMLParseError as exc:
                 skipped.append((pf.source, "unparsable", str(exc)))
                 rep.message(f"{pf.source}: skipped: {exc}")
@@ -674,7 +680,7 @@ def _error_record(source: str, reason: str, url: str | None = None) -> dict[str,
 
 
 def _page_title(page: Page) -> str:
-    candidates = page.blocks().title_candidates()
+    candidates = blocks_of(page).title_candidates()
     return candidates[0] if candidates else ""
 
 
@@ -740,7 +746,7 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
     if args.method in ("pattern", "rules") and site is None:
         raise CLIError(f"--method {args.method} needs a pattern file (-p)")
     if args.method == "rules":
-        from .cli_rules import extract_with_rules, load_site_rules
+        from .rules import extract_with_rules, load_site_rules
 
         rules = load_site_rules(site, args.patterns)
         options = dataclasses.replace(options, fallback=None)
@@ -751,7 +757,7 @@ def cmd_extract(args: argparse.Namespace, rep: Reporter) -> int:
     if args.crf_model and args.method != "crf":
         raise CLIError("--crf-model goes with --method crf")
     if args.method == "crf":  # load the model once, and fail early if it is unusable
-        from .crf import CRFExtractor, CRFModelError
+        from ..single.crf import CRFExtractor, CRFModelError
 
         try:
             crf = CRFExtractor(args.crf_model)

@@ -9,7 +9,7 @@ them form a group.
 
 ::
 
-    from newsstemmer.amplification import amplify, pregroup
+    from .amplification import amplify, pregroup
     amp = amplify(pages_html)                 # suffix array + LCP: computes F(f) once
     amp.F, amp.G()                            # numpy arrays indexed by f
     amp.peaks(delta=1.5); amp.peaks(alpha=0.001)

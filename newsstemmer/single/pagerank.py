@@ -40,8 +40,8 @@ from itertools import repeat
 
 from lxml import etree
 
-from .blocks import HTMLParseError, parse_html
-from .decoding import BinaryContentError, decode_html
+from ..dom.parse import HTMLParseError, parse_html
+from ..dom.decoding import BinaryContentError, decode_html
 
 __all__ = [
     "DomScores",

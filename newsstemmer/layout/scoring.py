@@ -12,7 +12,7 @@ from typing import Sequence
 from rapidfuzz.distance import Indel
 
 from .alignment import lcs_length
-from .blocks import significant
+from ..dom.text import significant
 
 __all__ = [
     "sample_pairs",

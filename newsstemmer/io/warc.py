@@ -253,7 +253,7 @@ def same_site_links(url: str, html: str) -> list[tuple[str, str]]:
     import lxml.html
     from lxml import etree
 
-    from .learning import site_of
+    from ..layout.learning import site_of
 
     site = site_of(url)
     here = urldefrag(url)[0]

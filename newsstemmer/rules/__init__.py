@@ -123,10 +123,12 @@ except ImportError:  # pragma: no cover - older/newer parsel: the same steps, by
         root = etree.fromstring(body, parser=parser)
         return etree.fromstring(b"<html/>") if root is None else root
 
-from .blocks import BLOCK_TAGS, HTMLParseError, _comment_named, page_blocks as layout_blocks, significant, weight
-from .page import Page
-from .patterns import PatternFileError, SitePatterns
-from .scoring import dice
+from ..layout.blocks import BLOCK_TAGS, _comment_named, page_blocks as layout_blocks
+from ..dom.parse import HTMLParseError
+from ..dom.text import significant, weight
+from ..page import Page
+from ..layout.patterns import PatternFileError, SitePatterns
+from ..layout.scoring import dice
 
 __all__ = [
     "BLOCK_LEVEL",
@@ -1010,9 +1012,9 @@ def _pattern_roles(
     merged by path), so blocks meet by text: each line of a layout block lends its
     role to the block holding that line; a block takes the role of most of its weight.
     """
-    from .extraction import _block_options, block_roles, match_all
+    from ..layout.matching import block_roles, match_all
 
-    bopts = _block_options(site)
+    bopts = site.block_options()
     out: list[list[str | None] | None] = []
     for root, blocks in zip(roots, all_blocks):
         try:

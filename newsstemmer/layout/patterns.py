@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .blocks import BlockOptions
+
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
@@ -81,6 +83,17 @@ class SitePatterns:
     extras: dict[str, Any] = field(default_factory=dict)
     # The patterns' section paths as codes, made by extraction on first use (never saved).
     match_cache: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def block_options(self) -> BlockOptions:
+        """The segmenter settings the patterns were learned with (defaults where absent)."""
+        raw = self.settings.get("blocks") if isinstance(self.settings, dict) else None
+        if not isinstance(raw, dict):
+            return BlockOptions()
+        known = {k: v for k, v in raw.items() if k in BlockOptions.__dataclass_fields__}
+        try:
+            return BlockOptions(**known)
+        except TypeError:
+            return BlockOptions()
 
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

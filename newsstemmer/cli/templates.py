@@ -26,8 +26,8 @@ import json
 import math
 import os
 
-from .amplification import DEFAULT_ALPHA, amplify, skeleton
-from .cli import (
+from ..templates.amplification import DEFAULT_ALPHA, amplify, skeleton
+from . import (
     NO_PAGES,
     CLIError,
     PageReadError,

@@ -1,0 +1,94 @@
+"""The method chain: learned layouts first, then a single-page method for the pages
+no layout covers.
+
+This is the one place that knows about more than one extraction method: the
+layout engine (:mod:`newsstemmer.layout`) and the single-page methods
+(:mod:`newsstemmer.single`) never import each other.  Every method reads the
+page's one parsed tree (:attr:`newsstemmer.page.Page.tree`).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from .article import Article
+from .layout.blocks import BlockOptions
+from .layout.matching import ExtractOptions, extract_with_layouts
+from .layout.patterns import SitePatterns
+from .page import Page
+
+if TYPE_CHECKING:
+    from .single.crf import CRFExtractor
+
+__all__ = ["SINGLE_PAGE_METHODS", "ExtractOptions", "extract", "extract_single", "extract_with_patterns"]
+
+#: Single-page extractors, best first (``benchmarks/single_page.py`` and
+#: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
+SINGLE_PAGE_METHODS = ("pagerank", "crf")
+
+_CRF = threading.local()  # crfsuite taggers are not thread-safe: one extractor per thread
+
+
+def shared_crf() -> "CRFExtractor":
+    """This thread's CRF extractor with the shipped model (loaded on first use)."""
+    extractor = getattr(_CRF, "extractor", None)
+    if extractor is None:
+        from .single.crf import CRFExtractor  # crfsuite and a model: only when asked for
+
+        extractor = _CRF.extractor = CRFExtractor()
+    return extractor
+
+
+def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | None" = None) -> Article:
+    """Extract a page on its own, with no learned layout (SPEC §4–§5).
+
+    ``pagerank``: DOM PageRank + DensitySum; ``crf``: CRF block labelling with
+    hierarchical relabelling, by ``crf`` or else the shipped model.  ``matched``
+    stays False (no pattern applied); ``method`` names the extractor.
+    """
+    if method == "pagerank":
+        from .single.pagerank import pagerank_extract
+
+        result = pagerank_extract(page.tree, page.url)
+        title, body = result.title, result.body
+    elif method == "crf":
+        title, body = (crf or shared_crf()).extract(page.tree)
+    else:
+        raise ValueError(f"unknown single-page method {method!r} (expected one of {', '.join(SINGLE_PAGE_METHODS)})")
+    return Article(page.url, title, body, matched=False, method=method, source=page.source)
+
+
+def extract_with_patterns(
+    page: Page,
+    site: SitePatterns,
+    options: ExtractOptions | None = None,
+    block_options: BlockOptions | None = None,
+) -> Article:
+    """Extract title and body with the site's layouts, else with ``options.fallback``.
+
+    ``matched`` is False if no layout applies; the page then gets the single-page
+    method named by ``options.fallback``, or an empty body if that is None.
+    """
+    opts = options or ExtractOptions()
+    article = extract_with_layouts(page, site, opts, block_options)
+    if not article.matched and opts.fallback:
+        return extract_single(page, opts.fallback)
+    return article
+
+
+def extract(
+    html: str,
+    patterns: SitePatterns | None = None,
+    url: str | None = None,
+    options: ExtractOptions | None = None,
+) -> Article:
+    """Extract one page: with the site's ``patterns`` if one matches, else on its own
+    (DOM PageRank; ``matched=False``, ``method="pagerank"``).  Pass
+    ``ExtractOptions(fallback="crf")`` for the CRF instead, or
+    ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages."""
+    page = Page(html, url=url)
+    opts = options or ExtractOptions(fallback="pagerank")
+    if patterns is None:
+        return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
+    return extract_with_patterns(page, patterns, opts)

@@ -1,0 +1,44 @@
+"""The one walk over a parsed page that every method hooks into.
+
+A page's text lives in two places of an lxml tree: an element's ``text`` comes
+right after it opens, its ``tail`` right after it closes.  :func:`walk` gives
+the tree as that sequence of events, in document order, iterated in C (lxml's
+``iterwalk``) and without recursion, so a page nested thousands of levels deep
+is as safe as a flat one:
+
+* ``(START, el)``: ``el`` opens; ``el.text`` follows.  Calling
+  ``walker.skip_subtree()`` now passes over its descendants (scripts, styles,
+  whatever a method ignores); its ``END`` event still comes.
+* ``(END, el)``: ``el`` closes; ``el.tail`` follows.
+* ``("comment", node)`` or ``("pi", node)``: a comment or processing instruction
+  (parsers that keep them): no page text of its own, only its ``tail`` follows.
+
+The layout segmenter, the CRF's segmenter, DOM PageRank's graph and text, and the
+CSS rules' blocks all read the page through this walk; what each does with an
+event is its own business.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+__all__ = ["END", "START", "element_text", "walk"]
+
+START = "start"
+END = "end"
+_EVENTS = (START, END, "comment", "pi")
+
+
+def walk(root: etree._Element) -> etree.iterwalk:
+    """The events of ``root``'s subtree (``root`` included), in document order.
+
+    Returns lxml's walker itself: iterate it for ``(event, element)`` pairs and call
+    its ``skip_subtree()`` after a ``START`` to skip that element's descendants.
+    ``"comment"`` and ``"pi"`` events are both "a node without text of its own".
+    """
+    return etree.iterwalk(root, events=_EVENTS)
+
+
+def element_text(el: etree._Element) -> str:
+    """All text inside ``el`` (descendants included), whitespace runs made one space."""
+    return " ".join("".join(el.itertext()).split())
