@@ -43,13 +43,10 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 
-from .. import ExtractOptions
-from .. import Page
-from .. import PatternFileError
-from .. import SitePatterns
-from .. import extract_with_patterns
-from .. import learn
-from ..chain import extract_single
+from ..chain import ExtractOptions, extract_single, extract_with_patterns
+from ..layout.learning import learn
+from ..layout.patterns import PatternFileError, SitePatterns
+from ..page import Page
 from .buffer import PageBuffer
 from .config import Config
 from .items import Article, FetchedPage
