@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
 
 from ..dom.parse import parse_html
 from ..dom.text import significant, weight
+from ..dom.walk import END, START, element_text, walk
 from ..page import Page
 
 __all__ = [
@@ -28,7 +30,9 @@ __all__ = [
     "LayoutBlock",
     "PageBlocks",
     "blocks_of",
+    "comment_named",
     "page_blocks",
+    "path_step",
 ]
 
 #: Tags that delimit blocks: the original list plus modern sectioning tags.
@@ -110,22 +114,10 @@ class PageBlocks:
         return out
 
 
-_ENCODED: dict[tuple, str] = {}
-
-
-def _path_code(tag: str, normalise_digits: bool, values: tuple) -> str:
-    """``tag:id=..:class=..`` for a path from the ``KEY_ATTRS`` values; memoised, as sites
-    repeat the same elements."""
-    key = (tag, normalise_digits, values)
-    code = _ENCODED.get(key)
-    if code is None:
-        if len(_ENCODED) > 50_000:
-            _ENCODED.clear()
-        code = _ENCODED[key] = _encode_uncached(tag, normalise_digits, values)
-    return code
-
-
-def _encode_uncached(tag: str, normalise_digits: bool, values: tuple) -> str:
+def path_step(tag: str, values: Sequence[str | None], normalise_digits: bool = True) -> str:
+    """One step of a block path: ``tag:id=..:class=..`` from the ``KEY_ATTRS`` values
+    (``None`` for an absent attribute), lower-cased; with ``normalise_digits``, digits
+    become ``#`` and per-item tokens are dropped."""
     parts = [tag]
     for name, value in zip(KEY_ATTRS, values):
         if value is None:
@@ -143,7 +135,7 @@ def _encode_uncached(tag: str, normalise_digits: bool, values: tuple) -> str:
 _COMMENT_NAMED: dict[tuple, bool] = {}
 
 
-def _comment_named(eid: str | None, cls: str | None) -> bool:
+def comment_named(eid: str | None, cls: str | None) -> bool:
     """Whether an element's id or class names it as a reader-comment thread (memoised)."""
     named = _COMMENT_NAMED.get((eid, cls))
     if named is None:
@@ -156,8 +148,28 @@ def _comment_named(eid: str | None, cls: str | None) -> bool:
     return named
 
 
-def _text_of(el: etree._Element) -> str:
-    return " ".join("".join(el.itertext()).split())
+#: (the name the CSS rules import; to go when they use ``comment_named``)
+_comment_named = comment_named
+
+_BLOCK_STEPS: dict[tuple, tuple[str, bool]] = {}
+
+
+def _block_step(tag: str, normalise_digits: bool, attrs: tuple) -> tuple[str, bool]:
+    """Path step and comment-thread naming of a block element from all its attributes
+    (``el.items()``: one call instead of six ``get``); memoised, as sites repeat the
+    same elements."""
+    key = (tag, normalise_digits, attrs)
+    step = _BLOCK_STEPS.get(key)
+    if step is None:
+        if len(_BLOCK_STEPS) > 50_000:
+            _BLOCK_STEPS.clear()
+        first: dict[str, str] = {}
+        for name, value in attrs:
+            first.setdefault(name, value)  # (as ``el.get``: the first of a repeated name)
+        eid, cls = first.get("id"), first.get("class")
+        named = bool(eid or cls) and comment_named(eid, cls)
+        step = _BLOCK_STEPS[key] = (path_step(tag, [first.get(n) for n in KEY_ATTRS], normalise_digits), named)
+    return step
 
 
 # What the walk does with each tag, found with one dict look-up per element.  Block
@@ -173,17 +185,18 @@ _KINDS.update((factory, _SKIP) for factory in (etree.Comment, etree.ProcessingIn
 
 
 def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None = None) -> PageBlocks:
-    """Cut a page into layout blocks (SPEC §2.1), iteratively (deep pages are safe).
+    """Cut a page into layout blocks (SPEC §2.1) on the shared walk (deep pages are safe).
 
-    The tree is walked in document order with an explicit stack of child iterators:
-    an element "opens" when the walk reaches it (its ``text`` follows) and "closes"
-    after its last child (its ``tail`` follows).  This is the hot loop of extraction,
-    hence the inlined code and local names.
+    ``doc`` is a parsed tree (``Page.tree``) or HTML to parse.  An element's ``text``
+    follows its start event and its ``tail`` its end event.  Only the elements whose
+    closing changes the walk's state (block elements, links, comment threads) are
+    remembered until their end; any other end event only brings a tail.  This is the
+    hot loop of extraction, hence the local names and the dispatch by a kind table.
     """
     opts = options or BlockOptions()
     root = doc if isinstance(doc, etree._Element) else parse_html(doc)
     min_weight, path_depth, digits = opts.min_weight, opts.path_depth, opts.normalise_digits
-    kinds, comment_named = _KINDS, _COMMENT_NAMED
+    kinds, comment_names, block_steps = _KINDS, _COMMENT_NAMED, _BLOCK_STEPS
     # Texts of the open block.  Whitespace alone never opens a block; otherwise it is
     # kept as is, since the block's text is normalised by ``split()`` at the end.
     parts: list[str] = []
@@ -230,51 +243,48 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
             tag = tags[-1] if tags else ""
             runs.append([path, [text], [plain_text] if plain_text else [], w, plain_w, tag, comments])
 
-    # Each entry: (iterator over the children, element, its kind, whether it names comments).
-    stack: list[tuple] = [(iter((root,)), None, _INLINE, False)]
-    while stack:
-        for el in stack[-1][0]:
-            kind = kinds.get(el.tag, _INLINE)
+    # The open elements whose end event does more than bring a tail, as
+    # (element, kind, named) above a sentinel; ``closing`` is the innermost one's element.
+    open_: list[tuple] = [(None, _INLINE, False)]
+    closing = None
+    walker = walk(root)
+    skip_subtree = walker.skip_subtree
+    for event, el in walker:
+        if event == START:
+            tag = el.tag
+            kind = kinds.get(tag, _INLINE)
             if kind == _SKIP:
-                text = el.tail
-                if text and (parts or not text.isspace()):
-                    parts.append(text)
-                    if not in_anchor:
-                        plain.append(text)
+                skip_subtree()  # (its END event brings its tail)
                 continue
-            # --- the element opens
             if _BLOCK <= kind <= _H1:
                 if kind == _TITLE:
                     if not title:
-                        title = _text_of(el)
+                        title = element_text(el)
                 elif kind == _H1 and len(h1) < 3:
-                    h1.append(_text_of(el))
+                    h1.append(element_text(el))
                 if parts:
                     flush()
-                tag = el.tag
-                if el.keys():
-                    eid = el.get("id")
-                    cls = el.get("class")
-                    other = (el.get("align"), el.get("valign"), el.get("rowspan"), el.get("colspan"))
-                    paths.append(_path_code(tag, digits, (eid, cls, *other)))
+                attrs = el.items()
+                if attrs:
+                    step, named = block_steps.get((tag, digits, attrs := tuple(attrs))) or _block_step(tag, digits, attrs)
                 else:  # many block elements (td, tr, p) have no attributes at all
-                    eid = cls = None
-                    paths.append(tag)
+                    step, named = tag, False
+                paths.append(step)
                 tags.append(tag)
             else:
                 eid = el.get("id")
                 cls = el.get("class")
-            named = False
-            if eid or cls:
-                named = comment_named.get((eid, cls))
-                if named is None:
-                    named = _comment_named(eid, cls)
-                if named:
-                    # (A block element has flushed and pushed its path above, so this
-                    # flush is a no-op for it: the order of the two does not matter.)
-                    if parts:
-                        flush()
-                    in_comments += 1
+                named = False
+                if eid or cls:
+                    named = comment_names.get((eid, cls))
+                    if named is None:
+                        named = comment_named(eid, cls)
+            if named:
+                # (A block element has flushed and pushed its path above, so this
+                # flush is a no-op for it: the order of the two does not matter.)
+                if parts:
+                    flush()
+                in_comments += 1
             if kind > _H1:
                 if kind == _ANCHOR:
                     in_anchor += 1
@@ -294,54 +304,33 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                         meta_title = (el.get("content") or "").strip()
                     elif prop in ("description", "og:description") and not description:
                         description = (el.get("content") or "").strip()
+            if named or 0 < kind <= _ANCHOR:
+                open_.append((el, kind, named))
+                closing = el
             text = el.text
-            if text and (parts or not text.isspace()):
-                parts.append(text)
-                if not in_anchor:
-                    plain.append(text)
-            if len(el):
-                stack.append((iter(el), el, kind, named))
-                break  # walk the children first
-            # --- a leaf closes at once (same as the closing code below the loop)
-            if kind:
-                if kind <= _H1:
+        elif event == END:
+            if el is closing:
+                _, kind, named = open_.pop()
+                closing = open_[-1][0]
+                if kind:
+                    if kind <= _H1:
+                        if parts:
+                            flush()
+                        paths.pop()
+                        tags.pop()
+                    elif kind == _ANCHOR:
+                        in_anchor -= 1
+                if named:
                     if parts:
                         flush()
-                    paths.pop()
-                    tags.pop()
-                elif kind == _ANCHOR:
-                    in_anchor -= 1
-            if named:
-                if parts:
-                    flush()
-                in_comments -= 1
+                    in_comments -= 1
             text = el.tail
-            if text and (parts or not text.isspace()):
-                parts.append(text)
-                if not in_anchor:
-                    plain.append(text)
-        else:
-            # --- all children are walked: the element closes
-            _, el, kind, named = stack.pop()
-            if el is None:
-                break
-            if kind:
-                if kind <= _H1:
-                    if parts:
-                        flush()
-                    paths.pop()
-                    tags.pop()
-                elif kind == _ANCHOR:
-                    in_anchor -= 1
-            if named:
-                if parts:
-                    flush()
-                in_comments -= 1
+        else:  # a comment or processing instruction: only its tail is page text
             text = el.tail
-            if text and (parts or not text.isspace()):
-                parts.append(text)
-                if not in_anchor:
-                    plain.append(text)
+        if text and (parts or not text.isspace()):
+            parts.append(text)
+            if not in_anchor:
+                plain.append(text)
     if parts:
         flush()
     blocks = [
