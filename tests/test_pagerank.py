@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 from hypothesis import given, settings
@@ -150,6 +151,64 @@ def test_solver_on_a_deep_chain_is_iterative():
 def test_solver_rejects_malformed_input(parent, u):
     with pytest.raises(ValueError):
         solve_tree(parent, u, 0.5)
+
+
+# -- the graph ---------------------------------------------------------------------------
+
+
+def test_graph_nodes_follow_the_walk_and_subtrees_are_ranges():
+    scores = dom_pagerank(parse_html(NEWS_PAGE))
+    graph = scores.graph
+    n = len(graph.parent)
+    assert graph.parent[0] == -1 and all(0 <= graph.parent[i] < i for i in range(1, n))
+    # elements in document order (those of the graph: scripts, <head> etc. are not in it)
+    in_graph = [el for el in graph.elements if el is not None]
+    order = {el: k for k, el in enumerate(scores.root.iter())}
+    assert [order[el] for el in in_graph] == sorted(order[el] for el in in_graph)
+    # the subtree of every node is the range of numbers from it up to its size
+    size = [1] * n
+    for i in range(n - 1, 0, -1):
+        size[graph.parent[i]] += size[i]
+    for i in range(n):
+        for j in range(i + 1, i + size[i]):
+            k = j
+            while k > i:
+                k = graph.parent[k]
+            assert k == i
+
+
+def test_text_and_tail_hang_on_the_right_nodes():
+    root = parse_html("<html><body><div>lead words<b>bold words</b>tail words</div>after</body></html>")
+    graph = dom_pagerank(root, PAPER).graph
+    body, div, b = root[0], root[0][0], root[0][0][0]
+    index = {el: i for i, el in enumerate(graph.elements) if el is not None}
+    texts = [(graph.parent[i], graph.chars[i]) for i, el in enumerate(graph.elements) if el is None]
+    # "lead words" and "tail words" on the div, "bold words" on b, "after" on body
+    assert texts == [(index[div], 9), (index[b], 9), (index[div], 9), (index[body], 5)]
+
+
+def test_roles_come_from_the_first_of_the_class_id_style_attributes():
+    from newsstemmer.single.page_signals import BOILER, HIDDEN, IN_COMMENTS, IN_SIDEBAR, role_of
+
+    assert role_of("div", [("class", "comments-area")]) == IN_COMMENTS
+    assert role_of("div", [("id", "sidebar"), ("class", "share-buttons")]) == IN_SIDEBAR | BOILER
+    assert role_of("div", [("hidden", "")]) == HIDDEN
+    assert role_of("div", [("style", "color: red; display : none")]) == HIDDEN
+    assert role_of("div", [("aria-hidden", "false"), ("href", "/comments")]) == 0
+    assert role_of("body", [("class", "comments sidebar")]) == 0  # page-level names say nothing
+    assert role_of("div", [("class", "comments"), ("class", "story")]) == IN_COMMENTS
+
+
+def test_entity_nodes_give_their_tail_once():
+    root = etree.Element("html")
+    body = etree.SubElement(root, "body")
+    p = etree.SubElement(body, "p")
+    p.text = "Fish "
+    amp = etree.Entity("amp")
+    amp.tail = " chips for supper tonight, " + LOREM
+    p.append(amp)
+    res = pagerank_extract(root)
+    assert res.body.count("chips for supper") == 1
 
 
 # -- finding the main content ------------------------------------------------------------
@@ -308,14 +367,28 @@ def test_deep_nesting_does_not_recurse():
 
 @pytest.mark.parametrize("bad", ["", "   \n\t ", b"", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8, b"\x00" * 64])
 def test_empty_or_binary_input_raises_parse_error(bad):
-    with pytest.raises(HTMLParseError):
+    with pytest.raises(HTMLParseError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (bytes)
         pagerank_extract(bad)
     assert issubclass(HTMLParseError, ValueError)
 
 
-def test_bytes_and_tree_input_give_the_same_result():
+def test_bytes_are_deprecated_but_still_decoded():
+    with pytest.warns(DeprecationWarning, match="bytes"):
+        from_bytes = pagerank_extract(NEWS_PAGE.encode("cp1252"))
+    with pytest.warns(DeprecationWarning):
+        scores = dom_pagerank(NEWS_PAGE.encode("utf-8"))
+    assert from_bytes == pagerank_extract(NEWS_PAGE)
+    assert scores.signals.headline == "Harbour wall repairs approved"
+
+
+def test_other_input_types_are_refused():
+    with pytest.raises(TypeError):
+        pagerank_extract(12345)  # type: ignore[arg-type]
+
+
+def test_text_and_tree_input_give_the_same_result():
     from_text = pagerank_extract(NEWS_PAGE)
-    assert pagerank_extract(NEWS_PAGE.encode("utf-8")) == from_text
     tree = parse_html(NEWS_PAGE)
     before = etree.tostring(tree)
     assert pagerank_extract(tree) == from_text

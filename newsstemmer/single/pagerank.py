@@ -33,15 +33,28 @@ Choices beyond the source document, each measured on the development data
 
 from __future__ import annotations
 
-import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 
 from lxml import etree
 
 from ..dom.parse import HTMLParseError, parse_html
-from ..dom.decoding import BinaryContentError, decode_html
+from ..dom.walk import END, START, walk
+from .page_signals import (
+    BOILER,
+    HIDDEN,
+    IN_COMMENTS,
+    IN_SIDEBAR,
+    ROLE_ATTRS,
+    WORD,
+    Signals,
+    dice,
+    norm,
+    page_signals,
+    role_of,
+    terms,
+)
 
 __all__ = [
     "DomScores",
@@ -69,35 +82,7 @@ CONTAINER_TAGS = frozenset("body div section article main td center form table t
 CLEAN_TAGS = frozenset("div section aside nav ul ol table header footer dl form".split())
 #: Elements that count as media for ``media_weight``.
 MEDIA_TAGS = frozenset(("img", "video"))
-#: Elements whose class names describe the whole page, never one of its parts.
-_PAGE_TAGS = frozenset(("html", "body", "main", "article"))
 
-_SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/~]+\s|\s*[|\u00ab\u00bb\uff5c]\s*")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-# Class/id tokens of reader-comment threads: "comments", "commentbody", "disqus_thread",
-# "atp-comments"; not "commentary", "responsive" or page-level flags like "has-comments".
-_COMMENTS = re.compile(
-    r"(?:^|\s)(?!(?:has|no|with|show|allow|enable)[-_])"
-    r"(?:comment(?!ar|at)\S*|disqus\S*|respond(?:[-_]\S*)?|replies|\S*[-_](?:comments?|replies))(?=$|\s)",
-    re.I,
-)
-# Sidebars and widgets: "sidebar", "sidebar-right", "right-sidebar", "widget_text", "footer".
-_SIDEBAR = re.compile(
-    r"(?:^|\s)(?:(?:sidebar|footer|aside)\S*|\S*widget\S*|\S*[-_](?:sidebar|footer))(?=$|\s)", re.I
-)
-# Boilerplate blocks inside an article.
-_BOILERPLATE = re.compile(
-    r"(?:^|[-_\s])(?:related|share|sharing|social|sharedaddy|addthis|tags?|tagged|post-tags|promo|"
-    r"sponsor\w*|advert\w*|ads?|newsletter|subscribe|breadcrumbs?|pagination|pager|widget|"
-    r"recommend\w*|popular|signup|sidebar|footer)(?=$|[-_\s])",
-    re.I,
-)
-
-# Roles of an element, from its tag and attributes (bit flags).
-_HIDDEN, _IN_COMMENTS, _IN_SIDEBAR, _BOILER = 1, 2, 4, 8
 
 
 @dataclass(frozen=True)
@@ -217,121 +202,7 @@ def solve_tree(parent: Sequence[int], u: Sequence[float], alpha: float) -> list[
     return f
 
 
-# -- page signals ----------------------------------------------------------------------
-
-
-def _norm(text: str | None) -> str:
-    return _SPACE.sub(" ", text or "").strip()
-
-
-def _terms(text: str, words: list[str] | None = None) -> set[str]:
-    """Lower-cased words; runs of CJK characters become character bigrams.
-
-    ``words`` are the ``\\w+`` matches of ``text.lower()`` if the caller has them.
-    """
-    if words is None:
-        words = _WORD.findall(text.lower())
-    if text.isascii() or not _CJK.search(text):
-        return set(words)
-    out: set[str] = set()
-    for w in words:
-        if len(w) > 1 and _CJK.search(w):
-            out.update(w[k : k + 2] for k in range(len(w) - 1))
-        else:
-            out.add(w)
-    return out
-
-
-def _dice(a: set[str], b: set[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return 2.0 * len(a & b) / (len(a) + len(b))
-
-
-@dataclass
-class _Signals:
-    """What the page says about itself: <title>, og:title, description, headline."""
-
-    title: str = ""
-    meta_title: str = ""
-    description: str = ""
-    headline: str = ""
-    headline_el: etree._Element | None = None
-
-
-def _signals(root: etree._Element) -> _Signals:
-    s = _Signals()
-    # Not only <head>: wrapped or broken pages have their <title> in the body.
-    for el in root.iter("title", "meta"):
-        if el.tag == "title":
-            if not s.title:
-                s.title = _norm("".join(el.itertext()))
-            continue
-        prop = (el.get("property") or el.get("name") or "").lower()
-        if prop in ("og:title", "twitter:title"):
-            s.meta_title = s.meta_title or _norm(el.get("content"))
-        elif prop in ("description", "og:description", "twitter:description"):
-            s.description = s.description or _norm(el.get("content"))
-    s.headline, s.headline_el = _headline(root, s)
-    return s
-
-
-def _headline(root: etree._Element, sig: _Signals) -> tuple[str, etree._Element | None]:
-    """The headline and the heading that shows it, if any.
-
-    A heading (h1-h3) is the headline when it shares most of its words with
-    og:title or the whole <title> (the site's name, also a heading and a <title>
-    segment, shares fewer).  Without one: og:title, else the longest <title> segment.
-    """
-    refs = [_terms(t) for t in (sig.meta_title, sig.title) if t]
-    best, best_el, best_sim = "", None, 0.0
-    if refs:
-        for el in root.iter("h1", "h2", "h3"):
-            text = _norm("".join(el.itertext()))
-            if not text or len(text) > 300:
-                continue
-            terms = _terms(text)
-            sim = max(_dice(terms, r) for r in refs)
-            if sim > best_sim + 1e-9:
-                best, best_el, best_sim = text, el, sim
-    if best_sim >= 0.6:
-        return best, best_el
-    if sig.meta_title:
-        return sig.meta_title, None
-    if sig.title:
-        segments = [s.strip() for s in _TITLE_SEP.split(sig.title) if s.strip()]
-        return (max(segments, key=len) if segments else sig.title), None
-    return best, None
-
-
-# -- element roles from class/id/style -----------------------------------------------------
-
-
-_ROLE_CACHE: dict[tuple, int] = {}
-
-
-def _role_of(el: etree._Element) -> int:
-    """Role flags of an element that has some of class/id/style/hidden/aria-hidden."""
-    get = el.get
-    key = (el.tag in _PAGE_TAGS, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"))
-    role = _ROLE_CACHE.get(key)
-    if role is None:
-        page_level, cls, ident, style, hidden, aria = key
-        role = 0
-        if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
-            role |= _HIDDEN
-        names = f"{cls or ''} {ident or ''}".strip()
-        if names and not page_level:
-            if _COMMENTS.search(names):
-                role |= _IN_COMMENTS
-            if _SIDEBAR.search(names):
-                role |= _IN_SIDEBAR
-            if _BOILERPLATE.search(names):
-                role |= _BOILER
-        if len(_ROLE_CACHE) > 50_000:
-            _ROLE_CACHE.clear()
-        _ROLE_CACHE[key] = role
-    return role
+# -- the DOM graph -----------------------------------------------------------------------
 
 
 def _media_ok(el: etree._Element, min_size: int) -> bool:
@@ -343,9 +214,6 @@ def _media_ok(el: etree._Element, min_size: int) -> bool:
         if v and v.strip().isdigit() and int(v) < min_size:
             return False
     return bool(el.get("src") or el.get("data-src") or el.get("srcset"))
-
-
-# -- the DOM graph -----------------------------------------------------------------------
 
 
 @dataclass
@@ -361,8 +229,13 @@ class _Graph:
     hidden: set[etree._Element]  # hidden elements left out of the graph
 
 
-def _build_graph(body: etree._Element, opts: PageRankOptions, sig: _Signals) -> _Graph:
-    """The undirected DOM tree below ``body`` as parent links, with initial weights ``u``."""
+def _build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> _Graph:
+    """The undirected DOM tree below ``body`` as parent links, with initial weights ``u``.
+
+    Nodes are numbered in the order of the walk: an element when it opens, a text
+    node when its text comes (an element's ``text`` after it, its ``tail`` after its
+    subtree), so every subtree is one range of numbers starting at its root.
+    """
     title_weighted = opts.weighting == "title"
     if not title_weighted and opts.weighting != "uniform":
         raise ValueError(f"unknown weighting {opts.weighting!r}")
@@ -371,14 +244,15 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: _Signals) -> 
     if opts.similarity not in ("cover", "dice"):
         raise ValueError(f"unknown similarity {opts.similarity!r}")
     cover = opts.similarity == "cover"
-    title_terms = _terms(sig.meta_title or sig.title)
-    desc_terms = _terms(sig.description)
+    title_terms = terms(sig.meta_title or sig.title)
+    desc_terms = terms(sig.description)
     beta = opts.beta
     capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
     media, min_size = opts.media_weight, opts.media_min_size
     skip_hidden = opts.skip_hidden
-    words_of = _WORD.findall
+    words_of = WORD.findall
+    role_attrs = ROLE_ATTRS.keys()
     roles: list[int] = []
     hidden: set[etree._Element] = set()
 
@@ -388,20 +262,71 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: _Signals) -> 
     chars: list[int] = []
     link_chars: list[int] = []
 
-    def add_text(text: str, p: int, in_link: bool, factor: float) -> None:
+    # Per open element (a node of the graph): its node, and whether the text inside it
+    # is link text and by what factor its weight is cut; the sentinel below ``body``
+    # stands for "outside": text there (``body``'s tail) has no node to hang on.
+    open_: list[tuple[int, bool, float]] = [(-1, False, 1.0)]
+    p, in_link, factor = open_[-1]
+    left_out = None  # the element whose subtree is being skipped (its END brings only its tail)
+    walker = walk(body)
+    skip_subtree = walker.skip_subtree
+    for event, el in walker:
+        if event == START:
+            tag = el.tag
+            if tag.__class__ is not str or tag in DROP_TAGS:  # entities, scripts...
+                skip_subtree()
+                left_out = el
+                continue
+            keys = el.keys()
+            role = role_of(tag, el.items()) if keys and not role_attrs.isdisjoint(keys) else 0
+            if role & HIDDEN and skip_hidden:
+                hidden.add(el)
+                skip_subtree()
+                left_out = el
+                continue
+            i = len(parent)
+            parent.append(p)
+            u.append(media if media and tag in MEDIA_TAGS and _media_ok(el, min_size) else 0.0)
+            elements.append(el)
+            chars.append(0)
+            link_chars.append(0)
+            roles.append(role)
+            in_link = in_link or tag == "a"
+            if role & IN_COMMENTS:
+                factor *= comment_w
+            elif role & IN_SIDEBAR or tag == "aside" or tag == "nav":
+                factor *= side_w
+            open_.append((i, in_link, factor))
+            p = i
+            text = el.text
+        else:
+            if event == END:
+                if el is left_out:
+                    left_out = None
+                else:  # the element closes: back to its parent's node
+                    open_.pop()
+                    p, in_link, factor = open_[-1]
+            # (a comment or processing instruction: only its tail)
+            text = el.tail
+            if p < 0:
+                continue
+        if not text or text.isspace():
+            continue
+        # A text node: weight u from its length and its likeness to the title.
         words = words_of(text.lower())
         n = sum(map(len, words))
         if not n:
-            return
+            continue
         w = min(n, cap) / cap if capped else 1.0
         if title_weighted:
-            terms = set(words) if text.isascii() else _terms(text, words)
-            if cover:
-                sim = (len(terms & title_terms) / len(title_terms) if title_terms else 0.0) + (
-                    len(terms & desc_terms) / len(desc_terms) if desc_terms else 0.0
+            if cover:  # (the share of the title's words in the text: no set of the text's words needed)
+                found = words if text.isascii() else terms(text, words)
+                sim = (len(title_terms.intersection(found)) / len(title_terms) if title_terms else 0.0) + (
+                    len(desc_terms.intersection(found)) / len(desc_terms) if desc_terms else 0.0
                 )
             else:
-                sim = _dice(terms, title_terms) + _dice(terms, desc_terms)
+                found = set(words) if text.isascii() else terms(text, words)
+                sim = dice(found, title_terms) + dice(found, desc_terms)
             w *= (1.0 - beta) + beta * sim
         w *= factor
         if in_link:
@@ -412,46 +337,6 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: _Signals) -> 
         chars.append(n)
         link_chars.append(n if in_link else 0)
         roles.append(0)
-
-    stack: list[tuple[etree._Element, int, bool, float]] = [(body, -1, False, 1.0)]
-    pop = stack.pop
-    while stack:
-        el, p, in_link, factor = pop()
-        tag = el.tag
-        if tag.__class__ is not str or tag in DROP_TAGS:  # comments, PIs, scripts...
-            tail = el.tail
-            if tail and p >= 0 and not tail.isspace():
-                add_text(tail, p, in_link, factor)
-            continue
-        role = _role_of(el) if len(el.attrib) else 0
-        if role & _HIDDEN and skip_hidden:
-            hidden.add(el)
-            tail = el.tail
-            if tail and p >= 0 and not tail.isspace():
-                add_text(tail, p, in_link, factor)
-            continue
-        i = len(parent)
-        parent.append(p)
-        u.append(media if media and tag in MEDIA_TAGS and _media_ok(el, min_size) else 0.0)
-        elements.append(el)
-        chars.append(0)
-        link_chars.append(0)
-        roles.append(role)
-        inner_link = in_link or tag == "a"
-        inner = factor
-        if role & _IN_COMMENTS:
-            inner *= comment_w
-        elif role & _IN_SIDEBAR or tag == "aside" or tag == "nav":
-            inner *= side_w
-        text = el.text
-        if text and not text.isspace():
-            add_text(text, i, inner_link, inner)
-        tail = el.tail
-        if tail and p >= 0 and not tail.isspace():
-            add_text(tail, p, in_link, factor)
-        if len(el):
-            # Children in any order: each popped subtree is numbered before the next.
-            stack.extend(zip(el, repeat(i), repeat(inner_link), repeat(inner)))
     return _Graph(parent, u, elements, chars, link_chars, roles, hidden)
 
 
@@ -467,7 +352,7 @@ class DomScores:
     """
 
     root: etree._Element
-    signals: _Signals
+    signals: Signals
     graph: _Graph
     f: list[float]
     g: list[float]
@@ -478,26 +363,41 @@ class DomScores:
         return self.graph.elements[i]
 
 
-def _parse(doc: str | bytes | etree._Element | etree._ElementTree) -> etree._Element:
+def _decoded(doc: bytes | bytearray | memoryview) -> str:
+    """Deprecated input: a page as bytes, decoded here (``stacklevel``: the public caller's caller)."""
+    warnings.warn(
+        "DOM PageRank on bytes is deprecated: pass the page's tree (Page.tree) or its decoded "
+        "text (newsstemmer.dom.decoding.decode_html)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    from ..dom.decoding import BinaryContentError, decode_html  # only for this deprecated input
+
+    try:
+        return decode_html(bytes(doc)).text
+    except BinaryContentError as exc:
+        raise HTMLParseError(str(exc)) from exc
+
+
+def _root(doc: str | etree._Element | etree._ElementTree) -> etree._Element:
+    """The tree of ``doc``: an lxml element (or element tree) as it is, HTML text parsed."""
     if isinstance(doc, etree._ElementTree):
         doc = doc.getroot()
     if isinstance(doc, etree._Element):
         return doc
-    if isinstance(doc, (bytes, bytearray, memoryview)):
-        try:
-            doc = decode_html(bytes(doc)).text
-        except BinaryContentError as exc:
-            raise HTMLParseError(str(exc)) from exc
-    elif not isinstance(doc, str):
-        raise TypeError(f"expected HTML as str, bytes or an lxml element, not {type(doc).__name__}")
+    if not isinstance(doc, str):
+        raise TypeError(f"expected an lxml element or HTML as str, not {type(doc).__name__}")
     return parse_html(doc)
 
 
-def dom_pagerank(doc: str | bytes | etree._Element, options: PageRankOptions | None = None) -> DomScores:
-    """Parse (if needed), build the DOM graph, solve for ``f``, sum ``g``, find the core."""
+def dom_pagerank(doc: etree._Element | str | bytes, options: PageRankOptions | None = None) -> DomScores:
+    """Build the DOM graph of a tree (text is parsed first; bytes, deprecated, decoded),
+    solve for ``f``, sum ``g``, find the core."""
     opts = options or PageRankOptions()
-    root = _parse(doc)
-    sig = _signals(root)
+    if isinstance(doc, (bytes, bytearray, memoryview)):
+        doc = _decoded(doc)
+    root = _root(doc)
+    sig = page_signals(root)
     body = root.find("body")
     if body is None:
         body = root
@@ -586,9 +486,9 @@ def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) 
         role = roles[i]
         if el.tag in CLEAN_TAGS and total[i] and links[i] > opts.link_density * total[i]:
             skip.add(el)
-        elif opts.drop_comments and role & _IN_COMMENTS:
+        elif opts.drop_comments and role & IN_COMMENTS:
             skip.add(el)
-        elif opts.drop_named and role & _BOILER and mass[i] <= 0.5 * mass[main]:
+        elif opts.drop_named and role & BOILER and mass[i] <= 0.5 * mass[main]:
             skip.add(el)
     return skip
 
@@ -596,14 +496,14 @@ def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) 
 def _paragraphs(main: etree._Element, skip: set) -> list[str]:
     """The text of ``main``, one string per block, whitespace-normalised."""
     parts: list[str] = []
-    walker = etree.iterwalk(main, events=("start", "end", "comment", "pi"))
+    walker = walk(main)
     for event, el in walker:
         tag = el.tag
-        if not isinstance(tag, str):  # comments and processing instructions
-            if el.tail:
+        if not isinstance(tag, str):  # comments, processing instructions, entities: only a tail
+            if event != START and el.tail:  # (an entity's START comes before its END)
                 parts.append(el.tail)
             continue
-        if event == "start":
+        if event == START:
             if tag in DROP_TAGS or el in skip:
                 walker.skip_subtree()
                 continue
@@ -618,27 +518,29 @@ def _paragraphs(main: etree._Element, skip: set) -> list[str]:
                 parts.append("\n")
             if el.tail:
                 parts.append(el.tail)
-    lines = (_norm(line) for line in "".join(parts).split("\n"))
+    lines = (norm(line) for line in "".join(parts).split("\n"))
     return [line for line in lines if line]
 
 
 def pagerank_extract(
-    html: str | bytes | etree._Element,
+    html: etree._Element | str | bytes,
     url: str | None = None,
     options: PageRankOptions | None = None,
 ) -> PageRankResult:
     """Extract the title and main text of one page by DOM PageRank + DensitySum.
 
-    ``html`` is a page as text, as bytes (decoded with
-    :func:`newsstemmer.decoding.decode_html`) or as a tree from
-    :func:`newsstemmer.blocks.parse_html` (left unchanged).  ``url`` is accepted
-    for symmetry with the other extractors and not used yet.
+    ``html`` is the page's tree (``Page.tree``, left unchanged) or its text, parsed
+    here; bytes are deprecated (decoded with
+    :func:`newsstemmer.dom.decoding.decode_html`, with a ``DeprecationWarning``).
+    ``url`` is accepted for symmetry with the other extractors and not used yet.
 
-    Raises :class:`newsstemmer.blocks.HTMLParseError` (a ``ValueError``) for an
+    Raises :class:`newsstemmer.dom.parse.HTMLParseError` (a ``ValueError``) for an
     empty, binary or unparsable document; any other page gives a result, perhaps
     with an empty body.
     """
     opts = options or PageRankOptions()
+    if isinstance(html, (bytes, bytearray, memoryview)):
+        html = _decoded(html)
     scores = dom_pagerank(html, opts)
     title = scores.signals.headline
     graph = scores.graph
@@ -651,7 +553,7 @@ def pagerank_extract(
     if opts.skip_hidden:
         skip |= graph.hidden
     paragraphs = _paragraphs(element, skip)
-    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == _norm(title).lower():
+    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == norm(title).lower():
         paragraphs = paragraphs[1:]
     xpath = element.getroottree().getpath(element)
     return PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)

@@ -1,0 +1,192 @@
+"""What a page says about itself and about its parts, for DOM PageRank (SPEC §4).
+
+* The page: its ``<title>``, og:title, description and headline (:func:`page_signals`).
+* Its elements: roles named by class/id/style (reader comments, sidebar or widget,
+  boilerplate inside an article, hidden), as bit flags (:func:`role_of`).
+* Text likeness to the title: word sets (:func:`terms`, CJK runs as character
+  bigrams) and their Dice coefficient (:func:`dice`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+
+__all__ = [
+    "BOILER",
+    "HIDDEN",
+    "IN_COMMENTS",
+    "IN_SIDEBAR",
+    "ROLE_ATTRS",
+    "WORD",
+    "Signals",
+    "dice",
+    "norm",
+    "page_signals",
+    "role_of",
+    "terms",
+]
+
+_SPACE = re.compile(r"\s+")
+WORD = re.compile(r"\w+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_TITLE_SEP = re.compile(r"\s[-|:\u2013\u2014\u00ab\u00bb/~]+\s|\s*[|\u00ab\u00bb\uff5c]\s*")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# Class/id tokens of reader-comment threads: "comments", "commentbody", "disqus_thread",
+# "atp-comments"; not "commentary", "responsive" or page-level flags like "has-comments".
+_COMMENTS = re.compile(
+    r"(?:^|\s)(?!(?:has|no|with|show|allow|enable)[-_])"
+    r"(?:comment(?!ar|at)\S*|disqus\S*|respond(?:[-_]\S*)?|replies|\S*[-_](?:comments?|replies))(?=$|\s)",
+    re.I,
+)
+# Sidebars and widgets: "sidebar", "sidebar-right", "right-sidebar", "widget_text", "footer".
+_SIDEBAR = re.compile(
+    r"(?:^|\s)(?:(?:sidebar|footer|aside)\S*|\S*widget\S*|\S*[-_](?:sidebar|footer))(?=$|\s)", re.I
+)
+# Boilerplate blocks inside an article.
+_BOILERPLATE = re.compile(
+    r"(?:^|[-_\s])(?:related|share|sharing|social|sharedaddy|addthis|tags?|tagged|post-tags|promo|"
+    r"sponsor\w*|advert\w*|ads?|newsletter|subscribe|breadcrumbs?|pagination|pager|widget|"
+    r"recommend\w*|popular|signup|sidebar|footer)(?=$|[-_\s])",
+    re.I,
+)
+#: Elements whose class names describe the whole page, never one of its parts.
+_PAGE_TAGS = frozenset(("html", "body", "main", "article"))
+
+#: Role flags of an element (bits of :func:`role_of`'s result).
+HIDDEN, IN_COMMENTS, IN_SIDEBAR, BOILER = 1, 2, 4, 8
+
+
+# -- words -------------------------------------------------------------------------------
+
+
+def norm(text: str | None) -> str:
+    """``text`` with whitespace runs made one space, stripped ("" for None)."""
+    return _SPACE.sub(" ", text or "").strip()
+
+
+def terms(text: str, words: list[str] | None = None) -> set[str]:
+    """Lower-cased words; runs of CJK characters become character bigrams.
+
+    ``words`` are the ``\\w+`` matches of ``text.lower()`` if the caller has them.
+    """
+    if words is None:
+        words = WORD.findall(text.lower())
+    if text.isascii() or not _CJK.search(text):
+        return set(words)
+    out: set[str] = set()
+    for w in words:
+        if len(w) > 1 and _CJK.search(w):
+            out.update(w[k : k + 2] for k in range(len(w) - 1))
+        else:
+            out.add(w)
+    return out
+
+
+def dice(a: set[str], b: set[str]) -> float:
+    """Dice coefficient of two word sets (0 if either is empty)."""
+    if not a or not b:
+        return 0.0
+    return 2.0 * len(a & b) / (len(a) + len(b))
+
+
+# -- the page -------------------------------------------------------------------------------
+
+
+@dataclass
+class Signals:
+    """What the page says about itself: <title>, og:title, description, headline."""
+
+    title: str = ""
+    meta_title: str = ""
+    description: str = ""
+    headline: str = ""
+    headline_el: etree._Element | None = None
+
+
+def page_signals(root: etree._Element) -> Signals:
+    """The page's title, og:title, description, and its headline (text and heading)."""
+    s = Signals()
+    # Not only <head>: wrapped or broken pages have their <title> in the body.
+    for el in root.iter("title", "meta"):
+        if el.tag == "title":
+            if not s.title:
+                s.title = norm("".join(el.itertext()))
+            continue
+        prop = (el.get("property") or el.get("name") or "").lower()
+        if prop in ("og:title", "twitter:title"):
+            s.meta_title = s.meta_title or norm(el.get("content"))
+        elif prop in ("description", "og:description", "twitter:description"):
+            s.description = s.description or norm(el.get("content"))
+    s.headline, s.headline_el = _headline(root, s)
+    return s
+
+
+def _headline(root: etree._Element, sig: Signals) -> tuple[str, etree._Element | None]:
+    """The headline and the heading that shows it, if any.
+
+    A heading (h1-h3) is the headline when it shares most of its words with
+    og:title or the whole <title> (the site's name, also a heading and a <title>
+    segment, shares fewer).  Without one: og:title, else the longest <title> segment.
+    """
+    refs = [terms(t) for t in (sig.meta_title, sig.title) if t]
+    best, best_el, best_sim = "", None, 0.0
+    if refs:
+        for el in root.iter("h1", "h2", "h3"):
+            text = norm("".join(el.itertext()))
+            if not text or len(text) > 300:
+                continue
+            words = terms(text)
+            sim = max(dice(words, r) for r in refs)
+            if sim > best_sim + 1e-9:
+                best, best_el, best_sim = text, el, sim
+    if best_sim >= 0.6:
+        return best, best_el
+    if sig.meta_title:
+        return sig.meta_title, None
+    if sig.title:
+        segments = [s.strip() for s in _TITLE_SEP.split(sig.title) if s.strip()]
+        return (max(segments, key=len) if segments else sig.title), None
+    return best, None
+
+
+# -- element roles from class/id/style -----------------------------------------------------
+
+#: The attributes a role is read from, with their place in :func:`role_of`'s key.
+ROLE_ATTRS = {"class": 1, "id": 2, "style": 3, "hidden": 4, "aria-hidden": 5}
+_ROLE_CACHE: dict[tuple, int] = {}
+
+
+def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
+    """Role flags of an element from its tag and attributes (``el.items()``).
+
+    Memoised on the values of ``ROLE_ATTRS`` (the first of a repeated name, as
+    ``el.get``), since sites repeat the same class names on every page.
+    """
+    slots: list = [tag in _PAGE_TAGS, None, None, None, None, None]
+    for name, value in attrs:
+        slot = ROLE_ATTRS.get(name)
+        if slot and slots[slot] is None:
+            slots[slot] = value
+    key = tuple(slots)
+    role = _ROLE_CACHE.get(key)
+    if role is None:
+        page_level, cls, ident, style, hidden, aria = key
+        role = 0
+        if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
+            role |= HIDDEN
+        names = f"{cls or ''} {ident or ''}".strip()
+        if names and not page_level:
+            if _COMMENTS.search(names):
+                role |= IN_COMMENTS
+            if _SIDEBAR.search(names):
+                role |= IN_SIDEBAR
+            if _BOILERPLATE.search(names):
+                role |= BOILER
+        if len(_ROLE_CACHE) > 50_000:
+            _ROLE_CACHE.clear()
+        _ROLE_CACHE[key] = role
+    return role
