@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Speed of the segmenter alone: bare lxml parse vs ``page_blocks`` (which parses too).
 
-For every big9-05 page, time ``parse_html`` and ``page_blocks`` (best of N runs per
-page, GC off while timing, one process) and report the totals and their ratio.  The
-ratio is the segmenter's share of ``benchmarks/speed.py`` part b (extract/parse).
+For every big9-05 page, time ``parse_html``, ``page_blocks`` on the HTML and
+``page_blocks`` on the parsed tree (the walk alone, as extraction runs it on
+``Page.tree``), best of N runs per page, GC off while timing, one process, and
+report the totals and their ratios.  The ratio is the segmenter's share of
+``benchmarks/speed.py`` part b (extract/parse).
 
     python benchmarks/blocks_speed.py [--repeat 5] [--dataset big9-05] [--data DIR]
 """
@@ -37,11 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     parse_t = sum(best_of(args.repeat, lambda: parse_html(html)) for html in docs)
     blocks_t = sum(best_of(args.repeat, lambda: page_blocks(html)) for html in docs)
+    trees = [parse_html(html) for html in docs]
+    walk_t = sum(best_of(args.repeat, lambda: page_blocks(tree)) for tree in trees)
     elapsed = time.perf_counter() - t0
     print(f"{args.dataset}: {len(docs)} pages, best of {args.repeat} per page ({elapsed:.1f}s)")
     print(f"parse_html  total {1000 * parse_t:8.1f} ms  ({1000 * parse_t / len(docs):.2f} ms/page)")
     print(f"page_blocks total {1000 * blocks_t:8.1f} ms  ({1000 * blocks_t / len(docs):.2f} ms/page)")
-    print(f"page_blocks/parse = {blocks_t / parse_t:.2f}")
+    print(f"page_blocks on the tree total {1000 * walk_t:8.1f} ms  ({1000 * walk_t / len(docs):.2f} ms/page)")
+    print(f"page_blocks/parse = {blocks_t / parse_t:.2f}; the walk alone/parse = {walk_t / parse_t:.2f}")
     return 0
 
 

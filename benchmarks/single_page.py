@@ -2,7 +2,7 @@
 """Single-page extraction quality and speed: DOM PageRank + DensitySum (SPEC §4).
 
 Every page is extracted on its own (nothing learned), with
-``newsstemmer.pagerank.pagerank_extract``.  The prediction is
+``newsstemmer.single.pagerank.pagerank_extract``.  The prediction is
 title + "\\n" + body where the gold includes the headline, the body alone elsewhere.
 
     python benchmarks/single_page.py [--datasets readability,dragnet-single]

@@ -448,3 +448,66 @@ def test_single_page_methods_refuse_binary_data(method: str) -> None:
     noise = bytes(rng.randrange(256) for _ in range(3000)).decode("latin-1")
     with pytest.raises(HTMLParseError):
         extract_single(Page(noise), method)
+
+
+# -- reader-comment threads and the walk's other node kinds ------------------------------------
+
+
+def test_blocks_inside_a_comment_thread_are_marked() -> None:
+    page = doc(
+        "<div class='story'><p>The article text of the page</p></div>"
+        "<div id='comments'><p>A reader says the article is good</p></div>"
+        "<p>The footer text after the thread</p>"
+    )
+    pb = page_blocks(page, NO_MERGE)
+    assert [(b.text, b.in_comments) for b in pb.blocks] == [
+        ("The article text of the page", False),
+        ("A reader says the article is good", True),
+        ("The footer text after the thread", False),
+    ]
+
+
+def test_an_inline_comment_thread_closes_the_block_around_it() -> None:
+    page = doc("<p>Story words before <span class='comment-body'>reader words inside</span> story words after</p>")
+    pb = page_blocks(page, NO_MERGE)
+    assert [(b.text, b.in_comments) for b in pb.blocks] == [
+        ("Story words before", False),
+        ("reader words inside", True),
+        ("story words after", False),
+    ]
+
+
+def test_comment_naming_needs_a_whole_token() -> None:
+    from newsstemmer.layout.blocks import comment_named
+
+    assert comment_named("comments", None)
+    assert comment_named(None, "commentlist widget")
+    assert comment_named(None, "disqus_thread")
+    assert not comment_named(None, "commentary")
+    assert not comment_named("main", "story")
+
+
+def test_path_step_from_key_attribute_values() -> None:
+    from newsstemmer.layout.blocks import path_step
+
+    values = ("post-35697", "Entry  tag-guns Hentry", None, "TOP", None, "2")
+    assert path_step("div", values) == "div:id=post-#:class=entry hentry:valign=top:colspan=#"
+    assert path_step("div", values, normalise_digits=False) == (
+        "div:id=post-35697:class=entry tag-guns hentry:valign=top:colspan=2"
+    )
+    assert path_step("td", (None,) * 6) == "td"
+
+
+def test_entities_and_processing_instructions_give_only_their_tail() -> None:
+    # A tree built through the API can hold nodes the parser never makes.
+    root = etree.Element("html")
+    body = etree.SubElement(root, "body")
+    p = etree.SubElement(body, "p")
+    p.text = "fish "
+    amp = etree.Entity("amp")
+    amp.tail = " chips for supper"
+    p.append(amp)
+    pi = etree.ProcessingInstruction("php", "echo 'hidden words';")
+    pi.tail = " and peas"
+    p.append(pi)
+    assert texts(root) == ["fish chips for supper and peas"]
