@@ -9,7 +9,9 @@ is as safe as a flat one:
 * ``(START, el)``: ``el`` opens; ``el.text`` follows.  Calling
   ``walker.skip_subtree()`` now passes over its descendants (scripts, styles,
   whatever a method ignores); its ``END`` event still comes.
-* ``(END, el)``: ``el`` closes; ``el.tail`` follows.
+* ``(END, el)``: ``el`` closes; ``el.tail`` follows.  lxml keeps one Python object
+  per node while anything refers to it, so a consumer that keeps the few open
+  elements it cares about recognises their ``END`` with ``is``.
 * ``("comment", node)`` or ``("pi", node)``: a comment or processing instruction
   (parsers that keep them): no page text of its own, only its ``tail`` follows.
 
