@@ -511,3 +511,10 @@ def test_entities_and_processing_instructions_give_only_their_tail() -> None:
     pi.tail = " and peas"
     p.append(pi)
     assert texts(root) == ["fish chips for supper and peas"]
+
+
+def test_names_comment_thread_reads_id_and_class() -> None:
+    from newsstemmer.layout.blocks import names_comment_thread
+
+    root = etree.fromstring("<div><ol id='comments'/><div class='story'/><p/></div>")
+    assert [names_comment_thread(el) for el in root] == [True, False, False]

@@ -31,6 +31,7 @@ __all__ = [
     "PageBlocks",
     "blocks_of",
     "comment_named",
+    "names_comment_thread",
     "page_blocks",
     "path_step",
 ]
@@ -148,7 +149,13 @@ def comment_named(eid: str | None, cls: str | None) -> bool:
     return named
 
 
-#: (the name the CSS rules import; to go when they use ``comment_named``)
+def names_comment_thread(el: etree._Element) -> bool:
+    """Whether an element's id or class names it as a reader-comment thread."""
+    eid, cls = el.get("id"), el.get("class")
+    return bool((eid or cls) and comment_named(eid, cls))
+
+
+#: (the name the CSS rules imported before ``names_comment_thread``; to go with them)
 _comment_named = comment_named
 
 _BLOCK_STEPS: dict[tuple, tuple[str, bool]] = {}
