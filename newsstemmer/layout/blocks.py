@@ -208,8 +208,7 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
     # kept as is, since the block's text is normalised by ``split()`` at the end.
     parts: list[str] = []
     plain: list[str] = []  # the same minus anchor texts (so a subsequence of ``parts``)
-    paths: list[str] = []  # path codes of the enclosing block elements
-    tags: list[str] = []  # and their tags
+    paths: list[str] = []  # path steps of the enclosing block elements (each starts with its tag)
     # The blocks as [path, texts, non-empty plain texts, weight, plain weight, tag,
     # in_comments]; with ``merge``, a run of blocks with the same path is one entry,
     # whose texts are joined by "\n" at the end (empty plain texts leave no line).
@@ -247,7 +246,7 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
             run[3] += w
             run[4] += plain_w
         else:
-            tag = tags[-1] if tags else ""
+            tag = paths[-1].partition(":")[0] if paths else ""
             runs.append([path, [text], [plain_text] if plain_text else [], w, plain_w, tag, comments])
 
     # The open elements whose end event does more than bring a tail, as
@@ -277,7 +276,8 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                 else:  # many block elements (td, tr, p) have no attributes at all
                     step, named = tag, False
                 paths.append(step)
-                tags.append(tag)
+                open_.append((el, kind, named))
+                closing = el
             else:
                 eid = el.get("id")
                 cls = el.get("class")
@@ -286,6 +286,9 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                     named = comment_names.get((eid, cls))
                     if named is None:
                         named = comment_named(eid, cls)
+                if named or kind == _ANCHOR:
+                    open_.append((el, kind, named))
+                    closing = el
             if named:
                 # (A block element has flushed and pushed its path above, so this
                 # flush is a no-op for it: the order of the two does not matter.)
@@ -311,9 +314,6 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                         meta_title = (el.get("content") or "").strip()
                     elif prop in ("description", "og:description") and not description:
                         description = (el.get("content") or "").strip()
-            if named or 0 < kind <= _ANCHOR:
-                open_.append((el, kind, named))
-                closing = el
             text = el.text
         elif event == END:
             if el is closing:
@@ -324,7 +324,6 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                         if parts:
                             flush()
                         paths.pop()
-                        tags.pop()
                     elif kind == _ANCHOR:
                         in_anchor -= 1
                 if named:
