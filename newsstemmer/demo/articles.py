@@ -36,6 +36,7 @@ def article_page(plan: SitePlan, art: Article) -> Doc:
 
 
 def _body_html(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, inline_ad: bool) -> str:
+    """The article's items as HTML: one paragraph may link a related story; long bodies carry an inline advert."""
     out: list[str] = []
     paras = [i for i, (k, _) in enumerate(art.items) if k == "p"]
     linked = rng.choice(paras) if paras and rng.random() < 0.6 else None
@@ -64,6 +65,7 @@ def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, t: 
 
 
 def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, heading: str, cls: str) -> str:
+    """A box of stories of the same section, the nearest ids first."""
     same = [a for a in plan.by_section[art.section] if a.id != art.id]
     near = sorted(same, key=lambda a: abs(a.id - art.id))[:3]
     rest = [a for a in same if a not in near]
@@ -78,11 +80,13 @@ def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, heading
 
 
 def _topics(doc: Doc, art: Article) -> str:
+    """The line linking the article's tags (empty without tags)."""
     links = " ".join(doc.a(f"/tag/{slug(t)}/", t) for t in art.tags)
     return f'<p class="topics">Topics: {links}</p>\n' if links else ""
 
 
 def _comment_thread(art: Article, rng: random.Random) -> str:
+    """The readers' comments (empty without comments)."""
     if not art.comments:
         return ""
     cid = art.id * 10
@@ -104,6 +108,7 @@ def _comment_thread(art: Article, rng: random.Random) -> str:
 
 
 def _standard(plan: SitePlan, art: Article) -> Doc:
+    """A news article (world, business, tech, sport)."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
     section = SECTION_BY_KEY[art.section]
@@ -154,6 +159,7 @@ def _standard(plan: SitePlan, art: Article) -> Doc:
 
 
 def _opinion(plan: SitePlan, art: Article) -> Doc:
+    """An opinion column."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
     author = art.author or ""
@@ -193,6 +199,7 @@ def _opinion(plan: SitePlan, art: Article) -> Doc:
 
 
 def _gallery(plan: SitePlan, art: Article) -> Doc:
+    """A photo gallery: intro and slides."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
     intro = [t for k, t in art.items if k == "p"]
@@ -227,6 +234,7 @@ def _gallery(plan: SitePlan, art: Article) -> Doc:
 
 
 def _japanese(plan: SitePlan, art: Article) -> Doc:
+    """An article of the Japanese edition."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
     w = art.when + _dt.timedelta(hours=9)  # JST

@@ -61,6 +61,7 @@ def index_pages(plan: SitePlan) -> list[Doc]:
 
 
 def _card(doc: Doc, rng: random.Random, a: Article) -> str:
+    """An index card: thumbnail, headline (or shortened), standfirst, byline, sometimes "Read more"."""
     anchor = a.short if rng.random() < 0.2 else a.title
     more = f' {doc.a(a.path, "Read more", "read-more")}' if rng.random() < 0.3 else ""
     img = f'<a class="card-image" href="{a.path}"><img src="/media/{a.id}/thumb.jpg" alt=""></a>'
@@ -74,6 +75,7 @@ def _card(doc: Doc, rng: random.Random, a: Article) -> str:
 
 
 def _pagination(doc: Doc, base: str, page: int, pages: int) -> str:
+    """The pager of a paginated index (empty for one page)."""
     if pages <= 1:
         return ""
 
@@ -148,6 +150,7 @@ def _listing(plan: SitePlan, path: str, heading: str, description: str, arts: Se
 
 
 def _tags(plan: SitePlan) -> list[Doc]:
+    """One listing per tag."""
     by_tag: dict[str, list[Article]] = {}
     for a in plan.articles:
         for t in a.tags:
@@ -157,6 +160,7 @@ def _tags(plan: SitePlan) -> list[Doc]:
 
 
 def _author_pages(plan: SitePlan) -> list[Doc]:
+    """One listing per author (columnists with their bio)."""
     by_author: dict[str, list[Article]] = {}
     for a in plan.articles:
         if a.author:
@@ -171,6 +175,7 @@ def _author_pages(plan: SitePlan) -> list[Doc]:
 
 
 def _home(plan: SitePlan) -> Doc:
+    """The home page: top stories and a block per English section."""
     doc = Doc("/", title=SITE_NAME, layout="home", header_charset=False)
     rng = plan.page_rng("/")
     english = sorted((a for a in plan.articles if a.section != "ja"), key=lambda a: -a.id)
@@ -203,6 +208,7 @@ def _home(plan: SitePlan) -> Doc:
 
 
 def _static(plan: SitePlan, path: str, title: str, paras: Sequence[str]) -> Doc:
+    """A static page (about, contact, policies...)."""
     doc = Doc(path, kind="static", title=title, layout="static", header_charset=True)
     rng = plan.page_rng(path)
     main = (

@@ -32,6 +32,7 @@ _FOOTER_LINKS = (
 
 
 def _most_read(plan: SitePlan, doc: Doc, rng: random.Random, exclude: int | None) -> str:
+    """The "most read" box: five picks from the pool, never the page's own article."""
     pool = [a for a in plan.most_read_pool if a.id != exclude]
     picks = rng.sample(pool, min(5, len(pool)))
     items = "".join(
@@ -70,6 +71,7 @@ def ad(doc: Doc, rng: random.Random, slot: str) -> str:
 
 
 def _head(doc: Doc, title: str, description: str, art: Article | None = None) -> str:
+    """The English ``<head>``; article pages add Open Graph, article metadata and JSON-LD."""
     full = f"{title} | {SITE_NAME}" if title != SITE_NAME else SITE_NAME
     meta = [
         '<meta charset="utf-8">',
@@ -100,6 +102,7 @@ def _head(doc: Doc, title: str, description: str, art: Article | None = None) ->
 
 
 def _masthead(plan: SitePlan, doc: Doc, rng: random.Random, current: str | None) -> str:
+    """Skip link, top bar (date, weather), logo, section menu and, sometimes, a breaking-news ticker."""
     city = rng.choice(en.CITIES)[0]
     weather = f"{city} {rng.randint(3, 24)}&#176;C, {rng.choice(_WEATHER)}"
     items = [f'<li class="menu-item{" current-menu-item" if current == "home" else ""}">{doc.a("/", "Home")}</li>']
@@ -123,6 +126,7 @@ def _masthead(plan: SitePlan, doc: Doc, rng: random.Random, current: str | None)
 
 
 def _footer(doc: Doc) -> str:
+    """The English footer: section and company links, legal line, script."""
     sections = "".join(f"<li>{doc.a(f'/{s.key}/', s.name)}</li>" for s in SECTIONS)
     links = "".join(f"<li>{doc.a(h, t)}</li>" for h, t in _FOOTER_LINKS)
     return (
@@ -137,6 +141,7 @@ def _footer(doc: Doc) -> str:
 
 
 def _sidebar(plan: SitePlan, doc: Doc, rng: random.Random, exclude: int | None, japanese_box: bool = False) -> str:
+    """The English sidebar: most read, an advert, the newsletter box (and the Japanese headlines)."""
     out = ['<aside class="sidebar" role="complementary">\n', _most_read(plan, doc, rng, exclude),
            ad(doc, rng, "mpu"),
            '<section class="widget widget-newsletter"><h2 class="widget-title">The Morning Briefing</h2>\n'
