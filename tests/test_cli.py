@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from newsstemmer import SitePatterns, __version__
-from newsstemmer import cli
-from newsstemmer.cli import main
+from newsstemmer.cli import common, main
+from newsstemmer.cli import learn as cli_learn
 
 # -- a purpose-made site ----------------------------------------------------------------
 
@@ -211,14 +211,14 @@ def test_linkinfo_attaches_anchors(site: Path, tmp_path: Path, capsys, monkeypat
     links.write_text("\n".join(json.dumps(x) for x in lines) + "\n\n", encoding="utf-8")
 
     seen: dict[str, list[str]] = {}
-    real_learn = cli.learn
+    real_learn = cli_learn.learn
 
     def spy(pages, *a, **kw):
         pages = list(pages)
         seen.update({p.source: p.anchor_texts for p in pages})
         return real_learn(pages, *a, **kw)
 
-    monkeypatch.setattr(cli, "learn", spy)
+    monkeypatch.setattr(cli_learn, "learn", spy)
     out = tmp_path / "site.json"
     # Relative "source" paths resolve against the linkinfo file's directory too.
     monkeypatch.chdir(site)
@@ -500,7 +500,7 @@ def test_progress_on_a_terminal():
             return True
 
     stream = Tty()
-    rep = cli.Reporter(stream=stream)
+    rep = common.Reporter(stream=stream)
     rep.progress("loading", 1, 2)
     rep.message("x.html: skipped: broken")
     rep.progress("loading", 2, 2)
