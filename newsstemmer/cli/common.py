@@ -8,7 +8,6 @@ the core (a helper that needs the core imports it when called).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import logging
 import os
 import sys
@@ -258,6 +257,8 @@ non_negative_int = whole_number(0, "0 or more")
 
 def replace_given(options: T, **values: Any) -> T:
     """``options`` (a dataclass) with the values that were given (not None) replaced."""
+    import dataclasses  # (not at the top: --version needs none of this)
+
     given = {k: v for k, v in values.items() if v is not None}
     return dataclasses.replace(options, **given) if given else options  # type: ignore[type-var]
 
