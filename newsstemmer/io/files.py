@@ -169,8 +169,12 @@ def page_url(text: str) -> str | None:
         head = head[: end.start()]
     canonical = og = None
     for m in _TAG_RE.finditer(head):
+        is_link = m.group(1).lower() == "link"
+        lowered = m.group(2).lower()
+        if "&" not in lowered and ("canonical" if is_link else "og:url") not in lowered:
+            continue  # cannot be the tag sought (only an entity could hide the word): skip the attribute parse
         attrs = _attrs(m.group(2))
-        if m.group(1).lower() == "link":
+        if is_link:
             if canonical is None and "canonical" in attrs.get("rel", "").lower().split():
                 canonical = _absolute_url(attrs.get("href", ""))
         elif og is None:
