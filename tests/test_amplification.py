@@ -239,7 +239,7 @@ def test_reference_rejects_foreign_file(tmp_path):
 def _run_cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="newsstemmer")
     sub = parser.add_subparsers(dest="command")
-    cli_templates.add_parser(sub)
+    cli_templates.add_arguments(sub.add_parser("templates"))
     args = parser.parse_args(argv)
     return args.func(args)
 

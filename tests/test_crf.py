@@ -636,17 +636,17 @@ def test_corrupt_model_gives_a_clear_error(tmp_path: Path) -> None:
 
 
 def _cli(argv: list[str]) -> int:
-    from newsstemmer import cli
-    from newsstemmer.cli.train_crf import add_parser
+    from newsstemmer.cli import common
+    from newsstemmer.cli.train_crf import add_arguments
 
-    parser = cli._Parser(prog="newsstemmer")
-    sub = parser.add_subparsers(dest="command", parser_class=cli._Parser)
-    add_parser(sub)
-    rep = cli.Reporter(quiet=True)
+    parser = common.Parser(prog="newsstemmer")
+    sub = parser.add_subparsers(dest="command", parser_class=common.Parser)
+    add_arguments(sub.add_parser("train-crf"))
+    rep = common.Reporter(quiet=True)
     try:
         args = parser.parse_args(argv)
         return args.func(args, rep)
-    except cli.CLIError as exc:
+    except common.CLIError as exc:
         return exc.code
 
 

@@ -12,7 +12,8 @@ from parsel import Selector
 
 from newsstemmer import Page, SitePatterns, learn
 from newsstemmer import cli
-from newsstemmer.cli.rules import add_parser, extract_with_rules, format_rules, load_site_rules
+from newsstemmer.cli.common import CLIError
+from newsstemmer.cli.rules import extract_with_rules, format_rules, load_site_rules
 from newsstemmer.layout.patterns import PatternFileError
 from newsstemmer.rules import (
     RuleOptions,
@@ -443,17 +444,8 @@ def test_learned_selectors_match_the_same_in_parsel_and_lxml():
 
 
 def run_cli(argv, capsys):
-    """``newsstemmer`` with the ``rules`` subcommand (added here if cli.py lacks it)."""
-    parser = cli.build_parser()
-    subs = parser._subparsers._group_actions[0]
-    if "rules" not in subs.choices:
-        add_parser(subs)
-    original = cli.build_parser
-    cli.build_parser = lambda: parser
-    try:
-        code = cli.main(list(argv))
-    finally:
-        cli.build_parser = original
+    """``newsstemmer`` with the ``rules`` subcommand."""
+    code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -530,7 +522,7 @@ def test_extract_with_rules_gives_an_article():
     # No rule matches: the page's own title, matched False.
     other = extract_with_rules(Page("<html><head><title>Elsewhere</title></head><body><div>x</div></body></html>"), site)
     assert not other.matched and other.title == "Elsewhere" and other.body == ""
-    with pytest.raises(cli.CLIError, match="no rules"):
+    with pytest.raises(CLIError, match="no rules"):
         load_site_rules(SitePatterns("example.com", []), "p.json")
 
 
