@@ -38,7 +38,7 @@ _HOMES: dict[str, str] = {
     "pagerank_extract": ".single.pagerank",
     "PageRankOptions": ".single.pagerank",
     "PageRankResult": ".single.pagerank",
-    "learn": ".layout.learning",
+    "learn": ".grouping",  # the layout engine, with template pre-grouping when asked for
     "page_blocks": ".layout.blocks",
     "site_of": ".layout.learning",
 }
@@ -72,7 +72,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from .chain import extract, extract_single, extract_with_patterns
     from .dom.parse import HTMLParseError
     from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
-    from .layout.learning import LearnOptions, learn, site_of
+    from .grouping import learn
+    from .layout.learning import LearnOptions, site_of
     from .layout.matching import ExtractOptions
     from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
     from .page import Page

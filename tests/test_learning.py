@@ -412,6 +412,12 @@ def test_pregroup_groups_the_readable_pages_with_amplification(monkeypatch) -> N
     assert with_groups.patterns == learn(pages).patterns
 
 
+def test_the_public_learn_is_the_one_that_pregroups() -> None:
+    import newsstemmer
+
+    assert newsstemmer.learn is grouping.learn
+
+
 def test_without_pregroup_grouping_learn_is_the_layout_engine(learned) -> None:
     _, site = learned
     _, pages = make_site()

@@ -20,7 +20,8 @@ from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, page_url, read_page
 from ..io.linkinfo import LinkInfo, add_warc_anchors
 from ..layout.blocks import blocks_of
-from ..layout.learning import LearnOptions, learn
+from ..grouping import learn
+from ..layout.learning import LearnOptions
 from ..page import Page
 from .common import CLIError, Reporter, check_writable, fraction, non_negative, plural, read_linkinfo, replace_given
 
