@@ -11,8 +11,8 @@ joined to the page URL; the anchor text is the element's string value.
 The trees differ in one way that changes links: ``parse_html`` ignores early
 ``</body></html>`` end tags, as browsers do, where libxml2 (and so Scrapy) drops what
 follows them; the links there are found here and were missed by Scrapy.  Of the 1,461
-demo and evaluation pages, 1,456 give identical links (URLs, texts, order) and 5 such
-pages one to three more.
+demo and evaluation pages, 1,456 give identical links (URLs, texts, order); the 5 such
+pages give the same links plus those after the early end tags.
 """
 
 from __future__ import annotations
