@@ -44,7 +44,7 @@ from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 
 from ..chain import ExtractOptions, extract_single, extract_with_patterns
-from ..layout.learning import learn
+from ..grouping import learn
 from ..layout.patterns import PatternFileError, SitePatterns
 from ..page import Page
 from .buffer import PageBuffer
