@@ -18,6 +18,9 @@ __all__ = ["apply_rules", "has_content", "match_rules", "text_lines"]
 def has_content(el: etree._Element) -> bool:
     """Whether an element has text (outside excluded elements: script, style, ...)
     or an image (anywhere, even inside ``noscript``)."""
+    text = el.text
+    if text and not text.isspace() and el.tag not in EXCLUDED:
+        return True  # most matched elements: no walk needed
     walker = walk(el)
     for event, node in walker:
         if event == START:
