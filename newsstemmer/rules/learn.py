@@ -98,7 +98,8 @@ def learn_rules(
 
     ``pages`` are :class:`~newsstemmer.page.Page` objects (their anchor texts help to
     find the headline) or HTML strings.  ``patterns``, the site's layout patterns if
-    known, tell main text and headline apart from other varying text.  Pages that
+    known, tell main text and headline apart from other varying text.  Every page is
+    read as parsel parses its HTML (the tree the rules will be applied to).  Pages that
     cannot be parsed are skipped; fewer than 2 readable pages raise ``ValueError``.
     """
     return learn_ruleset(pages, patterns, options).to_dict()
