@@ -156,6 +156,12 @@ def _comment_named(eid: str | None, cls: str | None) -> bool:
     return named
 
 
+def names_comment_thread(el: etree._Element) -> bool:
+    """Whether an element's id or class names it as a reader-comment thread."""
+    eid, cls = el.get("id"), el.get("class")
+    return bool((eid or cls) and _comment_named(eid, cls))
+
+
 def _text_of(el: etree._Element) -> str:
     return " ".join("".join(el.itertext()).split())
 
