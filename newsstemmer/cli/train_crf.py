@@ -107,7 +107,8 @@ def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]
 
 def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
     from . import NO_PAGES, CLIError, PageReadError, _check_writable, _s, find_pages, page_url, read_page
-    from ..single.crf import DEFAULT_SPLIT_TAGS, pattern_labels, train
+    from ..single.crf import DEFAULT_SPLIT_TAGS, train
+    from ..training import pattern_labels
     from ..layout.learning import site_of
     from ..page import Page
     from ..layout.patterns import PatternFileError, SitePatterns
