@@ -63,9 +63,6 @@ CONTEXT_TAGS = frozenset(
 )
 
 
-# -- the page as blocks ------------------------------------------------------------------------
-
-
 @dataclass(slots=True)
 class CRFBlock:
     """A block of the page: an element of a split tag, with what lies in it outside child blocks."""
@@ -144,7 +141,7 @@ def _kinds(split: frozenset[str]) -> dict[object, int]:
         kinds.update((t, _HEADING) for t in _HEADINGS)
         kinds.update(br=_BREAK, hr=_BREAK, a=_ANCHOR)
         kinds.update((t, _SKIP) for t in IGNORED_TAGS)
-        kinds.update((f, _SKIP) for f in (etree.Comment, etree.ProcessingInstruction, etree.Entity))
+        kinds[etree.Entity] = _SKIP  # (an XML tree's entity references: the walk gives them as elements)
         kinds.update((t, _SPLIT) for t in split)
         _KINDS_CACHE[split] = kinds
     return kinds
