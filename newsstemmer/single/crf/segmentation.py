@@ -224,26 +224,44 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
     open_kinds: list[int] = [_BODY]
     push, pop = open_kinds.append, open_kinds.pop
     walker = walk(body)
-    skip = walker.skip_subtree
+    skip, end = walker.skip_subtree, walker.__next__
     next(walker)  # (body opens)
     for event, el in walker:
         if event == "start":
             tag = el.tag
             kind = kinds.get(tag, _INLINE)
             if kind <= _ANCHOR_OR_COUNT:
-                # Fast path for the most common elements: inline ones (a, img, span...).
+                # Fast path for the most common elements: inline ones (a, img, span...),
+                # and for inline leaves, their end (the next event) too.
                 if kind:
+                    counts[tag] = counts.get(tag, 0) + 1  # (an anchor's tag is "a")
+                if len(el):
                     if kind == _ANCHOR:
                         in_anchor += 1
-                    counts[tag] = counts.get(tag, 0) + 1  # (an anchor's tag is "a")
+                    text = el.text
+                    if text and (parts or not text.isspace()):
+                        parts.append(text)
+                        if in_anchor:
+                            anchor_parts.append(text)
+                        if in_heading:
+                            heading_parts.append(text)
+                    push(kind)
+                    continue
                 text = el.text
+                if text and (parts or not text.isspace()):
+                    parts.append(text)
+                    if in_anchor or kind == _ANCHOR:
+                        anchor_parts.append(text)
+                    if in_heading:
+                        heading_parts.append(text)
+                end()  # (its end)
+                text = el.tail
                 if text and (parts or not text.isspace()):
                     parts.append(text)
                     if in_anchor:
                         anchor_parts.append(text)
                     if in_heading:
                         heading_parts.append(text)
-                push(kind)
                 continue
             if kind == _SKIP:
                 skip()  # (its tail still follows its end)
