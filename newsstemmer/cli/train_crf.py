@@ -11,7 +11,7 @@ everything else is pages (files, or directories searched recursively as for
 ``extract``).  Each page goes to the patterns of its site (host of its canonical
 URL); a page whose site is unknown is tried with every pattern file.  Pages that
 no article layout matches are left out of training.  The model file (a zip
-holding the two CRFs) is read by ``newsstemmer.crf.CRFExtractor``.
+holding the two CRFs) is read by ``newsstemmer.single.crf.CRFExtractor``.
 """
 
 from __future__ import annotations
@@ -91,7 +91,8 @@ def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]
 
 def run(args: argparse.Namespace, rep: Reporter) -> int:
     """Run ``newsstemmer train-crf``; return the exit code (user errors raise ``CLIError``)."""
-    from ..single.crf import DEFAULT_SPLIT_TAGS, pattern_labels, train
+    from ..single.crf import DEFAULT_SPLIT_TAGS, train
+    from ..training import pattern_labels
     from ..layout.learning import site_of
     from ..page import Page
     from ..layout.patterns import SitePatterns
