@@ -125,7 +125,8 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         raise CLIError(f"--method {args.method} needs a pattern file (-p)")
     extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns
     if args.method == "rules":
-        from .rules import extract_with_rules, load_site_rules  # CSS selectors: only for this method
+        from ..chain import extract_with_rules
+        from .rules import load_site_rules  # CSS selectors: only for this method
 
         rules = load_site_rules(site, args.patterns)
         options = dataclasses.replace(options, fallback=None)

@@ -31,15 +31,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..article import Article
 from ..io.files import NO_PAGES, PageReadError, find_pages, page_url, read_page
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from ..rules import RuleOptions, RuleSet, RulesError, apply_rules, learn_rules, parse_page, rules_of
+from ..rules import RuleOptions, RuleSet, RulesError, learn_rules, rules_of
 from .common import CLIError, Reporter, load_patterns, plural, read_linkinfo, write_line
 
-__all__ = ["add_arguments", "run", "extract_with_rules", "load_site_rules", "format_rules"]
+__all__ = ["add_arguments", "run", "load_site_rules", "format_rules"]
 
 DESCRIPTION = (
     "Print the CSS-selector rules stored in a pattern file, ready to paste into a "
@@ -195,42 +194,3 @@ def _majority_site(pages: list[Page], path: str) -> str:
 
 
 # -- extract --method rules ------------------------------------------------------------------------
-
-
-def extract_with_rules(page: Page, site: SitePatterns | RuleSet, options: object = None) -> Article:
-    """Extract one page with the site's rules alone (``newsstemmer extract --method rules``).
-
-    Same call shape as :func:`newsstemmer.extraction.extract_with_patterns` (``options``
-    is accepted and ignored).  ``method`` is ``"rules"``; ``matched`` is whether any rule
-    found text.  When no title rule matches, the title is the page's own (``og:title``,
-    first ``h1``, ``<title>``).  Raises :class:`~newsstemmer.rules.RulesError` if the site
-    has no valid rules (check once with :func:`load_site_rules`) and
-    :class:`~newsstemmer.blocks.HTMLParseError` for an unreadable page.
-    """
-    rules = rules_of(site)
-    root = parse_page(page.html)
-    title, body = apply_rules(root, rules)
-    matched = bool(title or body)
-    if not title:
-        title = _own_title(root)
-    return Article(
-        page.url,
-        title,
-        body,
-        matched=matched,
-        method="rules" if matched else None,
-        pattern=None,
-        score=None,
-        is_article=bool(body),
-        source=page.source,
-    )
-
-
-def _own_title(root: Any) -> str:
-    for query in ('//meta[@property="og:title"]/@content', "//h1", "//title"):
-        for found in root.xpath(query):
-            text = found if isinstance(found, str) else " ".join("".join(found.itertext()).split())
-            text = " ".join(str(text).split())
-            if text:
-                return text
-    return ""
