@@ -44,7 +44,7 @@ from pathlib import Path
 from _common import Entry, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer import Page, extract_with_patterns, learn
-from newsstemmer.templates.amplification import DEFAULT_ALPHA, DEFAULT_DELTA, amplify, pregroup, skeleton
+from newsstemmer.templates import DEFAULT_ALPHA, DEFAULT_DELTA, amplify, pregroup, skeleton
 from newsstemmer.evaluation import evaluate
 
 DATASETS = ("big9-09", "big9-05", "cleanportal")

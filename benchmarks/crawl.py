@@ -16,7 +16,11 @@
     python benchmarks/crawl.py [--runs 3] [--datasets big9-05,big9-09,cleanportal]
                                [--dragnet] [--skip-demo] [--skip-datasets] [--per-site]
                                [--same-host] [--demo-server own|spider] [--keep DIR]
-                               [--json FILE] [--data DIR]
+                               [--json FILE] [--data DIR] [--profile]
+
+``--profile`` adds, for the demo crawls, the CPU time of the crawl's steps per thread
+(``benchmarks/crawl_profile.py``): medians off and on, and the reactor thread's CPU
+time off/on of each pair, a steadier figure than pages/s on a loaded machine.
 """
 
 from __future__ import annotations
@@ -121,7 +125,10 @@ def run_crawl(folder: Path, urls: list[str], settings: dict[str, str], timeout: 
     for name, value in every.items():
         cmd += ["-s", f"{name}={value}"]
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
+    # the benchmarks folder too: crawl_profile's extension (--profile)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO_ROOT), str(Path(__file__).resolve().parent), env.get("PYTHONPATH")) if p
+    )
     env.pop("SCRAPY_SETTINGS_MODULE", None)  # scrapy.cfg of the folder decides
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -227,6 +234,10 @@ def demo_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             for mode in ("off", "on"):
                 settings = {} if mode == "on" else {"NEWSSTEMMER_ENABLED": "False"}
                 name = f"demo-{k + 1}-{mode}"
+                profile = work / f"{name}.profile.json"
+                if args.profile:
+                    settings.update(EXTENSIONS=json.dumps({"crawl_profile.CrawlProfile": 0}),
+                                    CRAWL_PROFILE_OUT=str(profile))
                 print(f"[demo] run {k + 1}/{args.runs}, newsstemmer {mode}", file=sys.stderr, flush=True)
                 crawl = run_crawl(work / name, urls, settings, args.timeout)
                 st = crawl.stats
@@ -249,6 +260,8 @@ def demo_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 }
                 if mode == "on":
                     row.update(score_demo(crawl, site))
+                if args.profile and profile.exists():
+                    row["profile"] = json.loads(profile.read_text(encoding="utf-8"))
                 rows.append(row)
     finally:
         if server is not None:
@@ -280,6 +293,31 @@ def demo_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "site_pages": len(site),
     }
     return {"runs": rows, "summary": summary, "server": args.demo_server, "load": load}
+
+
+def print_profile(runs: list[dict[str, Any]]) -> None:
+    """Medians of the per-step CPU times of the demo crawls (``--profile``)."""
+    off = [r["profile"] for r in runs if r["mode"] == "off" and "profile" in r]
+    on = [r["profile"] for r in runs if r["mode"] == "on" and "profile" in r]
+    if not off or not on:
+        return
+    med = lambda xs: statistics.median(xs) if xs else 0.0  # noqa: E731
+    pairs = [a["reactor_cpu_s"] / b["reactor_cpu_s"] for a, b in zip(off, on) if b["reactor_cpu_s"]]
+    print("### CPU time per step (`--profile`), medians over the runs\n")
+    print(f"Reactor thread CPU, off / on: {med([p['reactor_cpu_s'] for p in off]):.3f} / "
+          f"{med([p['reactor_cpu_s'] for p in on]):.3f} s; off/on of each pair: median {med(pairs):.3f} "
+          f"[{min(pairs):.3f}–{max(pairs):.3f}]; best off / best on: "
+          f"{min(p['reactor_cpu_s'] for p in off) / min(p['reactor_cpu_s'] for p in on):.3f}. "
+          f"Garbage collector, off / on: {med([p['gc_s'] for p in off]):.3f} / {med([p['gc_s'] for p in on]):.3f} s.\n")
+    print("| thread:step | off s | on s | calls (on) |")
+    print("|---|---:|---:|---:|")
+    steps = {k for p in off + on for k in p["steps"]}
+    get = lambda ps, k, i: med([p["steps"].get(k, [0.0, 0])[i] for p in ps])  # noqa: E731
+    for k in sorted(steps, key=lambda k: -get(on, k, 0)):
+        print(f"| {k} | {get(off, k, 0):.3f} | {get(on, k, 0):.3f} | {get(on, k, 1):.0f} |")
+    print("\nthread_time of each step (CPU of its own thread; steps nest: extract_page includes the "
+          "page_blocks it calls, spider.parse the link reading); reactor: the main thread, worker: "
+          "Twisted's thread pool.\n")
 
 
 def machine_load() -> str:
@@ -615,6 +653,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=120, help="seconds per demo crawl (dataset crawl: 3×)")
     ap.add_argument("--keep", metavar="DIR", help="keep crawl folders (logs, items, patterns) under DIR")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    ap.add_argument("--profile", action="store_true",
+                    help="demo crawls: CPU time per step and thread (benchmarks/crawl_profile.py)")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
@@ -632,6 +672,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_demo:
             out["demo"] = demo_benchmark(args, work)
             print_demo(out["demo"])
+            print_profile(out["demo"]["runs"])
         if not args.skip_datasets:
             out["datasets"] = dataset_benchmark(args, work)
             print_datasets(out["datasets"], args.per_site)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Single-page extraction by CRF labelling (SPEC §5): CRF alone vs CRF + relabelling.
 
-Every page is extracted on its own with ``newsstemmer.crf.CRFExtractor`` and
+Every page is extracted on its own with ``newsstemmer.single.crf.CRFExtractor`` and
 the shipped model (or ``--model``), which was trained on other sites.  The
 evaluation sets are the readability set and dragnet's single-page sites (none
 of their pages is used in training).  The prediction is title + "\\n" + body

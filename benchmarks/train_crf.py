@@ -3,7 +3,7 @@
 
 No hand labels: each training site's layout patterns are learned from its own
 pages (``newsstemmer.learn``), and the pages the patterns match are labelled by
-them (``newsstemmer.crf.pattern_labels``: MAIN/TITLE text is content, the rest
+them (``newsstemmer.training.pattern_labels``: MAIN/TITLE text is content, the rest
 is not).  Training sites: every big9-05, big9-09, cleanportal and dragnet site
 with at least 2 pages (a layout is learned from as few as two; the sites with
 2-4 pages added 50 sites and lifted readability F1 by about a point).  The
@@ -43,9 +43,9 @@ from newsstemmer.single.crf import (
     DEFAULT_TRAIN_PARAMS,
     CRFExtractor,
     TrainingPage,
-    pattern_labels,
     train,
 )
+from newsstemmer.training import pattern_labels
 from newsstemmer.evaluation import evaluate
 from newsstemmer.layout.patterns import SitePatterns
 

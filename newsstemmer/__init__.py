@@ -5,27 +5,43 @@ The core (this package minus ``newsstemmer.crawl``) imports nothing from Scrapy:
     from newsstemmer import Page, learn, extract
     site = learn([Page(html, url=url) for url, html in pages])
     article = site.extract(html, url=url)
+
+The public names below are imported on first use (PEP 562), so that ``import
+newsstemmer`` (and ``newsstemmer --version``) costs nothing; ``from newsstemmer import
+learn`` imports what ``learn`` needs and no more.
 """
 
-from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
-from .dom.parse import HTMLParseError
-from .article import Article
-from .layout.matching import ExtractOptions
-from .chain import extract, extract_single, extract_with_patterns
-from .layout.learning import LearnOptions, learn, site_of
-from .page import Page
-from .single.pagerank import PageRankOptions, PageRankResult, pagerank_extract
-from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-
-def _site_extract(self: SitePatterns, html: str, url: str | None = None, options: ExtractOptions | None = None) -> Article:
-    """Extract a page of this site (see :func:`newsstemmer.extract`)."""
-    return extract(html, self, url=url, options=options)
-
-
-SitePatterns.extract = _site_extract  # type: ignore[attr-defined]
+#: Public name -> the module (relative to this package) that defines it.
+_HOMES: dict[str, str] = {
+    "Article": ".article",
+    "BlockOptions": ".layout.blocks",
+    "ExtractOptions": ".layout.matching",
+    "HTMLParseError": ".dom.parse",
+    "LayoutBlock": ".layout.blocks",
+    "LayoutPattern": ".layout.patterns",
+    "LayoutSection": ".layout.patterns",
+    "LearnOptions": ".layout.learning",
+    "Page": ".page",
+    "PageBlocks": ".layout.blocks",
+    "PatternFileError": ".layout.patterns",
+    "SitePatterns": ".layout.patterns",
+    "extract": ".chain",
+    "extract_single": ".chain",
+    "extract_with_patterns": ".chain",
+    "pagerank_extract": ".single.pagerank",
+    "PageRankOptions": ".single.pagerank",
+    "PageRankResult": ".single.pagerank",
+    "learn": ".grouping",  # the layout engine, with template pre-grouping when asked for
+    "page_blocks": ".layout.blocks",
+    "site_of": ".layout.learning",
+}
 
 __all__ = [
     "Article",
@@ -50,3 +66,50 @@ __all__ = [
     "page_blocks",
     "site_of",
 ]
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on demand
+    from .article import Article
+    from .chain import extract, extract_single, extract_with_patterns
+    from .dom.parse import HTMLParseError
+    from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
+    from .grouping import learn
+    from .layout.learning import LearnOptions, site_of
+    from .layout.matching import ExtractOptions
+    from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
+    from .page import Page
+    from .single.pagerank import PageRankOptions, PageRankResult, pagerank_extract
+
+# Names whose objects lead to a SitePatterns: resolving one also gives the class its
+# ``extract`` method (which needs the method chain, a layer above the layout engine).
+_SITE_NAMES = frozenset({"SitePatterns", "LayoutPattern", "LayoutSection", "PatternFileError", "learn"})
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    if name in _SITE_NAMES:
+        _give_site_patterns_extract()
+    globals()[name] = value  # found once: later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def _give_site_patterns_extract() -> None:
+    """Add ``SitePatterns.extract(html, url=None, options=None)``: :func:`extract` for this site."""
+    from .layout.patterns import SitePatterns
+
+    if "extract" in SitePatterns.__dict__:
+        return
+
+    def extract(self: SitePatterns, html: str, url: str | None = None, options: Any = None) -> Any:
+        """Extract a page of this site (see :func:`newsstemmer.extract`)."""
+        from .chain import extract as chain_extract
+
+        return chain_extract(html, self, url=url, options=options)
+
+    SitePatterns.extract = extract  # type: ignore[attr-defined]

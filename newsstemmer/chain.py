@@ -12,6 +12,8 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from lxml import etree
+
 from .article import Article
 from .layout.blocks import BlockOptions
 from .layout.matching import ExtractOptions, extract_with_layouts
@@ -19,9 +21,17 @@ from .layout.patterns import SitePatterns
 from .page import Page
 
 if TYPE_CHECKING:
+    from .rules import RuleSet
     from .single.crf import CRFExtractor
 
-__all__ = ["SINGLE_PAGE_METHODS", "ExtractOptions", "extract", "extract_single", "extract_with_patterns"]
+__all__ = [
+    "SINGLE_PAGE_METHODS",
+    "ExtractOptions",
+    "extract",
+    "extract_single",
+    "extract_with_patterns",
+    "extract_with_rules",
+]
 
 #: Single-page extractors, best first (``benchmarks/single_page.py`` and
 #: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
@@ -92,3 +102,47 @@ def extract(
     if patterns is None:
         return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
     return extract_with_patterns(page, patterns, opts)
+
+
+def extract_with_rules(page: Page, site: SitePatterns | RuleSet, options: object = None) -> Article:
+    """Extract one page with the site's rules alone (``newsstemmer extract --method rules``).
+
+    Same call shape as :func:`extract_with_patterns` (``options``
+    is accepted and ignored).  ``method`` is ``"rules"``; ``matched`` is whether any rule
+    found text.  When no title rule matches, the title is the page's own (``og:title``,
+    first ``h1``, ``<title>``).  Raises :class:`~newsstemmer.rules.RulesError` if the site
+    has no valid rules (``newsstemmer.rules.rules_of`` checks them) and
+    :class:`~newsstemmer.dom.parse.HTMLParseError` for an unreadable page.
+    """
+    from .rules import apply_rules, parse_page, rules_of  # parsel and cssselect: only for this method
+
+    rules = rules_of(site)
+    # Rules select what a CSS engine finds in parsel's (Scrapy's) parse of the page, the
+    # tree they were learned on (see newsstemmer.rules.blocks), not the core's parse.
+    root = parse_page(page.html)
+    title, body = apply_rules(root, rules)
+    matched = bool(title or body)
+    if not title:
+        title = _own_title(root)
+    return Article(
+        page.url,
+        title,
+        body,
+        matched=matched,
+        method="rules" if matched else None,
+        pattern=None,
+        score=None,
+        is_article=bool(body),
+        source=page.source,
+    )
+
+
+def _own_title(root: etree._Element) -> str:
+    """The page's own headline: og:title, else the first h1, else <title>."""
+    for query in ('//meta[@property="og:title"]/@content', "//h1", "//title"):
+        for found in root.xpath(query):
+            text = found if isinstance(found, str) else " ".join("".join(found.itertext()).split())
+            text = " ".join(str(text).split())
+            if text:
+                return text
+    return ""

@@ -22,7 +22,7 @@ not call natural.
 
 For each size in ``SIZES`` (bytes of UTF-8) and each language with enough text,
 random samples are drawn (whole texts, shuffled, until the size is reached), each
-sample's F' is computed exactly as :func:`newsstemmer.amplification.amplify` does for
+sample's F' is computed exactly as :func:`newsstemmer.templates.amplify` does for
 pages, and averaged per frequency bin (every f up to 64, then 8 bins per doubling).
 Mean and sample standard deviation are taken over all samples of a size, languages
 pooled, as in the paper (which found the nine languages it measured nearly alike).
@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
 
-from newsstemmer.templates.amplification import amplify, normalized  # noqa: E402
+from newsstemmer.templates import amplify, normalized  # noqa: E402
 
 SIZES = (4_000, 16_000, 64_000, 256_000, 1_000_000)
 MAX_SAMPLES = 40

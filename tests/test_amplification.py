@@ -1,4 +1,4 @@
-"""Tests of substring amplification (``newsstemmer.amplification``, SPEC §3) and its CLI."""
+"""Tests of substring amplification (``newsstemmer.templates``, SPEC §3) and its CLI."""
 
 from __future__ import annotations
 
@@ -12,16 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsstemmer.templates import amplification as amp_mod
 from newsstemmer.cli import templates as cli_templates
-from newsstemmer.templates.amplification import (
-    Amplification,
-    _MinTree,
-    amplify,
-    load_reference,
-    pregroup,
-    skeleton,
-)
+from newsstemmer.templates import Amplification, amplify, load_reference, pregroup, skeleton
+from newsstemmer.templates import amplification as amp_mod
+from newsstemmer.templates import spectrum as spectrum_mod
+from newsstemmer.templates.spectrum import MinTree
 
 
 def brute_V(docs: list[str]) -> dict[int, int]:
@@ -88,7 +83,7 @@ def test_min_tree_searches_match_brute_force():
     rng = np.random.default_rng(7)
     for _ in range(20):
         n = int(rng.integers(3, 300))
-        values, tree = _MinTree.allocate(n)
+        values, tree = MinTree.allocate(n)
         values[:] = rng.integers(0, 6, size=n)
         values[0] = values[-1] = -1
         tree.build()
@@ -151,8 +146,8 @@ def test_changing_delta_needs_no_recomputation(monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("spectrum recomputed")
 
-    monkeypatch.setattr(amp_mod, "_spectrum", fail)
-    monkeypatch.setattr(amp_mod, "divsufsort", fail, raising=False)
+    monkeypatch.setattr(amp_mod, "spectrum", fail)
+    monkeypatch.setattr(spectrum_mod, "spectrum", fail)
     seen = [amp.peaks(delta=d) for d in (1.0, 1.5, 3.0, 10.0)]
     assert all(set(b) <= set(a) for a, b in zip(seen, seen[1:]))  # higher δ, fewer peaks
     for d in (1.5, 3.0):
@@ -244,7 +239,7 @@ def test_reference_rejects_foreign_file(tmp_path):
 def _run_cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="newsstemmer")
     sub = parser.add_subparsers(dest="command")
-    cli_templates.add_parser(sub)
+    cli_templates.add_arguments(sub.add_parser("templates"))
     args = parser.parse_args(argv)
     return args.func(args)
 

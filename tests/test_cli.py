@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from newsstemmer import SitePatterns, __version__
-from newsstemmer import cli
-from newsstemmer.cli import main
+from newsstemmer.cli import common, main
+from newsstemmer.cli import learn as cli_learn
 
 # -- a purpose-made site ----------------------------------------------------------------
 
@@ -211,14 +211,14 @@ def test_linkinfo_attaches_anchors(site: Path, tmp_path: Path, capsys, monkeypat
     links.write_text("\n".join(json.dumps(x) for x in lines) + "\n\n", encoding="utf-8")
 
     seen: dict[str, list[str]] = {}
-    real_learn = cli.learn
+    real_learn = cli_learn.learn
 
     def spy(pages, *a, **kw):
         pages = list(pages)
         seen.update({p.source: p.anchor_texts for p in pages})
         return real_learn(pages, *a, **kw)
 
-    monkeypatch.setattr(cli, "learn", spy)
+    monkeypatch.setattr(cli_learn, "learn", spy)
     out = tmp_path / "site.json"
     # Relative "source" paths resolve against the linkinfo file's directory too.
     monkeypatch.chdir(site)
@@ -500,7 +500,7 @@ def test_progress_on_a_terminal():
             return True
 
     stream = Tty()
-    rep = cli.Reporter(stream=stream)
+    rep = common.Reporter(stream=stream)
     rep.progress("loading", 1, 2)
     rep.message("x.html: skipped: broken")
     rep.progress("loading", 2, 2)
@@ -549,3 +549,70 @@ def test_extract_method_rules_uses_the_sites_selectors(tmp_path: Path, capsys) -
     gold = (fixture / "article-01.gold.txt").read_text(encoding="utf-8").splitlines()
     assert rec["method"] == "rules" and rec["title"] == gold[0]
     assert rec["body"].splitlines() == gold[1:]
+
+
+# -- start-up: what each command imports, the lazy package, page_url ----------------------------------
+
+_HEAVY = ("numpy", "scipy", "pycrfsuite", "pydivsufsort", "warcio", "parsel", "cssselect", "scrapy", "twisted")
+
+
+def _imported_after(code: str) -> set[str]:
+    """Module names a fresh interpreter holds after running ``code``."""
+    probe = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_version_imports_nothing_of_the_core() -> None:
+    mods = _imported_after("from newsstemmer.cli import main\nassert main(['--version']) == 0")
+    ours = {m for m in mods if m.startswith("newsstemmer")}
+    assert ours == {"newsstemmer", "newsstemmer.cli", "newsstemmer.cli.common"}
+    assert "lxml" not in mods and not any(h in mods for h in _HEAVY)
+
+
+def test_extract_and_learn_import_only_what_they_use(tmp_path: Path) -> None:
+    fixture = Path(__file__).parent / "fixtures" / "site"
+    pfile = tmp_path / "p.json"
+    for argv in (
+        ["learn", "-q", "-o", str(pfile), str(fixture)],
+        ["extract", "-q", "-p", str(pfile), str(fixture)],
+        ["extract", "-q", "--method", "pattern", "-p", str(pfile), str(fixture)],
+    ):
+        mods = _imported_after(f"from newsstemmer.cli import main\nmain({argv!r})")
+        assert not [h for h in _HEAVY if h in mods], argv
+        assert "newsstemmer.rules" not in mods and "newsstemmer.single.crf" not in mods
+
+
+def test_package_names_load_on_first_use() -> None:
+    mods = _imported_after("import newsstemmer\nassert newsstemmer.__version__")
+    assert {m for m in mods if m.startswith("newsstemmer")} == {"newsstemmer"}
+    import newsstemmer
+
+    assert set(newsstemmer.__all__) <= set(dir(newsstemmer))
+    for name in newsstemmer.__all__:
+        assert getattr(newsstemmer, name) is not None
+    with pytest.raises(AttributeError):
+        newsstemmer.no_such_name  # noqa: B018
+    site = newsstemmer.learn(
+        [newsstemmer.Page(p.read_text(encoding="utf-8"), source=p.name)
+         for p in sorted((Path(__file__).parent / "fixtures" / "site").glob("article-*.html"))]
+    )
+    page = Path(__file__).parent / "fixtures" / "site" / "article-02.html"
+    article = site.extract(page.read_text(encoding="utf-8"))  # SitePatterns.extract: the method chain
+    gold = (page.with_suffix("").with_suffix(".gold.txt")).read_text(encoding="utf-8").splitlines()
+    assert article.title == gold[0]
+
+
+def test_page_url_reads_canonical_then_og_url() -> None:
+    from newsstemmer.io.files import page_url
+
+    def head(tags: str) -> str:
+        return f"<html><head><meta charset='utf-8'>{tags}</head><body><link rel=canonical href='https://x.org/body'></body>"
+
+    assert page_url(head('<LINK REL="Stylesheet Canonical" HREF="https://a.com/1">')) == "https://a.com/1"
+    assert page_url(head('<link rel="&#99;anonical" href="https://a.com/2">')) == "https://a.com/2"  # an entity
+    assert page_url(head('<meta name="OG:URL" content="//b.com/3"><link rel=canonical href="/rel">')) == "https://b.com/3"
+    assert page_url(head('<meta property="og&#58;url" content="https://c.com/4">')) == "https://c.com/4"
+    assert page_url(head('<link rel="canonical" href="https://a.com/5"><meta property="og:url" content="https://b.com/">')) == "https://a.com/5"
+    assert page_url(head('<link rel="alternate" href="https://a.com/6">')) is None  # and <body> is not read

@@ -18,13 +18,14 @@ from newsstemmer.single.crf import (  # noqa: E402
     CRFModelError,
     article_region,
     block_features,
+    fill_gaps,
     headline,
-    pattern_labels,
     relabel,
     segment,
     teaser_blocks,
     train,
 )
+from newsstemmer.training import pattern_labels  # noqa: E402
 
 
 def doc(body: str, head: str = "") -> str:
@@ -160,24 +161,25 @@ def test_headline_may_be_an_h2_or_h3_and_description_is_read() -> None:
 
 
 def test_hints_of_a_value_are_those_of_its_names() -> None:
-    from newsstemmer.single.crf import _HINTS, _hints
+    from newsstemmer.single.crf.hints import HINTS, hints
 
     for value in ("post-body entry-content", "sidebar widget_text", "col-md-8 main", "nav ads top-bar", "x", "COMMENTS"):
-        assert _hints(value) == tuple(name for name, rx in _HINTS if rx.search(value.lower()))
-    assert "sidebar" in _hints("right-sidebar") and "sidebar" not in _hints("main-column")
+        assert hints(value) == tuple(name for name, rx in HINTS if rx.search(value.lower()))
+    assert "sidebar" in hints("right-sidebar") and "sidebar" not in hints("main-column")
 
 
 def test_word_hints_in_one_pass_are_those_of_the_patterns() -> None:
-    from newsstemmer.single.crf import _HINTS, _WORD_HINT_CACHE, _word_hints
+    from newsstemmer.single.crf.hints import HINTS, scan_word_hints, word_hints
 
     names = (
         "sidebar", "aside", "rail", "trail", "rail-nav", "ads", "loads", "ad-slot", "x_ads", "tags", "tagline",
         "head", "header", "masthead", "thead", "page-head", "col-md-8", "COMMENTS", "display-none", "sidebarticle",
         "İstanbul", "ſidebar", "-", "a",
     )
-    _WORD_HINT_CACHE.clear()
     for name in names:
-        assert _word_hints(name) == frozenset(n for n, rx in _HINTS if rx.search(name.lower())), name
+        expected = frozenset(n for n, rx in HINTS if rx.search(name.lower()))
+        assert scan_word_hints(name) == expected, name
+        assert word_hints(name) == expected and word_hints(name) == expected, name  # (memoised)
 
 
 def test_comments_instructions_and_skipped_subtrees_keep_their_tails() -> None:
@@ -193,7 +195,7 @@ def test_comments_instructions_and_skipped_subtrees_keep_their_tails() -> None:
 
 
 def test_fast_date_pattern_finds_what_the_plain_one_does() -> None:
-    from newsstemmer.single.crf import _TIME, _TIME_PLAIN
+    from newsstemmer.single.crf.words import TIME, TIME_PLAIN
 
     samples = [
         "posted 12:30, 2009-05-01 and 5/1/2009", "may 1, 1 may 2010", "3 hours ago", "2009年5月1日 12時30分",
@@ -204,25 +206,25 @@ def test_fast_date_pattern_finds_what_the_plain_one_does() -> None:
     alphabet = [*"0123456789 :-/._xéabdfjmnost", "年", "月", "日", "時", "分", "３", "jan", "sept", "may", " ago", "hours"]
     samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 24))) for _ in range(20_000)]
     for text in samples:
-        assert _TIME.findall(text) == _TIME_PLAIN.findall(text), text
+        assert TIME.findall(text) == TIME_PLAIN.findall(text), text
 
 
 def test_keywords_count_words_pairs_and_other_scripts() -> None:
-    from newsstemmer.single.crf import _KW_OTHER, _KW_OTHER_NAMES, _KW_PAIRS, _KW_WORDS, _TOKEN, _keywords
+    from newsstemmer.single.crf.words import KW_OTHER, KW_OTHER_NAMES, KW_PAIRS, KW_WORDS, TOKEN, keywords
 
     def plain(low: str) -> tuple[int, set[str]]:
-        words = _TOKEN.findall(low)
-        found = [_KW_WORDS[w] for w in words if w in _KW_WORDS]
-        found += [_KW_PAIRS[p] for p in zip(words, words[1:]) if p in _KW_PAIRS]
+        words = TOKEN.findall(low)
+        found = [KW_WORDS[w] for w in words if w in KW_WORDS]
+        found += [KW_PAIRS[p] for p in zip(words, words[1:]) if p in KW_PAIRS]
         if not low.isascii():
-            found += [_KW_OTHER_NAMES[m] for m in _KW_OTHER.findall(low)]
+            found += [KW_OTHER_NAMES[m] for m in KW_OTHER.findall(low)]
         return len(found), set(found)
 
     for low in ("share share on facebook. all rights reserved", "read more stories", "© 2009 all rights reserved",
                 "log in or sign up, e-mail us", "ホーム | 関連 | ログイン", "nothing here", "comments comments reply"):
-        words = _TOKEN.findall(low)
-        assert _keywords(words, set(words), low) == plain(low)
-    assert _keywords(*(lambda w: (w, set(w)))(_TOKEN.findall("all rights reserved")), "all rights reserved")[0] == 2
+        words = TOKEN.findall(low)
+        assert keywords(words, set(words), low) == plain(low)
+    assert keywords(*(lambda w: (w, set(w)))(TOKEN.findall("all rights reserved")), "all rights reserved")[0] == 2
 
 
 # A page with an article beside a link-heavy sidebar and a teaser list.
@@ -248,10 +250,10 @@ REGION_PAGE = doc(
 
 
 def test_pagerank_on_the_block_tree_finds_the_article() -> None:
-    from newsstemmer.single.crf import _main_region
+    from newsstemmer.single.crf.blockrank import main_region
 
     page = segment(REGION_PAGE)
-    main, core = _main_region(page)
+    main, core = main_region(page)
     assert page.blocks[main].hints == ("article",) and core == main
     text_x, _ = block_features(page)
     where = {
@@ -264,7 +266,7 @@ def test_pagerank_on_the_block_tree_finds_the_article() -> None:
 
 def test_block_solver_agrees_with_the_dom_solver() -> None:
     # Lines as explicit leaves under pagerank.solve_tree give the same f and DensitySum.
-    from newsstemmer.single.crf import _solve_blocks
+    from newsstemmer.single.crf.blockrank import solve_blocks
     from newsstemmer.single.pagerank import solve_tree
 
     page = segment(REGION_PAGE)
@@ -280,7 +282,7 @@ def test_block_solver_agrees_with_the_dom_solver() -> None:
             leaf_u[b.index] += x
             parent.append(b.index)
             u_all.append(x)
-    f, g = _solve_blocks(blocks, u, leaves, leaf_u, 5.0)
+    f, g = solve_blocks(blocks, u, leaves, leaf_u, 5.0)
     f_ref = solve_tree(parent, u_all, 5.0)
     g_ref = [0.0] * len(parent)
     for i in range(1, len(parent)):
@@ -320,8 +322,6 @@ def test_article_region_prefers_the_anchor_path_unless_elsewhere_is_clearly_bett
 
 
 def test_gaps_between_content_blocks_are_filled_unless_links() -> None:
-    from newsstemmer.single.crf import _fill_gaps
-
     page = segment(
         doc(
             "<div>Menu line</div><p>First paragraph of the story.</p><table><tr><td>Votes</td><td>12%</td></tr></table>"
@@ -333,7 +333,7 @@ def test_gaps_between_content_blocks_are_filled_unless_links() -> None:
     assert texts == ["Menu line", "First paragraph of the story.", "Votes", "12%", "Second paragraph.",
                      "A link to elsewhere", "Third paragraph.", "Footer"]
     content = [t.endswith("paragraph.") or t.endswith("story.") for t in texts]
-    _fill_gaps(page, nodes, content)
+    fill_gaps(page, nodes, content)
     # the table cells are enclosed by content: filled; the link, the menu and the footer stay out
     assert [t for t, c in zip(texts, content) if c] == [
         "First paragraph of the story.", "Votes", "12%", "Second paragraph.", "Third paragraph."]
@@ -636,17 +636,17 @@ def test_corrupt_model_gives_a_clear_error(tmp_path: Path) -> None:
 
 
 def _cli(argv: list[str]) -> int:
-    from newsstemmer import cli
-    from newsstemmer.cli.train_crf import add_parser
+    from newsstemmer.cli import common
+    from newsstemmer.cli.train_crf import add_arguments
 
-    parser = cli._Parser(prog="newsstemmer")
-    sub = parser.add_subparsers(dest="command", parser_class=cli._Parser)
-    add_parser(sub)
-    rep = cli.Reporter(quiet=True)
+    parser = common.Parser(prog="newsstemmer")
+    sub = parser.add_subparsers(dest="command", parser_class=common.Parser)
+    add_arguments(sub.add_parser("train-crf"))
+    rep = common.Reporter(quiet=True)
     try:
         args = parser.parse_args(argv)
         return args.func(args, rep)
-    except cli.CLIError as exc:
+    except common.CLIError as exc:
         return exc.code
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 import urllib.error
@@ -54,6 +55,23 @@ def test_build_is_deterministic_and_fast():
     c = build_site(8)
     assert c.truth() != a.truth()
     assert elapsed < 5, elapsed  # about 0.15 s here; generous for slow CI machines
+
+
+#: Digest of every page of ``build_site(7)`` and ``build_site(3, 20)`` (bytes, as served on
+#: :data:`BASE`, and what the site says about each page).  The crawl and learning tests and
+#: the benchmarks are calibrated on these pages: a deliberate change to the demo site
+#: updates this digest; a refactoring must leave it alone.
+DEMO_DIGEST = "c5645f8534e0b903c0e828109f70d14574013d12f2a263c780efa7f26198a3e7"
+
+
+def test_pages_are_byte_for_byte_the_recorded_ones():
+    h = hashlib.sha256()
+    for seed, articles in ((7, 120), (3, 20)):
+        s = build_site(seed, articles)
+        for page in s:
+            meta = {k: v for k, v in vars(page).items() if k != "body"}
+            h.update(f"{page.path}\0{meta!r}\0".encode() + s.render(page.path, BASE) + b"\0")
+    assert h.hexdigest() == DEMO_DIGEST
 
 
 def test_site_shape(site):

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from newsstemmer import ExtractOptions, LearnOptions, Page, SitePatterns, extract_with_patterns, learn
+from newsstemmer import ExtractOptions, LearnOptions, Page, SitePatterns, extract_with_patterns, grouping, learn, templates
+from newsstemmer.grouping import template_groups
+from newsstemmer.layout.learning import learn as learn_layouts
 
 WORDS = (
     "council budget river station school market winter league players museum festival power grid "
@@ -380,15 +382,65 @@ def test_unparsable_pages_skipped() -> None:
     article_pattern(site)
 
 
+# -- template pre-grouping (newsstemmer.grouping: templates/ feeding layout/) -------------------
+
+
 def test_learning_with_template_pregrouping_finds_the_same_article_layout(learned) -> None:
     articles, site = learned
     _, pages = make_site()
-    grouped = learn(pages, LearnOptions(pregroup=True))
+    grouped = grouping.learn(pages, LearnOptions(pregroup=True))
     assert any(p.article for p in grouped.patterns)
     for art in articles:
         page = Page(art.html, url=art.url)
         a, b = extract_with_patterns(page, site), extract_with_patterns(page, grouped)
         assert b.matched and (a.title, a.body) == (b.title, b.body)
+
+
+def test_pregroup_groups_the_readable_pages_with_amplification(monkeypatch) -> None:
+    _, pages = make_site()
+    pages.append(Page("", url="http://www.example.com/empty.html"))
+    seen: list[list[str]] = []
+
+    def fake_pregroup(texts):
+        seen.append(list(texts))
+        return [list(range(len(texts)))]
+
+    monkeypatch.setattr(templates, "pregroup", fake_pregroup)
+    with_groups = grouping.learn(pages, LearnOptions(pregroup=True))
+    assert seen == [[p.html for p in pages[:-1]]]  # the unreadable page is not grouped
+    # one group holding every page: the same layouts as learning without groups
+    assert with_groups.patterns == learn(pages).patterns
+
+
+def test_the_public_learn_is_the_one_that_pregroups() -> None:
+    import newsstemmer
+
+    assert newsstemmer.learn is grouping.learn
+
+
+def test_without_pregroup_grouping_learn_is_the_layout_engine(learned) -> None:
+    _, site = learned
+    _, pages = make_site()
+    assert grouping.learn(pages).patterns == site.patterns
+
+
+def test_layouts_are_clustered_within_the_given_groups() -> None:
+    _, pages = make_site()
+    alone = learn_layouts(pages, grouper=lambda ps: [[i] for i in range(len(ps))])
+    assert alone.patterns == []  # a page alone makes no layout
+    with pytest.raises(ValueError, match="exactly once"):
+        learn_layouts(pages, grouper=lambda ps: [list(range(len(ps) - 1))])
+
+
+def test_pregroup_needs_a_grouper_in_the_layout_engine() -> None:
+    _, pages = make_site()
+    with pytest.raises(ValueError, match="grouper"):
+        learn_layouts(pages, LearnOptions(pregroup=True))
+
+
+def test_small_sites_stay_one_template_group() -> None:
+    _, pages = make_site(n_articles=2, n_index=1)
+    assert template_groups(pages, LearnOptions(min_cluster_pages=2)) == [[0, 1, 2]]
 
 
 def test_static_tagline_sharing_a_path_with_the_body_does_not_hide_it() -> None:

@@ -12,7 +12,9 @@ from parsel import Selector
 
 from newsstemmer import Page, SitePatterns, learn
 from newsstemmer import cli
-from newsstemmer.cli.rules import add_parser, extract_with_rules, format_rules, load_site_rules
+from newsstemmer.cli.common import CLIError
+from newsstemmer.chain import extract_with_rules
+from newsstemmer.cli.rules import format_rules, load_site_rules
 from newsstemmer.layout.patterns import PatternFileError
 from newsstemmer.rules import (
     RuleOptions,
@@ -22,6 +24,7 @@ from newsstemmer.rules import (
     apply_rules,
     check_selector,
     extract_unique_blocks,
+    has_content,
     learn_rules,
     match_rules,
     nearest_identifiers,
@@ -29,9 +32,11 @@ from newsstemmer.rules import (
     parse_page,
     rule_for,
     rules_from_extras,
+    root_of,
     rules_of,
     selectors_xpath,
     store_rules,
+    text_lines,
     unique_blocks,
 )
 
@@ -443,17 +448,8 @@ def test_learned_selectors_match_the_same_in_parsel_and_lxml():
 
 
 def run_cli(argv, capsys):
-    """``newsstemmer`` with the ``rules`` subcommand (added here if cli.py lacks it)."""
-    parser = cli.build_parser()
-    subs = parser._subparsers._group_actions[0]
-    if "rules" not in subs.choices:
-        add_parser(subs)
-    original = cli.build_parser
-    cli.build_parser = lambda: parser
-    try:
-        code = cli.main(list(argv))
-    finally:
-        cli.build_parser = original
+    """``newsstemmer`` with the ``rules`` subcommand."""
+    code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -530,7 +526,7 @@ def test_extract_with_rules_gives_an_article():
     # No rule matches: the page's own title, matched False.
     other = extract_with_rules(Page("<html><head><title>Elsewhere</title></head><body><div>x</div></body></html>"), site)
     assert not other.matched and other.title == "Elsewhere" and other.body == ""
-    with pytest.raises(cli.CLIError, match="no rules"):
+    with pytest.raises(CLIError, match="no rules"):
         load_site_rules(SitePatterns("example.com", []), "p.json")
 
 
@@ -558,3 +554,58 @@ def test_learning_produces_every_template():
         ("p#lead", "E#id"), ("div.summary", "E.class"), ("#story > p", "#id > E"), ("#story p", "#id E"),
         (".box > p", ".class > E"), (".box h4", ".class E"), ("td", "E"), (".side > p", ".class > E"),
     } <= got
+
+
+# -- pages as Page objects, deep pages, the walks -----------------------------------------------------
+
+
+def test_a_page_object_is_read_from_its_own_tree():
+    html = site_page(4)
+    rules = learn_rules(site_pages(3))
+    # The HTML is never looked at: the page's tree is what is read.
+    page = Page("<html><body><p>not this</p></body></html>").with_tree(parse_page(html))
+    assert root_of(page) is page.tree
+    assert apply_rules(page, rules) == apply_rules(html, rules)
+    assert [b.text for b in page_blocks(page)] == texts(html)
+    others = [Page(h) for h in site_pages(3)]
+    assert extract_unique_blocks(page, others) == extract_unique_blocks(html, site_pages(3))
+
+
+def test_learning_from_page_objects_uses_the_parse_rules_are_applied_to():
+    # libxml2 as parsel runs it stops at an early "</body></html>" (Page.tree reads on):
+    # rules are learned on parsel's tree, as Scrapy's response.css will see the page.
+    pages = [Page(h.replace("<div id=\"sidebar\">", "</body></html><div id=\"sidebar\">")) for h in site_pages(3)]
+    strings = [p.html for p in pages]
+    assert learn_rules(pages) == learn_rules(strings)
+    assert not any(p.parsed for p in pages)  # the pages given are left as they were
+
+
+def test_walks_are_safe_on_deeply_nested_pages():
+    depth = 1500  # deeper than Python's recursion limit, within libxml2's
+    html = "<html><body>" + "<div>" * depth + "<p>Deep <b>text</b></p>" + "</div>" * depth + "<p>End</p></body></html>"
+    blocks = page_blocks(html)
+    assert [b.text for b in blocks] == ["Deep text", "End"]
+    root = parse_page(html)
+    outer = root.find("body/div")
+    assert has_content(outer) and text_lines(outer) == "Deep text"
+    assert apply_rules(html, rules_of(["body > div", "p"])) == ("", "Deep text\nEnd")
+
+
+def test_has_content_ignores_unrendered_text_but_not_images():
+    root = parse_page(
+        "<html><body><div id='a'><script>var x = 1;</script></div>"
+        "<div id='b'><noscript><img src='/lazy.jpg'></noscript></div>"
+        "<div id='c'><!-- a note -->after the note</div><div id='d'><style>p {}</style> </div></body></html>"
+    )
+    got = {el.get("id"): has_content(el) for el in root.iter("div")}
+    assert got == {"a": False, "b": True, "c": True, "d": False}
+
+
+def test_text_lines_cut_at_blocks_and_breaks_and_skip_a_subtree():
+    root = parse_page(
+        "<html><body><div id='m'>Lead <b>in</b> <h2>Heading</h2>one<br>two<p>Para <script>no</script>graph</p>"
+        "tail</div></body></html>"
+    )
+    m = root.find(".//div")
+    assert text_lines(m) == "Lead in\nHeading\none\ntwo\nPara graph\ntail"
+    assert text_lines(m, skip=m.find("h2")) == "Lead in one\ntwo\nPara graph\ntail"

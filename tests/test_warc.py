@@ -1,4 +1,4 @@
-"""WARC input for the command line (``newsstemmer.warc`` and ``cli.find_pages``/``read_page``)."""
+"""WARC input for the command line (``newsstemmer.warc`` and ``io.files.find_pages``/``read_page``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from newsstemmer import cli
+from newsstemmer.cli import learn as cli_learn
 from newsstemmer.io.warc import scan_warc
 from test_cli import records, run  # the CLI test helpers
 
@@ -381,13 +381,13 @@ def test_linkinfo_attaches_to_warc_pages(tmp_path: Path, capsys, monkeypatch):
     ]
     links.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     seen: dict[str, list[str]] = {}
-    real_learn = cli.learn
+    real_learn = cli_learn.learn
 
     def spy(pages, *a, **kw):
         seen.update({p.source: p.anchor_texts for p in pages})
         return real_learn(pages, *a, **kw)
 
-    monkeypatch.setattr(cli, "learn", spy)
+    monkeypatch.setattr(cli_learn, "learn", spy)
     code, _, err = run(capsys, "learn", "-o", str(tmp_path / "p.json"), "--linkinfo", str(links), str(warc))
     assert code == 0, err
     assert [seen[s] for s in sources] == [[HEADLINES[0]], [HEADLINES[1]], [HEADLINES[2]], [], [], []]
@@ -421,13 +421,13 @@ def test_warc_pages_get_the_anchor_texts_of_links_to_them(tmp_path: Path, capsys
         w.response(story_url(i), story_html(i).replace("</body>", f'<a href="/news/{i}.html">Permalink</a></body>'))
     warc = w.close()
     seen: dict[str, tuple[str | None, list[str]]] = {}
-    real_learn = cli.learn
+    real_learn = cli_learn.learn
 
     def spy(pages, *a, **kw):
         seen.update({p.url: p.anchor_texts for p in pages})
         return real_learn(pages, *a, **kw)
 
-    monkeypatch.setattr(cli, "learn", spy)
+    monkeypatch.setattr(cli_learn, "learn", spy)
     code, _, err = run(capsys, "learn", "-o", str(tmp_path / "p.json"), str(warc))
     assert code == 0, err
     assert [seen[story_url(i)] for i in range(4)] == [[f"Teaser: {HEADLINES[i]}"] for i in range(3)] + [[]]

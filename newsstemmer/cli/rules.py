@@ -31,27 +31,25 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import cli as _cli
-from ..article import Article
+from ..io.files import NO_PAGES, PageReadError, find_pages, page_url, read_page
 from ..layout.learning import site_of
+from ..layout.patterns import SitePatterns
 from ..page import Page
-from ..layout.patterns import PatternFileError, SitePatterns
-from ..rules import RuleOptions, RuleSet, RulesError, apply_rules, learn_rules, parse_page, rules_of
+from ..rules import RuleOptions, RuleSet, RulesError, learn_rules, rules_of
+from .common import CLIError, Reporter, load_patterns, plural, read_linkinfo, write_line
 
-__all__ = ["add_parser", "cmd_rules", "extract_with_rules", "load_site_rules", "format_rules"]
+__all__ = ["add_arguments", "run", "load_site_rules", "format_rules"]
+
+DESCRIPTION = (
+    "Print the CSS-selector rules stored in a pattern file, ready to paste into a "
+    "Scrapy spider (response.css); with --learn, learn them from pages of the site "
+    "first and store them in the file."
+)
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``rules`` subcommand to ``newsstemmer``'s subparsers; return its parser."""
-    p = subparsers.add_parser(
-        "rules",
-        help="print (or learn) a site's CSS-selector rules, ready to paste into a Scrapy spider",
-        description=(
-            "Print the CSS-selector rules stored in a pattern file, ready to paste into a "
-            "Scrapy spider (response.css); with --learn, learn them from pages of the site "
-            "first and store them in the file."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Give the ``rules`` parser its description and arguments."""
+    p.description = DESCRIPTION
     p.add_argument("patterns", metavar="PATTERNS.json", help="the site's pattern file")
     p.add_argument("--json", action="store_true", help="print JSON: site, title and body selectors, and the stored rules")
     p.add_argument(
@@ -62,20 +60,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--no-patterns", action="store_true", help="with --learn: do not use the file's layout patterns")
     p.add_argument("--site", metavar="NAME", help="with --learn, for a new file: the site's name")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
-    p.set_defaults(func=cmd_rules)
-    return p
+    p.set_defaults(func=run)
 
 
 # -- reading -----------------------------------------------------------------------------------
-
-
-def _load(path: str) -> SitePatterns:
-    try:
-        return SitePatterns.load(path)
-    except PatternFileError as exc:
-        raise _cli.CLIError(str(exc)) from None
-    except (RecursionError, OverflowError, ValueError, TypeError) as exc:
-        raise _cli.CLIError(f"{path}: corrupt pattern file: {type(exc).__name__}: {exc}") from None
 
 
 def load_site_rules(site: SitePatterns, path: str | os.PathLike[str] = "") -> RuleSet:
@@ -86,14 +74,14 @@ def load_site_rules(site: SitePatterns, path: str | os.PathLike[str] = "") -> Ru
     """
     where = f"{path}: " if path else ""
     if "rules" not in site.extras:
-        raise _cli.CLIError(
+        raise CLIError(
             f"{where}no rules in this pattern file; learn them with "
             f"'newsstemmer rules {path or 'PATTERNS.json'} --learn PAGE...'"
         )
     try:
         return rules_of(site)
     except RulesError as exc:
-        raise _cli.CLIError(f"{where}{exc}") from None
+        raise CLIError(f"{where}{exc}") from None
 
 
 # -- printing ----------------------------------------------------------------------------------
@@ -102,9 +90,9 @@ def load_site_rules(site: SitePatterns, path: str | os.PathLike[str] = "") -> Ru
 def format_rules(site: SitePatterns, rules: RuleSet) -> str:
     """The rules as Python assignments, ready to paste into a spider."""
     nt, nb = len(rules.title), len(rules.body)
-    learned = f", learned from {rules.pages} page{_cli._s(rules.pages)}" if rules.pages else ""
+    learned = f", learned from {rules.pages} page{plural(rules.pages)}" if rules.pages else ""
     lines = [
-        f"# {site.site}: {nt} title rule{_cli._s(nt)}, {nb} body rule{_cli._s(nb)}{learned} (newsstemmer rules)",
+        f"# {site.site}: {nt} title rule{plural(nt)}, {nb} body rule{plural(nb)}{learned} (newsstemmer rules)",
         "# title: the first of TITLE that matches; body: response.css(BODY), outermost matches, in page order",
         f"TITLE = {json.dumps([r.selector for r in rules.title], ensure_ascii=False)}",
         f"BODY = {json.dumps(', '.join(r.selector for r in rules.body), ensure_ascii=False)}",
@@ -125,40 +113,41 @@ def _json_record(site: SitePatterns, rules: RuleSet) -> dict[str, Any]:
 # -- the command -------------------------------------------------------------------------------
 
 
-def cmd_rules(args: argparse.Namespace, rep: "_cli.Reporter") -> int:
+def run(args: argparse.Namespace, rep: Reporter) -> int:
+    """Run ``newsstemmer rules``; return the exit code (user errors raise ``CLIError``)."""
     path = args.patterns
     if args.learn:
         site = _learn_into(args, rep)
     else:
         for flag, given in (("--linkinfo", args.linkinfo), ("--no-patterns", args.no_patterns), ("--site", args.site)):
             if given:
-                raise _cli.CLIError(f"{flag} needs --learn PAGE...")
-        site = _load(path)
+                raise CLIError(f"{flag} needs --learn PAGE...")
+        site = load_patterns(path)
     rules = load_site_rules(site, path)
     if args.json:
-        _cli._write_line(json.dumps(_json_record(site, rules), ensure_ascii=False, indent=1))
+        write_line(json.dumps(_json_record(site, rules), ensure_ascii=False, indent=1))
     else:
-        _cli._write_line(format_rules(site, rules))
+        write_line(format_rules(site, rules))
     return 0
 
 
-def _learn_into(args: argparse.Namespace, rep: "_cli.Reporter") -> SitePatterns:
+def _learn_into(args: argparse.Namespace, rep: Reporter) -> SitePatterns:
     path = args.patterns
     if os.path.isdir(path):
-        raise _cli.CLIError(f"{path}: is a directory (give the pattern file)")
-    site: SitePatterns | None = _load(path) if os.path.exists(path) else None
-    linkinfo = _cli.load_linkinfo(args.linkinfo) if args.linkinfo else None
-    files = _cli.find_pages(args.learn, rep.message)
+        raise CLIError(f"{path}: is a directory (give the pattern file)")
+    site: SitePatterns | None = load_patterns(path) if os.path.exists(path) else None
+    linkinfo = read_linkinfo(args.linkinfo)
+    files = find_pages(args.learn, rep.message)
     if not files:
-        raise _cli.CLIError(_cli.NO_PAGES)
+        raise CLIError(NO_PAGES)
     pages: list[Page] = []
     for n, pf in enumerate(files, 1):
         try:
-            text = _cli.read_page(pf)
-        except _cli.PageReadError as exc:
+            text = read_page(pf)
+        except PageReadError as exc:
             rep.message(f"{pf.source}: skipped: {exc}")
         else:
-            url = pf.url or _cli.page_url(text)
+            url = pf.url or page_url(text)
             anchors: list[str] = []
             if linkinfo is not None:
                 url = url or linkinfo.url_for(pf.path)
@@ -170,7 +159,7 @@ def _learn_into(args: argparse.Namespace, rep: "_cli.Reporter") -> SitePatterns:
     try:
         raw = learn_rules(pages, patterns, RuleOptions())
     except ValueError as exc:
-        raise _cli.CLIError(f"cannot learn rules: {exc}") from None
+        raise CLIError(f"cannot learn rules: {exc}") from None
     if site is None:
         site = SitePatterns(
             site=args.site or _majority_site(pages, path),
@@ -183,11 +172,11 @@ def _learn_into(args: argparse.Namespace, rep: "_cli.Reporter") -> SitePatterns:
     try:
         target = site.save(path)
     except OSError as exc:
-        raise _cli.CLIError(f"{path}: cannot write pattern file: {exc.strerror or exc}", code=1) from None
+        raise CLIError(f"{path}: cannot write pattern file: {exc.strerror or exc}", code=1) from None
     rs = rules_of(raw)
     rep.info(
-        f"learned {len(rs.title)} title and {len(rs.body)} body rule{_cli._s(len(rs.body))} "
-        f"from {rs.pages} page{_cli._s(rs.pages)}" + (" with the layout patterns" if rs.used_patterns else "")
+        f"learned {len(rs.title)} title and {len(rs.body)} body rule{plural(len(rs.body))} "
+        f"from {rs.pages} page{plural(rs.pages)}" + (" with the layout patterns" if rs.used_patterns else "")
     )
     rep.info(f"wrote {target}")
     return site
@@ -205,42 +194,3 @@ def _majority_site(pages: list[Page], path: str) -> str:
 
 
 # -- extract --method rules ------------------------------------------------------------------------
-
-
-def extract_with_rules(page: Page, site: SitePatterns | RuleSet, options: object = None) -> Article:
-    """Extract one page with the site's rules alone (``newsstemmer extract --method rules``).
-
-    Same call shape as :func:`newsstemmer.extraction.extract_with_patterns` (``options``
-    is accepted and ignored).  ``method`` is ``"rules"``; ``matched`` is whether any rule
-    found text.  When no title rule matches, the title is the page's own (``og:title``,
-    first ``h1``, ``<title>``).  Raises :class:`~newsstemmer.rules.RulesError` if the site
-    has no valid rules (check once with :func:`load_site_rules`) and
-    :class:`~newsstemmer.blocks.HTMLParseError` for an unreadable page.
-    """
-    rules = rules_of(site)
-    root = parse_page(page.html)
-    title, body = apply_rules(root, rules)
-    matched = bool(title or body)
-    if not title:
-        title = _own_title(root)
-    return Article(
-        page.url,
-        title,
-        body,
-        matched=matched,
-        method="rules" if matched else None,
-        pattern=None,
-        score=None,
-        is_article=bool(body),
-        source=page.source,
-    )
-
-
-def _own_title(root: Any) -> str:
-    for query in ('//meta[@property="og:title"]/@content', "//h1", "//title"):
-        for found in root.xpath(query):
-            text = found if isinstance(found, str) else " ".join("".join(found.itertext()).split())
-            text = " ".join(str(text).split())
-            if text:
-                return text
-    return ""

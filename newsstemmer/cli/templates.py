@@ -26,42 +26,32 @@ import json
 import math
 import os
 
+from ..io.files import NO_PAGES, PageReadError, find_pages, read_page
 from ..templates.amplification import DEFAULT_ALPHA, amplify, skeleton
-from . import (
-    NO_PAGES,
-    CLIError,
-    PageReadError,
-    Reporter,
-    _fraction,
-    _non_negative,
-    _silence_stdout,
-    _write_line,
-    find_pages,
-    read_page,
-)
+from .common import CLIError, Reporter, fraction, non_negative, plural, silence_stdout, write_line
 
-__all__ = ["add_parser", "run", "svg_plot"]
+__all__ = ["add_arguments", "run", "svg_plot"]
+
+DESCRIPTION = (
+    "Find the groups of pages that share a template, by substring amplification "
+    "(no training, no number of groups to give)."
+)
 
 
 def _risk(text: str) -> float:
-    value = _fraction(text)
+    value = fraction(text)
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
     return value
 
 
-def add_parser(subparsers) -> None:
-    """Add the ``templates`` command to the CLI's subparsers."""
-    p = subparsers.add_parser(
-        "templates",
-        help="group pages that share a template (substring amplification)",
-        description="Find the groups of pages that share a template, by substring amplification "
-        "(no training, no number of groups to give).",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Give the ``templates`` parser its description and arguments."""
+    p.description = DESCRIPTION
     p.add_argument("pages", nargs="+", metavar="PAGE", help="HTML or WARC file, or directory (searched recursively)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--delta", type=_non_negative, metavar="D",
+    how.add_argument("--delta", type=non_negative, metavar="D",
                      help="peaks are the frequencies f with G(f) > D")
     how.add_argument("--alpha", type=_risk, metavar="A",
                      help=f"peaks are where F'(f) exceeds natural language at risk A (default {DEFAULT_ALPHA})")
@@ -106,9 +96,9 @@ def run(args: argparse.Namespace, rep: Reporter | None = None) -> int:
     grouping = amp.groups(delta=args.delta, alpha=alpha, examples=args.examples)
     boundary = f"delta {args.delta:g}" if args.delta is not None else f"alpha {alpha:g}"
     rep.info(
-        f"read {len(texts)} page{_s(len(texts))} ({amp.n_bytes} bytes{', tag skeletons' if args.skeleton else ''}); "
-        f"{len(grouping.peaks)} peak{_s(len(grouping.peaks))} ({boundary}); "
-        f"{len(grouping.groups)} group{_s(len(grouping.groups))}, {len(grouping.ungrouped)} ungrouped"
+        f"read {len(texts)} page{plural(len(texts))} ({amp.n_bytes} bytes{', tag skeletons' if args.skeleton else ''}); "
+        f"{len(grouping.peaks)} peak{plural(len(grouping.peaks))} ({boundary}); "
+        f"{len(grouping.groups)} group{plural(len(grouping.groups))}, {len(grouping.ungrouped)} ungrouped"
     )
 
     if args.plot:
@@ -122,7 +112,7 @@ def run(args: argparse.Namespace, rep: Reporter | None = None) -> int:
 
     try:
         if args.json:
-            _write_line(json.dumps({
+            write_line(json.dumps({
                 "groups": [[sources[i] for i in g] for g in grouping.groups],
                 "peaks": grouping.peaks,
                 "ungrouped": [sources[i] for i in grouping.ungrouped],
@@ -133,26 +123,22 @@ def run(args: argparse.Namespace, rep: Reporter | None = None) -> int:
             }, ensure_ascii=False))
         else:
             for k, g in enumerate(grouping.groups, 1):
-                _write_line(f"group {k} ({len(g)} page{_s(len(g))})")
+                write_line(f"group {k} ({len(g)} page{plural(len(g))})")
                 for i in g:
-                    _write_line(f"  {sources[i]}")
+                    write_line(f"  {sources[i]}")
             if grouping.ungrouped:
-                _write_line(f"ungrouped ({len(grouping.ungrouped)} page{_s(len(grouping.ungrouped))})")
+                write_line(f"ungrouped ({len(grouping.ungrouped)} page{plural(len(grouping.ungrouped))})")
                 for i in grouping.ungrouped:
-                    _write_line(f"  {sources[i]}")
+                    write_line(f"  {sources[i]}")
             shown = ", ".join(str(f) for f in grouping.peaks[:20]) + (" ..." if len(grouping.peaks) > 20 else "")
-            _write_line(f"peaks ({boundary}): {shown or 'none'}")
+            write_line(f"peaks ({boundary}): {shown or 'none'}")
             for p in grouping.examples:
                 text = " ".join(p.text.split())
                 text = text[:100] + ("..." if len(text) > 100 else "")
-                _write_line(f"template part ({p.length} bytes, {p.count}x on {len(p.docs)} pages): {text}")
+                write_line(f"template part ({p.length} bytes, {p.count}x on {len(p.docs)} pages): {text}")
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
     return 1 if errors else 0
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def _write_atomic(path: str, text: str) -> None:

@@ -11,7 +11,7 @@ everything else is pages (files, or directories searched recursively as for
 ``extract``).  Each page goes to the patterns of its site (host of its canonical
 URL); a page whose site is unknown is tried with every pattern file.  Pages that
 no article layout matches are left out of training.  The model file (a zip
-holding the two CRFs) is read by ``newsstemmer.crf.CRFExtractor``.
+holding the two CRFs) is read by ``newsstemmer.single.crf.CRFExtractor``.
 """
 
 from __future__ import annotations
@@ -19,69 +19,53 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from . import Reporter
+from ..io.files import NO_PAGES, PageReadError, find_pages, page_url, read_page
+from .common import (
+    CLIError,
+    Reporter,
+    check_writable,
+    fraction,
+    load_patterns,
+    non_negative,
+    non_negative_int,
+    plural,
+    positive_int,
+)
 
-__all__ = ["add_parser", "cmd_train_crf"]
+__all__ = ["add_arguments", "run"]
+
+DESCRIPTION = (
+    "Label pages with their sites' learned layout patterns (MAIN/TITLE text is content, "
+    "the rest is not) and train the CRF model used for pages no pattern covers."
+)
 
 
-def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
-    """Add the ``train-crf`` subcommand to the ``newsstemmer`` parser."""
-    from . import _fraction, _non_negative
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Give the ``train-crf`` parser its description and arguments."""
     from ..single.crf import DEFAULT_TRAIN_PARAMS
 
-    p = subparsers.add_parser(
-        "train-crf",
-        help="train the single-page CRF model from pages matched by learned patterns",
-        description=(
-            "Label pages with their sites' learned layout patterns (MAIN/TITLE text is content, "
-            "the rest is not) and train the CRF model used for pages no pattern covers."
-        ),
-    )
+    p.description = DESCRIPTION
     p.add_argument("patterns", metavar="PATTERNS", help="pattern file (.json) or directory of pattern files")
     p.add_argument("pages", nargs="+", metavar="PAGE",
                    help="more pattern files (.json), then HTML or WARC files or directories (searched recursively)")
     p.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write")
-    p.add_argument("--c1", type=_non_negative, metavar="C1",
+    p.add_argument("--c1", type=non_negative, metavar="C1",
                    help=f"L1 regularisation (default {DEFAULT_TRAIN_PARAMS['c1']:g})")
-    p.add_argument("--c2", type=_non_negative, metavar="C2",
+    p.add_argument("--c2", type=non_negative, metavar="C2",
                    help=f"L2 regularisation (default {DEFAULT_TRAIN_PARAMS['c2']:g})")
-    p.add_argument("--max-iterations", type=_positive_int, metavar="N",
+    p.add_argument("--max-iterations", type=positive_int, metavar="N",
                    help=f"L-BFGS iterations (default {DEFAULT_TRAIN_PARAMS['max_iterations']})")
-    p.add_argument("--min-freq", type=_non_negative_int, metavar="N",
+    p.add_argument("--min-freq", type=non_negative_int, metavar="N",
                    help=f"drop features seen fewer times (default {DEFAULT_TRAIN_PARAMS['feature.minfreq']})")
-    p.add_argument("--parent-share", type=_fraction, metavar="SHARE",
+    p.add_argument("--parent-share", type=fraction, metavar="SHARE",
                    help="share of the text below a parent block that must be content for it to be content (default 0.8)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
-    p.set_defaults(func=cmd_train_crf)
-    return p
-
-
-def _whole_number(minimum: int, wording: str):
-    """An argparse type for whole numbers of at least ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be {wording}, got {text}")
-        return value
-
-    return parse
-
-
-_positive_int = _whole_number(1, "at least 1")
-_non_negative_int = _whole_number(0, "0 or more")
+    p.set_defaults(func=run)
 
 
 def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]]:
     """Pattern files (from ``first`` and the ``.json`` files right after it) and page arguments."""
-    from . import CLIError
-
     args = [first, *rest]
     pattern_args: list[str] = [first]
     k = 1
@@ -105,26 +89,22 @@ def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]
     return files, args[k:]
 
 
-def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
-    from . import NO_PAGES, CLIError, PageReadError, _check_writable, _s, find_pages, page_url, read_page
-    from ..single.crf import DEFAULT_SPLIT_TAGS, pattern_labels, train
+def run(args: argparse.Namespace, rep: Reporter) -> int:
+    """Run ``newsstemmer train-crf``; return the exit code (user errors raise ``CLIError``)."""
+    from ..single.crf import DEFAULT_SPLIT_TAGS, train
+    from ..training import pattern_labels
     from ..layout.learning import site_of
     from ..page import Page
-    from ..layout.patterns import PatternFileError, SitePatterns
+    from ..layout.patterns import SitePatterns
 
     output = args.output
     if os.path.isdir(output):
         raise CLIError(f"{output}: is a directory (-o names the model file to write)")
-    _check_writable(output)
+    check_writable(output)
     pattern_files, page_args = _split_arguments(args.patterns, args.pages)
     sites: list[SitePatterns] = []
     for path in pattern_files:
-        try:
-            sites.append(SitePatterns.load(path))
-        except PatternFileError as exc:
-            raise CLIError(str(exc)) from None
-        except (RecursionError, OverflowError, ValueError, TypeError) as exc:
-            raise CLIError(f"{path}: corrupt pattern file: {type(exc).__name__}: {exc}") from None
+        sites.append(load_patterns(path))
     by_site = {s.site: s for s in sites}
     files = find_pages(page_args, rep.message)
     if not files:
@@ -168,8 +148,8 @@ def cmd_train_crf(args: argparse.Namespace, rep: "Reporter") -> int:
         rep.progress("labelling", n, len(files))
     rep.finish()
     rep.info(
-        f"labelled {len(labelled)} of {len(files)} page{_s(len(files))} with the patterns of "
-        f"{len(used_sites)} site{_s(len(used_sites))}"
+        f"labelled {len(labelled)} of {len(files)} page{plural(len(files))} with the patterns of "
+        f"{len(used_sites)} site{plural(len(used_sites))}"
         + (f" ({unmatched} matched no article layout)" if unmatched else "")
         + (f" ({unreadable} unreadable)" if unreadable else "")
     )

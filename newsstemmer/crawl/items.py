@@ -10,6 +10,10 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from lxml import etree
+
+from ..page import Page
+
 __all__ = ["Article", "FetchedPage", "utc_now"]
 
 
@@ -26,6 +30,10 @@ class FetchedPage:
     then fallbacks).  ``anchor_texts`` are the texts of the same-site links to
     ``url`` seen so far (linkinfo), the best evidence of its headline.
     With ``NEWSSTEMMER_ENABLED = False`` these items go to the feeds as they are.
+
+    ``tree`` is the page's parse (:func:`~newsstemmer.dom.parse.parse_html`) when
+    the spider made one for its links, so that extraction does not parse the page
+    again.  It is not a field: never exported, never buffered.
     """
 
     url: str
@@ -33,6 +41,14 @@ class FetchedPage:
     html: str = field(repr=False)
     anchor_texts: list[str] = field(default_factory=list)
     fetched_at: str = field(default_factory=utc_now)
+
+    def __post_init__(self) -> None:
+        self.tree: etree._Element | None = None
+
+    def core_page(self) -> Page:
+        """The page as the core reads it, with the spider's tree when there is one."""
+        page = Page(self.html, url=self.url, anchor_texts=list(self.anchor_texts))
+        return page if self.tree is None else page.with_tree(self.tree)
 
     @classmethod
     def from_response(cls, response: Any, anchor_texts: Sequence[str] = ()) -> "FetchedPage":

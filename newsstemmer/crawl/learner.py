@@ -44,7 +44,7 @@ from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 
 from ..chain import ExtractOptions, extract_single, extract_with_patterns
-from ..layout.learning import learn
+from ..grouping import learn
 from ..layout.patterns import PatternFileError, SitePatterns
 from ..page import Page
 from .buffer import PageBuffer
@@ -155,7 +155,7 @@ def extract_page(
     core_page: Page | None = None,
 ) -> Outcome:
     """Apply a site's patterns to one fetched page; never raises for a bad page."""
-    core = core_page or Page(page.html, url=page.url, anchor_texts=list(page.anchor_texts))
+    core = core_page or page.core_page()
     try:
         art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
@@ -224,7 +224,7 @@ def run_round(
                 p.anchor_texts = list(dict.fromkeys([*p.anchor_texts, *known]))
         finally:
             links.close()
-    cores = [Page(p.html, url=p.url, anchor_texts=list(p.anchor_texts)) for p in pages]
+    cores = [p.core_page() for p in pages]
     result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
     if learn_now and len(cores) >= 2:
         try:

@@ -12,6 +12,7 @@
 """
 
 from .server import DemoServer
-from .site import SECTIONS, DemoPage, DemoSite, Section, build_site
+from .model import SECTIONS, DemoPage, DemoSite, Section
+from .site import build_site
 
 __all__ = ["DemoPage", "DemoServer", "DemoSite", "SECTIONS", "Section", "build_site"]

@@ -13,6 +13,8 @@ NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # case, is filtered by deleting these from its bytes: several times faster than the regex.
 ASCII_NOT_WORD = bytes(c for c in range(128) if not chr(c).isalnum())
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
 
 def significant(text: str) -> str:
     """The significant characters of ``text``: its word characters, lower-cased."""
@@ -22,9 +24,18 @@ def significant(text: str) -> str:
 
 
 def weight(text: str) -> int:
-    """Number of significant characters in ``text`` (SPEC §2.1 ``Weight``)."""
+    """Number of significant characters in ``text`` (SPEC §2.1 ``Weight``).
+
+    Each character counts on its own, so the weight is that of the ASCII characters
+    (counted by deleting the others from the bytes: several times faster than the
+    regex) plus that of the others (counted by the regex, on them alone).  Text that
+    is mostly ASCII with a few curly quotes, dashes or accents, the common case
+    besides pure ASCII, so costs little more than ASCII; text mostly in other
+    scripts goes to the regex whole.
+    """
     if text.isascii():
         return len(text.encode("ascii").translate(None, ASCII_NOT_WORD))
-    return len(NOT_WORD.sub("", text))
-
-
+    ascii_part = text.encode("ascii", "ignore")
+    if 2 * len(ascii_part) < len(text):  # mostly other scripts: the regex alone is cheaper
+        return len(NOT_WORD.sub("", text))
+    return len(ascii_part.translate(None, ASCII_NOT_WORD)) + len(NOT_WORD.sub("", "".join(_NON_ASCII.findall(text))))

@@ -155,9 +155,6 @@ def names_comment_thread(el: etree._Element) -> bool:
     return bool((eid or cls) and comment_named(eid, cls))
 
 
-#: (the name the CSS rules imported before ``names_comment_thread``; to go with them)
-_comment_named = comment_named
-
 _BLOCK_STEPS: dict[tuple, tuple[str, bool]] = {}
 
 

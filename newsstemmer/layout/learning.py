@@ -25,11 +25,14 @@ from ..page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
 from .scoring import dice, diff_score, main_score, pattern_score, run_score
 
-__all__ = ["LearnOptions", "learn", "site_of"]
+__all__ = ["LearnOptions", "PageGrouper", "learn", "site_of"]
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
+#: Splits the readable pages of a site into groups (lists of indices into the sequence it is
+#: given, every index once); layouts are clustered within each group only.
+PageGrouper = Callable[[Sequence[Page]], Sequence[Sequence[int]]]
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,9 @@ class LearnOptions:
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     # Pre-group pages by shared template (substring amplification, SPEC §3) and cluster
     # layouts within each group: for large, mixed crawls.  Off by default: on a site's
-    # few hundred pages it saves no time (benchmarks/amplification.py).
+    # few hundred pages it saves no time (benchmarks/amplification.py).  The layout
+    # engine does not group pages itself: ``newsstemmer.learn`` (newsstemmer.grouping)
+    # computes the groups and hands them to ``learn(..., grouper=...)``.
     pregroup: bool = False
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
@@ -106,13 +111,19 @@ def learn(
     options: LearnOptions | None = None,
     site: str | None = None,
     progress: Progress | None = None,
+    grouper: PageGrouper | None = None,
 ) -> SitePatterns:
     """Learn the layout patterns of one site from its pages.
 
     Pages that cannot be parsed are skipped with a warning (they are listed in
     no pattern).  ``progress(stage, done, total)`` is called as work advances.
+    ``grouper``, given the readable pages, splits them into groups whose layouts
+    are clustered apart; ``LearnOptions(pregroup=True)`` needs one (use
+    ``newsstemmer.learn``, which supplies the template grouping).
     """
     opts = options or LearnOptions()
+    if opts.pregroup and grouper is None:
+        raise ValueError("LearnOptions(pregroup=True) needs a grouper: learn with newsstemmer.learn")
     codes = PathCodes()
     members: list[_Member] = []
     page_list = list(pages)
@@ -132,7 +143,7 @@ def learn(
     order = sorted(range(len(members)), key=lambda i: members[i].page.url or members[i].page.name)
     # Reader comments are not layout: a long thread must not set a page apart.
     seqs = [LayoutSequence(m.codes, [layout_weight(b) for b in m.blocks.blocks]) for m in members]
-    parts = _template_groups(members, opts) if opts.pregroup else [list(range(len(members)))]
+    parts = _groups(members, grouper) if grouper is not None else [list(range(len(members)))]
     clusters = []
     for part in parts:
         inside = set(part)
@@ -167,13 +178,12 @@ def learn(
     )
 
 
-def _template_groups(members: Sequence[_Member], opts: LearnOptions) -> list[list[int]]:
-    """Partition the pages by template with substring amplification (one pass, linear)."""
-    from ..templates.amplification import pregroup  # numpy and a suffix array: only when asked for
-
-    if len(members) < 2 * opts.min_cluster_pages:
-        return [list(range(len(members)))]
-    return pregroup([m.page.html for m in members])
+def _groups(members: Sequence[_Member], grouper: PageGrouper) -> list[list[int]]:
+    """The grouper's groups of the readable pages, checked to hold every page once."""
+    groups = [list(g) for g in grouper([m.page for m in members])]
+    if sorted(i for g in groups for i in g) != list(range(len(members))):
+        raise ValueError("the grouper must return every page index exactly once")
+    return groups
 
 
 def _majority_site(members: Sequence[_Member]) -> str:

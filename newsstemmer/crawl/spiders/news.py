@@ -32,14 +32,17 @@ from scrapy.exceptions import IgnoreRequest, UsageError
 from scrapy.http import Request, Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.response import get_base_url
 
 from ...dom.decoding import BinaryContentError, decode_html
+from ...dom.parse import parse_html
 from ...layout.learning import site_of
 from ..config import Config
 from ..frontier import Frontier, Resume
 from ..items import Article, FetchedPage
 from ..learner import STATS, page_failed
 from ..linkinfo import LinkInfo
+from ..links import tree_links
 
 __all__ = ["NewsSpider", "read_start_urls"]
 
@@ -87,8 +90,9 @@ class NewsSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         self.start_urls = read_start_urls(urls, sites)
         self.config = Config()
-        # every anchor, not only the first per URL; Scrapy's extension filter is applied by
-        # _same_site_links (the same test, faster)
+        # for pages newsstemmer cannot parse (links.tree_links reads the others): every anchor,
+        # not only the first per URL; Scrapy's extension filter is applied by _same_site_links
+        # (the same test, faster)
         self.links = LinkExtractor(unique=False, deny_extensions=())
         self._linkinfo: LinkInfo | None = None
         self._frontier: Frontier | None = None
@@ -153,12 +157,18 @@ class NewsSpider(scrapy.Spider):
             page_failed(self.crawler.stats, response.url, "decoding", f"{type(exc).__name__}: {exc}")
             return
         site = site_of(response.url)
-        links = self._same_site_links(response, site)
+        try:
+            tree = parse_html(html)  # the page's one parse: links here, blocks in the core
+        except Exception:  # noqa: BLE001 - not a document: Scrapy's link extraction, a failure later
+            tree = None
+        links = self._same_site_links(response, site, tree)
         linkinfo = self.linkinfo
         if links:
             linkinfo.add(site, response.url, links)
         aliases = [response.url, *response.meta.get("redirect_urls", [])]
-        yield FetchedPage(response.url, site, html, linkinfo.anchors(aliases))
+        page = FetchedPage(response.url, site, html, linkinfo.anchors(aliases))
+        page.tree = tree
+        yield page
         depth = response.meta.get("depth", 0)
         if depth >= self.config.max_depth:
             return
@@ -166,22 +176,28 @@ class NewsSpider(scrapy.Spider):
             if self._admit(site, url, depth + 1):
                 yield Request(url, callback=self.parse, errback=self.failed)
 
-    def _same_site_links(self, response: TextResponse, site: str) -> list[tuple[str, str]]:
-        """``(url, anchor text)`` of every link to another page of the same site, duplicates included."""
+    def _same_site_links(self, response: TextResponse, site: str, tree: Any = None) -> list[tuple[str, str]]:
+        """``(url, anchor text)`` of every link to another page of the same site, duplicates included.
+
+        Read from ``tree``, the page's parse, when there is one (see :mod:`..links`).
+        """
         try:
-            found = self.links.extract_links(response)
+            if tree is not None:
+                found = tree_links(tree, response.url, get_base_url(response), response.encoding)
+            else:
+                found = [(link.url, link.text) for link in self.links.extract_links(response)]
         except Exception as exc:  # noqa: BLE001
             log.warning("newsstemmer: cannot read the links of %s: %s: %s", response.url, type(exc).__name__, exc)
             return []
         here = urldefrag(response.url)[0]
         out = []
-        for link in found:
-            if _ignored_extension(link.url):
+        for target, text in found:
+            if _ignored_extension(target):
                 continue
-            url = urldefrag(link.url)[0]
+            url = urldefrag(target)[0]
             # links of a page to itself ("Skip to content", "#comments") say nothing of its headline
             if url != here and urlsplit(url).scheme in ("http", "https") and site_of(url) == site:
-                out.append((url, link.text or ""))
+                out.append((url, text or ""))
         return out
 
     def failed(self, failure: Any) -> None:

@@ -1,0 +1,64 @@
+"""Learning with template pre-grouping: substring amplification feeds the layout engine.
+
+The layout engine (``layout/``) and template discovery (``templates/``) are two
+methods that do not know each other; this module combines them.  With
+``LearnOptions(pregroup=True)``, the pages are first partitioned by shared
+template (tag skeletons, substring amplification, SPEC §3) and layouts are then
+clustered within each group only::
+
+    from newsstemmer import LearnOptions, learn
+    site = learn(pages, LearnOptions(pregroup=True))
+
+``learn`` here is the public ``newsstemmer.learn``: without ``pregroup`` it is
+exactly ``newsstemmer.layout.learning.learn``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .layout.learning import LearnOptions, PageGrouper, Progress
+from .layout.learning import learn as learn_layouts
+from .layout.patterns import SitePatterns
+from .page import Page
+
+__all__ = ["learn", "template_grouper", "template_groups"]
+
+
+def template_groups(pages: Sequence[Page], options: LearnOptions | None = None) -> list[list[int]]:
+    """Partition ``pages`` by shared template (indices, every page once; linear time).
+
+    A site with fewer than twice ``min_cluster_pages`` pages stays one group: it
+    could not be split into groups that each still yield a layout.
+    """
+    opts = options or LearnOptions()
+    if len(pages) < 2 * opts.min_cluster_pages:
+        return [list(range(len(pages)))]
+    from .templates import pregroup  # numpy and a suffix array: only when asked for
+
+    return pregroup([p.html for p in pages])
+
+
+def template_grouper(options: LearnOptions | None = None) -> PageGrouper:
+    """:func:`template_groups` with ``options`` fixed, in the form ``learn(grouper=...)`` takes."""
+
+    def grouper(pages: Sequence[Page]) -> list[list[int]]:
+        return template_groups(pages, options)
+
+    return grouper
+
+
+def learn(
+    pages: Iterable[Page],
+    options: LearnOptions | None = None,
+    site: str | None = None,
+    progress: Progress | None = None,
+) -> SitePatterns:
+    """Learn the layout patterns of one site (see :func:`newsstemmer.layout.learning.learn`).
+
+    With ``options.pregroup``, layouts are clustered within the template groups
+    of :func:`template_groups` (computed over the pages that could be read).
+    """
+    opts = options or LearnOptions()
+    grouper = template_grouper(opts) if opts.pregroup else None
+    return learn_layouts(pages, opts, site=site, progress=progress, grouper=grouper)

@@ -1,0 +1,345 @@
+"""Learning a site's rules from a few of its pages (ExtractUniqueBlock, SPEC §6):
+content blocks, candidate rules from their nearest identifiers, the precision filter,
+the greedy check, and the ranked title rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+from lxml import etree
+
+from ..dom.parse import HTMLParseError
+from ..layout.patterns import SitePatterns
+from ..page import Page
+from .apply import has_content
+from .blocks import Block, body_of, page_blocks, parse_page
+from .evidence import pattern_roles, title_block, title_signals
+from .selectors import (
+    adapted_identifiers,
+    id_tokens,
+    is_identifier,
+    is_stable_identifier,
+    nearest_identifiers,
+    path_selector,
+    rule_for,
+    selectors_xpath,
+    stable_classes,
+)
+from .store import Rule, RuleSet
+
+__all__ = ["RuleOptions", "learn_rules", "learn_ruleset"]
+
+# Attributes whose values browsers compare without case in HTML documents (HTML
+# standard, "case-sensitivity of selectors"); lxml compares them with case.
+_CASELESS_ATTRIBUTES = frozenset(
+    "accept accept-charset align alink axis bgcolor charset checked clear codetype color compact "
+    "declare defer dir direction disabled enctype face frame hreflang http-equiv lang language link "
+    "media method multiple nohref noresize noshade nowrap readonly rel rev rules scope scrolling "
+    "selected shape target text type valign valuetype vlink".split()
+)
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Settings of rule learning (defaults measured on the development sets; see
+    :mod:`newsstemmer.rules`).  ``benchmarks/rules.py`` shows the paper's method as the
+    options that turn every addition off."""
+
+    # The precision filter, per candidate rule on the training pages:
+    min_precision: float = 0.9  # share of the text weight it matches that must be content
+    min_block_precision: float = 0.5  # share of the text blocks it matches that must be content
+    # ... except for rules without identifier ("td"), judged by weight alone: a table
+    # layout's article is often one cell of loose text among many small menu cells.
+    bare_block_precision: float = 0.0
+    max_link_density: float = 0.5  # share of its content that may be anchor text
+    min_support: float = 0.0  # share of the pages on which it must find content (always ≥ 1 page)
+    min_weight: int = 15  # content weight (word characters) per training page it must find
+    greedy: bool = True  # it must also be precise in what it adds to the more precise rules
+    # Candidates:
+    bare_rules: bool = True  # the template E (no identifier) gives rules
+    loose_rules: bool = True  # text directly under a block element that holds blocks gives rules
+    class_rules: bool = True  # a block's own class, unique or not, gives a rule ("E.class")
+    path_rules: bool = True  # blocks of MAIN/TITLE layout sections give path rules ("div.x > p")
+    strict_descendant: bool = False  # the paper's "#id * E" instead of "#id E"
+    # Attributes whose values also serve as identifiers, after id and class (none of
+    # these may be one browsers compare without case; measured: no gain).
+    attributes: tuple[str, ...] = ()
+    # Content:
+    per_page: bool = False  # content = on no other page, even if twice on its own
+    skip_comments: bool = True  # reader-comment threads are not content
+    use_patterns: bool = True  # use the layout patterns given to learn_rules
+    pattern_exclude: tuple[str, ...] = ("sub", "static")  # layout roles that are not content
+    # Title:
+    title_likeness: float = 0.6  # Dice likeness to a headline statement a title block needs
+    max_title_weight: int = 400  # longer blocks are not headlines
+    pattern_title_first: bool = False  # the layout's title section before the page's own statements
+
+
+@dataclass
+class _Training:
+    """One training page as learning sees it."""
+
+    root: etree._Element
+    blocks: list[Block]
+    content: list[bool]  # per block: counted as content
+    title: int | None  # index of the headline block
+    by_element: dict[etree._Element, list[int]]
+
+
+def learn_rules(
+    pages: Sequence[Page] | Sequence[str],
+    patterns: SitePatterns | None = None,
+    options: RuleOptions | None = None,
+) -> dict[str, Any]:
+    """Learn a site's rules from ≥ 2 of its pages; return the ``extras["rules"]`` dict.
+
+    ``pages`` are :class:`~newsstemmer.page.Page` objects (their anchor texts help to
+    find the headline) or HTML strings.  ``patterns``, the site's layout patterns if
+    known, tell main text and headline apart from other varying text.  Every page is
+    read as parsel parses its HTML (the tree the rules will be applied to).  Pages that
+    cannot be parsed are skipped; fewer than 2 readable pages raise ``ValueError``.
+    """
+    return learn_ruleset(pages, patterns, options).to_dict()
+
+
+def _training_pages(pages: Sequence[Page] | Sequence[str]) -> list[Page]:
+    """The readable pages, each holding parsel's parse of its HTML as its tree.
+
+    Rules are learned on the tree they will be applied to: parsel's (Scrapy's
+    ``response.css``), not :attr:`Page.tree`.  The two differ where it matters to
+    selectors: libxml2 as parsel runs it stops at an early ``</body></html>``, which
+    ``parse_html`` reads past, and deep nesting is not capped.  (Learning on
+    :attr:`Page.tree` was measured: the same rules on all but one site, but the
+    paper's method lost F1 on big9-05, .752 → .750.)  A :class:`Page` given is not
+    changed: its copy carries the parsel tree, and the layout blocks cut from it.
+    """
+    kept: list[Page] = []
+    for p in pages:
+        html = p.html if isinstance(p, Page) else p
+        try:
+            root = parse_page(html)
+        except HTMLParseError:
+            continue
+        if isinstance(p, Page):
+            kept.append(Page(p.html, p.url, list(p.anchor_texts), p.source).with_tree(root))
+        else:
+            kept.append(Page(html=html).with_tree(root))
+    return kept
+
+
+def learn_ruleset(
+    pages: Sequence[Page] | Sequence[str], patterns: SitePatterns | None = None, options: RuleOptions | None = None
+) -> RuleSet:
+    """:func:`learn_rules`, returning the :class:`RuleSet` itself."""
+    opts = options or RuleOptions()
+    bad = [a for a in opts.attributes if a.lower() in _CASELESS_ATTRIBUTES or not is_identifier(a)]
+    if bad:
+        raise ValueError(f"attributes {bad} cannot serve as identifiers (browsers compare their values without case)")
+    kept = _training_pages(pages)
+    if len(kept) < 2:
+        raise ValueError(f"rules need at least 2 readable pages of the site, got {len(kept)}")
+    roots = [page.tree for page in kept]
+    all_blocks = [page_blocks(r) for r in roots]
+    if opts.per_page:
+        counts: Counter[str] = Counter(k for blocks in all_blocks for k in {b.key for b in blocks})
+    else:
+        counts = Counter(b.key for blocks in all_blocks for b in blocks)
+    # The headline may repeat on its own page (print title, breadcrumb): for it,
+    # "on no other page" is enough.
+    on_pages: Counter[str] = Counter(k for blocks in all_blocks for k in {b.key for b in blocks})
+    roles = pattern_roles(kept, all_blocks, patterns) if (patterns is not None and opts.use_patterns) else None
+    signals = title_signals(kept)
+    training: list[_Training] = []
+    for i, (root, blocks) in enumerate(zip(roots, all_blocks)):
+        content = []
+        for j, b in enumerate(blocks):
+            ok = counts[b.key] == 1 and not (opts.skip_comments and b.in_comments)
+            if ok and roles is not None and roles[i] is not None:
+                ok = roles[i][j] not in opts.pattern_exclude
+            content.append(ok)
+        by_el: dict[etree._Element, list[int]] = {}
+        for j, b in enumerate(blocks):
+            by_el.setdefault(b.element, []).append(j)
+        unique = [on_pages[b.key] == 1 and not b.in_comments for b in blocks]
+        title = title_block(
+            signals[i], blocks, unique, roles[i] if roles else None,
+            opts.title_likeness, opts.max_title_weight, opts.pattern_title_first,
+        )
+        if title is not None:
+            content[title] = True
+        training.append(_Training(root, blocks, content, title, by_el))
+    body_cands, title_cands = _candidates(training, roles, opts)
+    title_rules = _rank_title_rules(title_cands, training, opts)
+    title_els = [_first_title(t.root, title_rules) for t in training]
+    body_rules = _filter_body_rules(body_cands, training, title_els, opts)
+    return RuleSet(title_rules, body_rules, pages=len(training), used_patterns=roles is not None)
+
+
+def _candidates(
+    training: list[_Training], roles: list[list[str | None] | None] | None, opts: RuleOptions
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Candidate rules (selector -> template) from every content block of every page:
+    for the body, and from the headline blocks for the title."""
+    roots = [t.root for t in training]
+    adapted = adapted_identifiers(roots, opts.attributes)
+    stable = stable_classes(roots) if opts.class_rules else set()
+    body_cands: dict[str, str] = {}
+    title_cands: dict[str, str] = {}
+    for i, t in enumerate(training):
+        nearest = nearest_identifiers(t.root, adapted, opts.attributes)
+        # body's own text is a block (it is compared), but "body" as a rule would select
+        # the whole page: it is never kept.
+        body = body_of(t.root)
+        for j, b in enumerate(t.blocks):
+            if not t.content[j] or b.element is body or not (b.leaf or opts.loose_rules):
+                continue
+            sel, template = rule_for(b.tag, nearest[b.element], opts.strict_descendant)
+            target = title_cands if j == t.title else body_cands
+            target.setdefault(sel, template)
+            if opts.path_rules and roles is not None and roles[i] is not None and roles[i][j] in ("main", "title"):
+                psel = path_selector(b.element)
+                if psel:
+                    target.setdefault(psel, "path")
+            if opts.class_rules:
+                # Beyond the paper: the block's own class, unique or not, if every
+                # training page has it (``div.storybody`` survives a change of the
+                # container's id that ``#template_bas > div`` does not).
+                for kind, value in id_tokens(b.element):
+                    if kind == "." and (kind, value.lower()) in stable and is_stable_identifier(value):
+                        target.setdefault(f"{b.tag}.{value}", "E.class")
+    return body_cands, title_cands
+
+
+@lru_cache(maxsize=4096)
+def _xpath_of(selector: str) -> etree.XPath:
+    return etree.XPath(selectors_xpath([selector]))
+
+
+def _matches(root: etree._Element, selector: str) -> list[etree._Element]:
+    return list(_xpath_of(selector)(root))
+
+
+def _outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Matched elements without those inside another matched one (document order kept)."""
+    chosen = set(elements)
+    out = []
+    for el in elements:
+        if not any(a in chosen for a in el.iterancestors()):
+            out.append(el)
+    return out
+
+
+def _covered(t: _Training, elements: Iterable[etree._Element], skip: etree._Element | None = None) -> list[int]:
+    """Indices of the blocks inside the given elements (each once), minus ``skip``'s."""
+    out: list[int] = []
+    seen: set[int] = set()
+    skipped = set(skip.iter()) if skip is not None else ()
+    for el in elements:
+        for sub in el.iter(etree.Element):
+            if sub in skipped:
+                continue
+            for j in t.by_element.get(sub, ()):
+                if j not in seen:
+                    seen.add(j)
+                    out.append(j)
+    return out
+
+
+def _filter_body_rules(
+    cands: dict[str, str], training: list[_Training], title_els: list[etree._Element | None], opts: RuleOptions
+) -> list[Rule]:
+    """The precision filter: each candidate alone, then the survivors together."""
+    n = len(training)
+    passed: list[tuple[Rule, set[tuple[int, int]]]] = []
+    for sel, template in cands.items():
+        bare = template == "E"
+        if bare and not opts.bare_rules:
+            continue
+        support = nblocks = content_w = total_w = link_w = nmatched = 0
+        covered: set[tuple[int, int]] = set()
+        for p, (t, tel) in enumerate(zip(training, title_els)):
+            idx = _covered(t, _outermost(_matches(t.root, sel)), tel)
+            found = False
+            for j in idx:
+                b = t.blocks[j]
+                covered.add((p, j))
+                total_w += b.weight
+                nmatched += b.weight > 0
+                if t.content[j]:
+                    content_w += b.weight
+                    link_w += b.link_weight
+                    nblocks += b.weight > 0
+                    found = True
+            support += found
+        if not nblocks:
+            continue
+        precision = content_w / total_w if total_w else 1.0
+        links = link_w / content_w if content_w else 0.0
+        block_precision = nblocks / nmatched if nmatched else 0.0
+        if (
+            precision >= opts.min_precision
+            and block_precision >= (opts.bare_block_precision if bare else opts.min_block_precision)
+            and links <= opts.max_link_density
+            and support >= opts.min_support * n
+            and content_w >= opts.min_weight * n
+        ):
+            passed.append((Rule(sel, template, support, nblocks, content_w, precision), covered))
+    if opts.greedy:
+        passed = _greedy(passed, training, opts)
+    rules = [r for r, _ in passed]
+    rules.sort(key=lambda r: (-r.weight, r.selector))
+    return rules
+
+
+def _greedy(
+    passed: list[tuple[Rule, set[tuple[int, int]]]], training: list[_Training], opts: RuleOptions
+) -> list[tuple[Rule, set[tuple[int, int]]]]:
+    """Rules together: most precise first, a rule is kept if what it adds to the rules
+    before it is precise enough too, or if it adds nothing (a second way to reach the
+    same blocks, kept as it may survive a change of layout the first does not)."""
+    n = len(training)
+    taken: set[tuple[int, int]] = set()
+    out = []
+    for rule, covered in sorted(passed, key=lambda rc: (-rc[0].precision, -rc[0].weight, rc[0].selector)):
+        new = covered - taken
+        total = sum(training[p].blocks[j].weight for p, j in new)
+        content = sum(training[p].blocks[j].weight for p, j in new if training[p].content[j])
+        if total == 0 or (content >= opts.min_precision * total and content >= opts.min_weight * n):
+            out.append((rule, covered))
+            taken |= covered
+    return out
+
+
+def _rank_title_rules(cands: dict[str, str], training: list[_Training], opts: RuleOptions) -> list[Rule]:
+    """The (at most 3) title rules, ranked by the pages on which their first match
+    is the headline block."""
+    n = len(training)
+    rules = []
+    for sel, template in cands.items():
+        hits = total = 0
+        weight_hit = 0
+        for t in training:
+            matched = [el for el in _matches(t.root, sel) if has_content(el)]
+            if not matched:
+                continue
+            total += 1
+            first = matched[0]
+            if t.title is not None and t.blocks[t.title].element is first:
+                hits += 1
+                weight_hit += t.blocks[t.title].weight
+        if not hits or hits < opts.min_support * n:
+            continue
+        rules.append(Rule(sel, template, hits, hits, weight_hit, hits / total))
+    rules.sort(key=lambda r: (-r.support, -r.precision, r.template == "path", len(r.selector)))
+    return rules[:3]
+
+
+def _first_title(root: etree._Element, rules: list[Rule]) -> etree._Element | None:
+    for r in rules:
+        for el in _matches(root, r.selector):
+            if has_content(el):
+                return el
+    return None
