@@ -1,0 +1,157 @@
+"""The package's import graph agrees with ARCHITECTURE.md: layers, no circles, no
+private names taken from another module, modules small enough to read.
+
+Imports are read from the source (``ast``), function-level imports included: a
+lazy import is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "newsstemmer"
+
+#: Each part of the package and the parts it may import (besides itself).  A part is a
+#: sub-package or a top-level module; ARCHITECTURE.md shows the same table.
+BASE = {"dom", "page", "article", "evaluation"}
+METHODS = {"layout", "single", "templates"}
+ALLOWED: dict[str, set[str]] = {
+    "dom": set(),
+    "page": {"dom"},
+    "article": set(),
+    "evaluation": set(),
+    "layout": {"dom", "page", "article"},
+    "single": {"dom", "page", "article"},
+    "templates": {"dom", "page", "article"},
+    "rules": {"dom", "page", "article", "layout"},
+    "chain": BASE | METHODS | {"rules"},
+    "training": BASE | METHODS | {"rules", "chain"},
+    "grouping": BASE | METHODS | {"chain"},
+    "io": BASE | {"layout"},
+    "cli": BASE | METHODS | {"rules", "chain", "training", "grouping", "io", "__init__"},
+    "crawl": BASE | METHODS | {"rules", "chain", "training", "grouping", "demo", "__init__"},
+    "demo": {"dom", "evaluation"},
+    "__init__": BASE | METHODS | {"rules", "chain", "training", "grouping"},
+    "__main__": {"cli"},
+}
+#: Line budget of one module (≈ one sitting); the demo's text corpus is data, not code.
+MAX_LINES = 650
+LONG_ALLOWED = {"demo/text.py"}
+
+
+def _modules() -> dict[str, Path]:
+    return {
+        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in PACKAGE.rglob("*.py")
+    }
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) for every import in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [a.name for a in node.names]
+            if node.module is None or target in _MODULES:
+                # "from . import x": x may be a module of the package
+                subs = [f"{target}.{n}" for n in names if f"{target}.{n}" in _MODULES]
+                for s in subs:
+                    out.append((s, [], node.lineno))
+                names = [n for n in names if f"{target}.{n}" not in _MODULES]
+            if names or target not in {s.rpartition(".")[0] for s, _, _ in out}:
+                out.append((target, names, node.lineno))
+        elif isinstance(node, ast.Import):
+            out.extend((a.name, [], node.lineno) for a in node.names)
+    return [(t, n, line) for t, n, line in out if t == "newsstemmer" or t.startswith("newsstemmer.")]
+
+
+_MODULES = _modules()
+
+
+def test_layers_import_only_what_architecture_allows() -> None:
+    wrong = []
+    for module, path in sorted(_MODULES.items()):
+        mine = _part(module)
+        for target, _, line in _imports(module, path):
+            theirs = _part(target)
+            if theirs != mine and theirs not in ALLOWED.get(mine, set()):
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {mine} imports {target}")
+    assert not wrong, "imports across layers that ARCHITECTURE.md forbids:\n" + "\n".join(wrong)
+
+
+def test_no_import_circles() -> None:
+    graph: dict[str, set[str]] = {m: set() for m in _MODULES}
+    for module, path in _MODULES.items():
+        for target, _, _ in _imports(module, path):
+            while target not in _MODULES and "." in target:
+                target = target.rpartition(".")[0]
+            if target in _MODULES and target != module:
+                graph[module].add(target)
+    state: dict[str, int] = {}
+    circles: list[str] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                circles.append(" -> ".join(trail[trail.index(nxt):] + [node, nxt]) if nxt in trail else f"{node} -> {nxt}")
+            elif nxt not in state:
+                visit(nxt, trail + [node])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [])
+    assert not circles, "import circles:\n" + "\n".join(circles)
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    taken = []
+    for module, path in sorted(_MODULES.items()):
+        for target, names, line in _imports(module, path):
+            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            if private and target != module:
+                taken.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {', '.join(private)} from {target}")
+    assert not taken, "private names imported across modules:\n" + "\n".join(taken)
+
+
+@pytest.mark.parametrize("module", sorted(_MODULES))
+def test_modules_are_small_enough_to_read(module: str) -> None:
+    path = _MODULES[module]
+    rel = str(path.relative_to(PACKAGE))
+    if rel in LONG_ALLOWED:
+        pytest.skip("data module")
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{rel} has {lines} lines (budget {MAX_LINES})"
+
+
+def test_core_imports_no_scrapy() -> None:
+    for module, path in _MODULES.items():
+        if _part(module) in ("crawl",):
+            continue
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("scrapy", "twisted"):
+                if _part(module) != "demo":
+                    pytest.fail(f"{module} imports {node.module}")
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.split(".")[0] in ("scrapy", "twisted") and _part(module) != "demo":
+                        pytest.fail(f"{module} imports {a.name}")
