@@ -616,3 +616,17 @@ def test_page_url_reads_canonical_then_og_url() -> None:
     assert page_url(head('<meta property="og&#58;url" content="https://c.com/4">')) == "https://c.com/4"
     assert page_url(head('<link rel="canonical" href="https://a.com/5"><meta property="og:url" content="https://b.com/">')) == "https://a.com/5"
     assert page_url(head('<link rel="alternate" href="https://a.com/6">')) is None  # and <body> is not read
+
+
+def test_extract_in_worker_processes_prints_what_one_process_does(site: Path, patterns: Path, tmp_path: Path, capsys):
+    many = tmp_path / "many"
+    many.mkdir()
+    for k in range(7):
+        for i, path in enumerate(article_files(site)):
+            (many / f"p{k:02d}-{i}.html").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    (many / "p03-x.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)  # an error line mid-way
+    code1, out1, err1 = run(capsys, "extract", "-q", "-j", "1", "-p", str(patterns), str(many))
+    code2, out2, err2 = run(capsys, "extract", "-q", "-j", "2", "-p", str(patterns), str(many))
+    assert len(records(out1)) == 43
+    assert (code1, out1, err1) == (code2, out2, err2)
+    assert code2 == 1 and "p03-x.html: error" in err2

@@ -9,6 +9,10 @@
 :mod:`newsstemmer.cli.rules`); ``pagerank`` / ``crf``: a single-page method alone.
 A page that cannot be read or extracted gives a record with ``"error"`` and a message;
 the exit code is then 1.
+
+With ``--jobs N`` (default: every core this process may use), the pages are extracted by
+N forked worker processes, in chunks, and printed in input order: the same lines as one
+process gives, in less wall time on a machine with several cores.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from typing import Callable, Iterator
+import os
+from typing import Callable, Iterator, Sequence
 
 from ..article import Article
 from ..chain import SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
@@ -26,7 +31,16 @@ from ..layout.blocks import blocks_of
 from ..layout.matching import ExtractOptions
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from .common import CLIError, Reporter, fraction, load_patterns, replace_given, silence_stdout, write_line
+from .common import (
+    CLIError,
+    Reporter,
+    fraction,
+    load_patterns,
+    non_negative_int,
+    replace_given,
+    silence_stdout,
+    write_line,
+)
 
 __all__ = ["add_arguments", "extract_records", "run"]
 
@@ -52,6 +66,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
     p.add_argument("--include-non-articles", action="store_true",
                    help="give the body of pages whose layout is not an article layout")
+    p.add_argument("-j", "--jobs", type=non_negative_int, default=0, metavar="N",
+                   help="worker processes (default 0: one per core available; 1: none, all in this process)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
@@ -68,6 +84,37 @@ def page_title(page: Page) -> str:
     return candidates[0] if candidates else ""
 
 
+#: What one extraction run applies to every page: (site, options, method, extractor, single).
+Job = tuple[SitePatterns | None, ExtractOptions, str, Callable[..., Article], Callable[[Page, str], Article]]
+
+
+def extract_file(pf: PageFile, job: Job) -> tuple[dict[str, object], str | None]:
+    """Read and extract one page: its JSON record, and the error message to report, if any."""
+    site, options, method, extractor, single = job
+    try:
+        text = read_page(pf)
+    except PageReadError as exc:
+        return error_record(pf.source, str(exc), pf.url), f"{pf.source}: error: {exc}"
+    page = Page(html=text, url=pf.url or page_url(text), source=pf.source)
+    try:
+        if method in SINGLE_PAGE_METHODS or (site is None and options.fallback):
+            article = single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)
+            article.source = pf.source
+        elif site is None:
+            article = Article(page.url, page_title(page), "", matched=False, source=pf.source)
+        else:
+            article = extractor(page, site, options)
+            article.source = pf.source
+            if not article.matched and not article.title:
+                article.title = page_title(page)
+    except HTMLParseError as exc:
+        return error_record(pf.source, str(exc), page.url), f"{pf.source}: error: {exc}"
+    except Exception as exc:  # a core bug on one page must not stop the run
+        reason = f"internal error: {type(exc).__name__}: {exc}"
+        return error_record(pf.source, reason, page.url), f"{pf.source}: error: {reason}"
+    return article.to_json_dict(), None
+
+
 def extract_records(
     files: list[PageFile],
     site: SitePatterns | None,
@@ -76,37 +123,54 @@ def extract_records(
     method: str = "auto",
     extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns,
     single: Callable[[Page, str], Article] = extract_single,
+    jobs: int = 1,
 ) -> Iterator[dict[str, object]]:
-    """Read and extract each page; yield its JSON record (errors reported on ``rep`` too)."""
-    for n, pf in enumerate(files, 1):
-        try:
-            text = read_page(pf)
-        except PageReadError as exc:
-            rep.message(f"{pf.source}: error: {exc}")
-            yield error_record(pf.source, str(exc), pf.url)
-        else:
-            page = Page(html=text, url=pf.url or page_url(text), source=pf.source)
-            try:
-                if method in SINGLE_PAGE_METHODS or (site is None and options.fallback):
-                    article = single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)
-                    article.source = pf.source
-                elif site is None:
-                    article = Article(page.url, page_title(page), "", matched=False, source=pf.source)
-                else:
-                    article = extractor(page, site, options)
-                    article.source = pf.source
-                    if not article.matched and not article.title:
-                        article.title = page_title(page)
-            except HTMLParseError as exc:
-                rep.message(f"{pf.source}: error: {exc}")
-                yield error_record(pf.source, str(exc), page.url)
-            except Exception as exc:  # a core bug on one page must not stop the run
-                reason = f"internal error: {type(exc).__name__}: {exc}"
-                rep.message(f"{pf.source}: error: {reason}")
-                yield error_record(pf.source, reason, page.url)
-            else:
-                yield article.to_json_dict()
+    """Read and extract each page; yield its JSON record, in input order (errors reported
+    on ``rep`` too).  ``jobs`` > 1 extracts in that many forked worker processes."""
+    job: Job = (site, options, method, extractor, single)
+    for n, (record, message) in enumerate(_results(files, job, jobs), 1):
+        if message:
+            rep.message(message)
+        yield record
         rep.progress("extracting", n, len(files))
+
+
+#: Pages a worker takes at a time: large enough that handing them over costs little.
+CHUNK = 16
+_WORKER_JOB: list[Job] = []  # the job, inherited by forked workers (nothing is pickled)
+
+
+def worker_count(requested: int, pages: int) -> int:
+    """The worker processes to use: ``requested`` (0: the cores available), 1 when
+    there is too little work to share or processes cannot be forked here."""
+    if requested == 1 or pages < 2 * CHUNK or not hasattr(os, "fork"):
+        return 1
+    available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(requested or available, pages // CHUNK))
+
+
+def _results(files: list[PageFile], job: Job, jobs: int) -> Iterator[tuple[dict[str, object], str | None]]:
+    workers = worker_count(jobs, len(files))
+    if workers == 1:
+        for pf in files:
+            yield extract_file(pf, job)
+        return
+    import multiprocessing  # (a tenth of a second to import: only when workers are used)
+
+    chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
+    _WORKER_JOB[:] = [job]
+    pool = multiprocessing.get_context("fork").Pool(workers)
+    try:
+        for results in pool.imap(_extract_chunk, chunks):
+            yield from results
+    finally:
+        pool.terminate()
+        _WORKER_JOB.clear()
+
+
+def _extract_chunk(chunk: Sequence[PageFile]) -> list[tuple[dict[str, object], str | None]]:
+    job = _WORKER_JOB[0]
+    return [extract_file(pf, job) for pf in chunk]
 
 
 def run(args: argparse.Namespace, rep: Reporter) -> int:
@@ -148,7 +212,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         raise CLIError(NO_PAGES)
     errors = 0
     try:
-        for record in extract_records(files, site, options, rep, args.method, extractor, single):
+        for record in extract_records(files, site, options, rep, args.method, extractor, single, args.jobs):
             if record.get("error"):
                 errors += 1
             write_line(json.dumps(record, ensure_ascii=False))
