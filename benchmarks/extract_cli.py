@@ -5,7 +5,8 @@
 temporary folder and their pattern file is learned once (``newsstemmer learn``).  Then,
 interleaved, several runs of
 
-a) ``python -m newsstemmer extract -p P.json DIR > /dev/null`` (a fresh process), and
+a) ``python -m newsstemmer extract -p P.json DIR > /dev/null`` (a fresh process; its
+   default workers, one per core; and again with ``-j 1``), and
 b) a fresh ``python -c`` process that reads the same files, parses each with
    ``lxml.html.document_fromstring`` and calls ``text_content()``;
 
@@ -150,14 +151,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"learn: {t_learn:.2f} s (whole process), {n_patterns} pattern(s); bytecode: {cache}")
 
         extract = [*cli, "extract", "-p", str(patterns), str(pages)]
+        extract_one = [*cli, "extract", "-j", "1", "-p", str(patterns), str(pages)]
         bare = [sys.executable, "-c", BARE_LXML, str(pages)]
         version = [*cli, "--version"]
         empty = [sys.executable, "-c", "pass"]
-        times: dict[str, list[float]] = {"extract": [], "lxml": [], "version": [], "python": []}
+        times: dict[str, list[float]] = {"extract": [], "extract_one": [], "lxml": [], "version": [], "python": []}
         run(extract, env)  # warm the file cache and the bytecode
         run(bare, env)
         for _ in range(args.runs):
             times["extract"].append(run(extract, env))
+            times["extract_one"].append(run(extract_one, env))
             times["lxml"].append(run(bare, env))
             times["version"].append(run(version, env))
             times["python"].append(run(empty, env))
@@ -166,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nwhole processes, median of {args.runs} interleaved runs (min-max):")
         labels = {
             "extract": "a) newsstemmer extract -p P DIR",
+            "extract_one": "a1) the same, -j 1 (one process)",
             "lxml": "b) python -c: read + lxml parse + text_content",
             "version": "   newsstemmer --version (start-up)",
             "python": "   python -c pass",
@@ -173,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         for key, label in labels.items():
             v = times[key]
             print(f"  {label:<48} {1000 * med[key]:7.0f} ms  ({1000 * min(v):.0f}-{1000 * max(v):.0f})")
-        print(f"  ratio a/b = {med['extract'] / med['lxml']:.2f}   (target <= 3)")
+        print(f"  ratio a/b = {med['extract'] / med['lxml']:.2f}   (target <= 3); "
+              f"a1/b = {med['extract_one'] / med['lxml']:.2f}")
         print(f"  start-up share of a: {med['version'] / med['extract']:.0%}; "
               f"a minus start-up = {1000 * (med['extract'] - med['version']):.0f} ms "
               f"({1000 * (med['extract'] - med['version']) / args.pages:.2f} ms/page)")
