@@ -49,8 +49,6 @@ BREAK_TAGS = frozenset(("br", "hr"))
 #: Attributes that make up a block element's identity in a path.
 KEY_ATTRS = ("id", "class", "align", "valign", "rowspan", "colspan")
 
-_WORD = re.compile(r"\w", re.UNICODE)
-_SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 _COMMENT_TOKEN = re.compile(
     r"(comments?|comments?[-_]?(list|body|content|container|text|area|wrap|wrapper|section|thread|holder|block)|commentlist|"
@@ -223,7 +221,7 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
             parts.clear()
             plain.clear()
             return
-        text = " ".join(raw.split())  # (faster than _SPACE.sub(" ", raw).strip(), same result)
+        text = " ".join(raw.split())  # whitespace runs made one space, ends stripped
         if len(plain) == len(parts):  # no anchor text: plain is the same text
             plain_text, plain_w = text, w
         elif plain:
