@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Site-grouped cross-validation of today's methods: dev figures beside CV figures.
+
+Issue #12's protocol.  The pages of all datasets are dealt into K folds of whole
+site groups (``folds.py``: no site in two folds; a Big9 site is one group across
+2005 and 2009).  For each method and evaluation set it prints the dev figure
+(every page, as ``quality.py`` / ``single_page.py`` / ``crf_eval.py`` compute it)
+beside the K-fold figure: the mean over folds of the held-out fold's pooled
+shingle F1 (P, R), with the lowest and highest fold.
+
+Methods:
+
+- ``layout``: each site learned from all its pages (``newsstemmer.learn``), every
+  page extracted with ``extract_with_patterns`` and the PageRank fallback
+  (``quality.run_site``).  Unsupervised per site, so nothing is trained across
+  folds: its CV figure is its figure on each fold's held-out sites (the spread
+  across folds is the point).  Judged on big9 (both years), cleanportal and
+  dragnet sites with >= 5 pages.
+- ``pagerank``: DOM PageRank on each page alone (``single_page.run``), nothing
+  trained.  Judged on readability, chaos and dragnet's single-page sites.
+- ``crf``: ``CRFExtractor`` at its defaults, each page alone.  Dev: the shipped
+  model.  CV: for every fold a model trained as ``train_crf.py`` trains it
+  (self-labelled pages of the big9, cleanportal and dragnet sites with >= 2
+  pages) but without the sites of the held-out fold, applied to that fold's
+  pages.  Judged on the same sets as ``pagerank``.
+
+``--cross`` also runs the single-page methods on the multi-page sets (where the
+shipped CRF's dev figure is in-sample: those sites trained it).
+
+    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,pagerank,crf]
+                            [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
+                            [--cross] [--merge-hosts] [--per-fold] [--cache DIR]
+                            [--json FILE] [--data DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import Entry, data_dir, load_manifest, prediction, select
+from folds import grouped_folds, site_groups
+
+from newsstemmer.evaluation import evaluate
+
+#: evaluation set -> (datasets, minimum pages per site) ; "-single": one-page sites only.
+SETS: dict[str, tuple[tuple[str, ...], int]] = {
+    "big9": (("big9-05", "big9-09"), 1),
+    "big9-05": (("big9-05",), 1),
+    "big9-09": (("big9-09",), 1),
+    "cleanportal": (("cleanportal",), 1),
+    "dragnet": (("dragnet",), 5),
+    "readability": (("readability",), 1),
+    "chaos": (("chaos",), 1),
+    "dragnet-single": (("dragnet-single",), 1),
+}
+MULTI_SETS = ("big9", "cleanportal", "dragnet")
+SINGLE_SETS = ("readability", "chaos", "dragnet-single")
+METHODS = ("layout", "pagerank", "crf")
+DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
+
+
+def set_entries(entries: list[Entry], name: str) -> list[Entry]:
+    """The pages of one evaluation set, in manifest order (min pages per site as quality.py)."""
+    datasets, min_pages = SETS[name]
+    out: list[Entry] = []
+    for ds in datasets:
+        chosen = select(entries, ds)
+        if min_pages > 1:
+            sizes: dict[str, int] = {}
+            for e in chosen:
+                sizes[e.site] = sizes.get(e.site, 0) + 1
+            chosen = [e for e in chosen if sizes[e.site] >= min_pages]
+        out += chosen
+    return out
+
+
+def page_id(e: Entry) -> tuple[str, str, str]:
+    return (e.dataset, e.site, e.id)
+
+
+# --- per-page predictions, one (prediction, gold) pair per page --------------------------------
+
+
+def layout_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
+    """quality.py's transductive run: learn each site from all its pages, extract them."""
+    from quality import run_site
+
+    sites: dict[tuple[str, str], list[Entry]] = {}
+    for e in pages:
+        sites.setdefault((e.dataset, e.site), []).append(e)
+    out = {}
+    for k, ((ds, site), es) in enumerate(sorted(sites.items()), 1):
+        print(f"[layout {k}/{len(sites)}] {ds}/{site} ({len(es)} pages)", file=sys.stderr, flush=True)
+        for e, pair in zip(es, run_site(es)["pairs"]):
+            out[page_id(e)] = pair
+    return out
+
+
+def pagerank_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
+    """single_page.py's run at the default PageRankOptions."""
+    from single_page import run
+
+    from newsstemmer.single.pagerank import PageRankOptions
+
+    return {page_id(e): pair for e, pair in zip(pages, run(pages, PageRankOptions())["pairs"])}
+
+
+def crf_pairs(extractor, pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
+    """crf_eval.py's run: each page alone; an undecodable or failing page predicts nothing."""
+    out = {}
+    for e in pages:
+        title = body = ""
+        try:
+            title, body = extractor.extract(e.html())
+        except Exception as exc:  # scored as empty, and shown
+            print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        out[page_id(e)] = (prediction(title, body, e.gold_has_title), e.gold())
+    return out
+
+
+def crf_fold_pairs(
+    root: Path, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry], merge_hosts: bool, cache: Path | None
+) -> tuple[list[dict[tuple, tuple[str, str]]], dict]:
+    """Per fold: a CRF trained as train_crf.py does, without the fold's groups, on the fold's pages."""
+    from train_crf import load_training
+
+    from newsstemmer.single.crf import DEFAULT_SPLIT_TAGS, DEFAULT_TRAIN_PARAMS, CRFExtractor, train
+
+    t0 = time.perf_counter()
+    data = load_training(root, DEFAULT_SPLIT_TAGS, cache, verbose=False)
+    t_label = time.perf_counter() - t0
+    group_of = dict(zip((page_id(e) for e in entries), site_groups(entries, merge_hosts)))
+    wanted = {page_id(e) for e in pages}
+    out: list[dict] = []
+    info = {"label_s": round(t_label, 1), "train_s": [], "training_pages": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, fold in enumerate(folds):
+            held = {group_of[page_id(e)] for e in fold}
+            rest = [tp for rows in data.values() for e, _, tp in rows
+                    if tp is not None and group_of[page_id(e)] not in held]
+            t1 = time.perf_counter()
+            path = train(rest, Path(tmp) / f"fold{k}.zip", DEFAULT_TRAIN_PARAMS, DEFAULT_SPLIT_TAGS)
+            info["train_s"].append(round(time.perf_counter() - t1, 1))
+            info["training_pages"].append(len(rest))
+            print(f"[crf fold {k}] trained on {len(rest)} pages ({info['train_s'][-1]}s)", file=sys.stderr, flush=True)
+            ex = CRFExtractor(path)
+            out.append(crf_pairs(ex, [e for e in fold if page_id(e) in wanted]))
+    return out, info
+
+
+# --- figures ----------------------------------------------------------------------------------
+
+
+def figures(pairs_by_page: dict, sets: dict[str, list[Entry]], folds: list[list[Entry]], fold_pairs=None) -> dict:
+    """Per set: dev score of all pages, and per fold the held-out pages' pooled score.
+
+    ``fold_pairs`` (one mapping per fold) replaces ``pairs_by_page`` for the CV
+    figure of a trained method (the fold's own model); None: the same predictions.
+    """
+    out = {}
+    fold_ids = [{page_id(e) for e in fold} for fold in folds]
+    for name, pages in sets.items():
+        dev = evaluate([pairs_by_page[page_id(e)] for e in pages]) if pairs_by_page is not None else None
+        per_fold = []
+        for k, ids in enumerate(fold_ids):
+            source = fold_pairs[k] if fold_pairs is not None else pairs_by_page
+            held = [source[page_id(e)] for e in pages if page_id(e) in ids]
+            if held:
+                s = evaluate(held)
+                per_fold.append({"fold": k, "pages": s.pages, "f1": s.f1, "precision": s.precision, "recall": s.recall})
+        cv = {
+            key: statistics.mean(f[key] for f in per_fold) for key in ("f1", "precision", "recall")
+        } if per_fold else {}
+        if per_fold:
+            cv["f1_min"] = min(f["f1"] for f in per_fold)
+            cv["f1_max"] = max(f["f1"] for f in per_fold)
+            cv["folds"] = len(per_fold)
+        out[name] = {"pages": len(pages), "dev": dev.as_dict() if dev else None, "cv": cv, "per_fold": per_fold}
+    return out
+
+
+def print_tables(results: dict, k: int, per_fold: bool) -> None:
+    names = []
+    for by_set in results.values():
+        names += [n for n in by_set if n not in names]
+    for name in names:
+        rows = [(m, by_set[name]) for m, by_set in results.items() if name in by_set]
+        pages = rows[0][1]["pages"]
+        print(f"\n### {name} ({pages} pages)\n")
+        print(f"| method | dev F1 | dev P | dev R | {k}-fold CV F1 (min–max) | CV P | CV R |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for method, r in rows:
+            d, c = r["dev"], r["cv"]
+            dev = f"{d['f1']:.3f} | {d['precision']:.3f} | {d['recall']:.3f}" if d else "– | – | –"
+            if c:
+                folds_note = "" if c["folds"] == k else f", {c['folds']} folds"
+                cv = (f"{c['f1']:.3f} ({c['f1_min']:.3f}–{c['f1_max']:.3f}{folds_note}) | "
+                      f"{c['precision']:.3f} | {c['recall']:.3f}")
+            else:
+                cv = "– | – | –"
+            print(f"| {method} | {dev} | {cv} |")
+        if per_fold:
+            print("\nper fold (pages: F1):\n")
+            for method, r in rows:
+                cells = ", ".join(f"{f['fold']} ({f['pages']}): {f['f1']:.3f}" for f in r["per_fold"])
+                print(f"- {method}: {cells}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    ap.add_argument("--folds", type=int, default=5, metavar="K", help="number of folds (default 5)")
+    ap.add_argument("--seed", type=int, default=0, help="orders groups of equal size when dealing folds")
+    ap.add_argument("--datasets", default=",".join(DEFAULT_SETS),
+                    help=f"evaluation sets, comma-separated (known: {', '.join(SETS)})")
+    ap.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated, of {', '.join(METHODS)}")
+    ap.add_argument("--cross", action="store_true", help="single-page methods on the multi-page sets too")
+    ap.add_argument("--merge-hosts", action="store_true",
+                    help="one group for sites of different datasets sharing a host (folds.py)")
+    ap.add_argument("--per-fold", action="store_true", help="print every fold's F1")
+    ap.add_argument("--cache", metavar="DIR", help="crf: keep the training sites' learned layouts here")
+    ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    args = ap.parse_args(argv)
+
+    names = [n.strip() for n in args.datasets.split(",") if n.strip()]
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    for n in names:
+        if n not in SETS:
+            ap.error(f"unknown evaluation set {n!r}; known: {', '.join(SETS)}")
+    for m in methods:
+        if m not in METHODS:
+            ap.error(f"unknown method {m!r}; known: {', '.join(METHODS)}")
+    root = data_dir(args.data)
+    cache = Path(args.cache) if args.cache else None
+    if cache:
+        cache.mkdir(parents=True, exist_ok=True)
+    entries = load_manifest(root)
+    folds = grouped_folds(entries, args.folds, args.seed, args.merge_hosts)
+    all_sets = {n: set_entries(entries, n) for n in names}
+
+    def sets_for(method: str) -> dict[str, list[Entry]]:
+        if method == "layout":
+            return {n: es for n, es in all_sets.items() if n not in SINGLE_SETS}
+        if args.cross:
+            return all_sets
+        return {n: es for n, es in all_sets.items() if n in SINGLE_SETS}
+
+    def union(sets: dict[str, list[Entry]]) -> list[Entry]:
+        seen, out = set(), []
+        for es in sets.values():
+            for e in es:
+                if page_id(e) not in seen:
+                    seen.add(page_id(e))
+                    out.append(e)
+        return out
+
+    results: dict[str, dict] = {}
+    timing: dict[str, float] = {}
+    extra: dict[str, dict] = {}
+    t_start = time.perf_counter()
+    for method in methods:
+        sets = sets_for(method)
+        if not sets:
+            continue
+        pages = union(sets)
+        t0 = time.perf_counter()
+        if method == "layout":
+            results[method] = figures(layout_pairs(pages), sets, folds)
+        elif method == "pagerank":
+            results[method] = figures(pagerank_pairs(pages), sets, folds)
+        else:
+            from newsstemmer.single.crf import CRFExtractor
+
+            dev = crf_pairs(CRFExtractor(), pages)
+            per_fold, info = crf_fold_pairs(root, entries, folds, pages, args.merge_hosts, cache)
+            results[method] = figures(dev, sets, folds, per_fold)
+            extra["crf"] = info
+        timing[method] = round(time.perf_counter() - t0, 1)
+        print(f"{method}: {timing[method]}s", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - t_start
+
+    grouping = "groups merged across datasets by host" if args.merge_hosts else "dataset/site groups, Big9 years merged"
+    print(f"## Dev and {args.folds}-fold site-grouped CV figures (seed {args.seed}; {grouping})")
+    print("\nShingle F1 / P / R. Dev: every page of the set pooled. CV: mean over folds of the held-out")
+    print("fold's pooled figures (F1 range across folds in brackets). layout and pagerank train nothing")
+    print("across sites; crf's CV figure comes from models trained without the held-out fold's sites.")
+    print_tables(results, args.folds, args.per_fold)
+    print(f"\nruntime: {elapsed:.0f}s (" + ", ".join(f"{m} {s:.0f}s" for m, s in timing.items()) + ")")
+
+    if args.json:
+        out = {"data": str(root), "folds": args.folds, "seed": args.seed, "merge_hosts": args.merge_hosts,
+               "results": results, "seconds": timing, "crf": extra.get("crf")}
+        Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
+        print(f"figures written to {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
