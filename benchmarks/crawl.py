@@ -601,7 +601,7 @@ def print_datasets(res: dict[str, Any], per_site: bool) -> None:
           f"{c['sites_in_output']} in the output.\n")
     if c["site_key_collisions"]:
         print(f"**Site-key collision:** {c['site_key_collisions']} servers share a site key with another "
-              "(newsstemmer.learning.site_of drops the port), so their pages are learned as one site.\n")
+              "(newsstemmer.layout.learning.site_of drops the port), so their pages are learned as one site.\n")
     print("| dataset | sites | pages | articles | unmatched | missing | index→article | F1 | P | R "
           "| transductive F1 | P | R | ΔF1 |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

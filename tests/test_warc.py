@@ -1,4 +1,4 @@
-"""WARC input for the command line (``newsstemmer.warc`` and ``io.files.find_pages``/``read_page``)."""
+"""WARC input for the command line (``newsstemmer.io.warc`` and ``io.files.find_pages``/``read_page``)."""
 
 from __future__ import annotations
 
