@@ -26,7 +26,8 @@ from typing import Callable, Iterator, Sequence
 from ..article import Article
 from ..chain import SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
 from ..dom.parse import HTMLParseError
-from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, page_url, read_page
+from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
+from ..io.linkinfo import page_from_file
 from ..layout.blocks import blocks_of
 from ..layout.matching import ExtractOptions
 from ..layout.patterns import SitePatterns
@@ -95,7 +96,7 @@ def extract_file(pf: PageFile, job: Job) -> tuple[dict[str, object], str | None]
         text = read_page(pf)
     except PageReadError as exc:
         return error_record(pf.source, str(exc), pf.url), f"{pf.source}: error: {exc}"
-    page = Page(html=text, url=pf.url or page_url(text), source=pf.source)
+    page = page_from_file(pf, text)
     try:
         if method in SINGLE_PAGE_METHODS or (site is None and options.fallback):
             article = single(page, method if method in SINGLE_PAGE_METHODS else options.fallback)

@@ -17,8 +17,8 @@ import os
 from pathlib import Path
 
 from ..dom.parse import HTMLParseError
-from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, page_url, read_page
-from ..io.linkinfo import LinkInfo, add_warc_anchors
+from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
+from ..io.linkinfo import LinkInfo, add_warc_anchors, page_from_file
 from ..layout.blocks import blocks_of
 from ..grouping import learn
 from ..layout.learning import LearnOptions
@@ -67,12 +67,7 @@ def load_pages(
             skipped.append((pf.source, kind, reason))
             rep.message(f"{pf.source}: skipped: {reason}")
         else:
-            url = pf.url or page_url(text)
-            anchors: list[str] = []
-            if linkinfo is not None:
-                url = url or linkinfo.url_for(pf.path)
-                anchors = linkinfo.anchors_for(pf.path, url)
-            page = Page(html=text, url=url, anchor_texts=anchors, source=pf.source)
+            page = page_from_file(pf, text, linkinfo)
             try:
                 blocks_of(page, options.blocks)  # cut now: skip unparsable pages here, cached for learn
                 page.forget_tree()  # (learning keeps the blocks of every page, not the trees)

@@ -31,7 +31,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..io.files import NO_PAGES, PageReadError, find_pages, page_url, read_page
+from ..io.files import NO_PAGES, PageReadError, find_pages, read_page
+from ..io.linkinfo import page_from_file
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
 from ..page import Page
@@ -147,12 +148,7 @@ def _learn_into(args: argparse.Namespace, rep: Reporter) -> SitePatterns:
         except PageReadError as exc:
             rep.message(f"{pf.source}: skipped: {exc}")
         else:
-            url = pf.url or page_url(text)
-            anchors: list[str] = []
-            if linkinfo is not None:
-                url = url or linkinfo.url_for(pf.path)
-                anchors = linkinfo.anchors_for(pf.path, url)
-            pages.append(Page(html=text, url=url, anchor_texts=anchors, source=pf.source))
+            pages.append(page_from_file(pf, text, linkinfo))
         rep.progress("reading", n, len(files))
     rep.finish()
     patterns = None if (args.no_patterns or site is None or not site.patterns) else site

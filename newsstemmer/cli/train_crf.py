@@ -20,7 +20,8 @@ import argparse
 import os
 from pathlib import Path
 
-from ..io.files import NO_PAGES, PageReadError, find_pages, page_url, read_page
+from ..io.files import NO_PAGES, PageReadError, find_pages, read_page
+from ..io.linkinfo import page_from_file
 from .common import (
     CLIError,
     Reporter,
@@ -94,7 +95,6 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     from ..single.crf import DEFAULT_SPLIT_TAGS, train
     from ..training import pattern_labels
     from ..layout.learning import site_of
-    from ..page import Page
     from ..layout.patterns import SitePatterns
 
     output = args.output
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
             rep.message(f"{pf.source}: skipped: {exc}")
             unreadable += 1
         else:
-            page = Page(html=text, url=pf.url or page_url(text), source=pf.source)
+            page = page_from_file(pf, text)
             known = by_site.get(site_of(page.url)) if page.url else None
             candidates = [known] if known is not None else sites
             found = None

@@ -18,15 +18,14 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
+from ..page import Page
+from .files import PageFile, page_url
 from .warc import same_site_links
 
-if TYPE_CHECKING:
-    from ..page import Page
-
-__all__ = ["LinkInfo", "LinkInfoError", "add_warc_anchors", "dedupe", "load_linkinfo", "url_key"]
+__all__ = ["LinkInfo", "LinkInfoError", "add_warc_anchors", "dedupe", "load_linkinfo", "page_from_file", "url_key"]
 
 
 def url_key(url: str) -> str:
@@ -67,6 +66,17 @@ class LinkInfo:
     def url_for(self, path: str) -> str | None:
         """The URL a line gave the page in file ``path``, if any."""
         return self.url_of_source.get(os.path.realpath(path))
+
+
+def page_from_file(pf: PageFile, text: str, linkinfo: LinkInfo | None = None) -> Page:
+    """The page read from ``pf``: its URL (the WARC record's, else the page's canonical
+    one, else the one linkinfo gives its file) and the anchor texts linkinfo has for it."""
+    url = pf.url or page_url(text)
+    anchors: list[str] = []
+    if linkinfo is not None:
+        url = url or linkinfo.url_for(pf.path)
+        anchors = linkinfo.anchors_for(pf.path, url)
+    return Page(html=text, url=url, anchor_texts=anchors, source=pf.source)
 
 
 class LinkInfoError(ValueError):
