@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from .article import Article
+from .dom.walk import element_text
 from .layout.blocks import BlockOptions
 from .layout.matching import ExtractOptions, extract_with_layouts
 from .layout.patterns import SitePatterns
@@ -141,8 +142,7 @@ def _own_title(root: etree._Element) -> str:
     """The page's own headline: og:title, else the first h1, else <title>."""
     for query in ('//meta[@property="og:title"]/@content', "//h1", "//title"):
         for found in root.xpath(query):
-            text = found if isinstance(found, str) else " ".join("".join(found.itertext()).split())
-            text = " ".join(str(text).split())
+            text = " ".join(found.split()) if isinstance(found, str) else element_text(found)
             if text:
                 return text
     return ""

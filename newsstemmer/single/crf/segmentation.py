@@ -18,7 +18,7 @@ from lxml import etree
 
 from ...dom.parse import parse_html
 from ...dom.text import weight
-from ...dom.walk import walk
+from ...dom.walk import element_text, walk
 from .hints import element_hints
 from .words import SHORT
 
@@ -164,7 +164,7 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
         tag = el.tag
         if tag == "title":
             if not title:
-                title = " ".join("".join(el.itertext()).split())
+                title = element_text(el)
         elif tag == "meta":
             name = (el.get("property") or el.get("name") or "").lower()
             if not meta_title and name in ("og:title", "twitter:title"):
@@ -172,7 +172,7 @@ def segment(doc: str | bytes | etree._Element, split_tags: Iterable[str] = DEFAU
             elif not description and name in ("description", "og:description"):
                 description = " ".join((el.get("content") or "").split())
         elif len(headings) < _MAX_HEADINGS:
-            text = " ".join("".join(el.itertext()).split())
+            text = element_text(el)
             if text and len(text) <= SHORT:
                 headings.append(text)
                 if tag == "h1" and len(h1) < 3:
