@@ -630,3 +630,26 @@ def test_extract_in_worker_processes_prints_what_one_process_does(site: Path, pa
     assert len(records(out1)) == 43
     assert (code1, out1, err1) == (code2, out2, err2)
     assert code2 == 1 and "p03-x.html: error" in err2
+
+
+def test_extract_loses_no_page_when_a_worker_process_dies(site: Path, patterns: Path, tmp_path: Path, capsys, monkeypatch):
+    from newsstemmer.cli import extract as cli_extract
+
+    many = tmp_path / "many"
+    many.mkdir()
+    for k in range(6):
+        for i, path in enumerate(article_files(site)):
+            (many / f"p{k:02d}-{i}.html").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    code1, out1, _ = run(capsys, "extract", "-q", "-j", "1", "-p", str(patterns), str(many))
+    parent = os.getpid()
+    real = cli_extract.extract_file
+
+    def dies_in_a_worker(pf, job):
+        if os.getpid() != parent and pf.source.endswith("p02-3.html"):
+            os._exit(1)  # as a worker killed by the system would
+        return real(pf, job)
+
+    monkeypatch.setattr(cli_extract, "extract_file", dies_in_a_worker)
+    code2, out2, err2 = run(capsys, "extract", "-q", "-j", "2", "-p", str(patterns), str(many))
+    assert (code2, out2) == (code1, out1)
+    assert "a worker process died" in err2

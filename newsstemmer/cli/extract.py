@@ -129,7 +129,7 @@ def extract_records(
     """Read and extract each page; yield its JSON record, in input order (errors reported
     on ``rep`` too).  ``jobs`` > 1 extracts in that many forked worker processes."""
     job: Job = (site, options, method, extractor, single)
-    for n, (record, message) in enumerate(_results(files, job, jobs), 1):
+    for n, (record, message) in enumerate(_results(files, job, jobs, rep.message), 1):
         if message:
             rep.message(message)
         yield record
@@ -150,27 +150,42 @@ def worker_count(requested: int, pages: int) -> int:
     return max(1, min(requested or available, pages // CHUNK))
 
 
-def _results(files: list[PageFile], job: Job, jobs: int) -> Iterator[tuple[dict[str, object], str | None]]:
+def _results(
+    files: list[PageFile], job: Job, jobs: int, note: Callable[[str], None]
+) -> Iterator[tuple[dict[str, object], str | None]]:
     workers = worker_count(jobs, len(files))
     if workers == 1:
         for pf in files:
             yield extract_file(pf, job)
         return
     import multiprocessing  # (a tenth of a second to import: only when workers are used)
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
+    done = 0  # chunks given out so far
     _WORKER_JOB[:] = [job]
-    pool = multiprocessing.get_context("fork").Pool(workers)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:
-        for results in pool.imap(_extract_chunk, chunks):
+        for results in pool.map(_extract_chunk, chunks):
+            done += 1
             yield from results
+    except BrokenProcessPool:
+        # A worker died (killed, out of memory, a crash in a C library): nothing is lost,
+        # the pages not yet given out are extracted here.
+        note(f"a worker process died; extracting the last {sum(map(len, chunks[done:]))} page(s) in this process")
+        for chunk in chunks[done:]:
+            yield from _extract_chunk_of(chunk, job)
     finally:
-        pool.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
         _WORKER_JOB.clear()
 
 
 def _extract_chunk(chunk: Sequence[PageFile]) -> list[tuple[dict[str, object], str | None]]:
-    job = _WORKER_JOB[0]
+    return _extract_chunk_of(chunk, _WORKER_JOB[0])
+
+
+def _extract_chunk_of(chunk: Sequence[PageFile], job: Job) -> list[tuple[dict[str, object], str | None]]:
     return [extract_file(pf, job) for pf in chunk]
 
 
