@@ -67,7 +67,7 @@ def line_chart(
     the union of all labels, sorted.  Each point has a tooltip; a legend follows.
     """
     runs = sorted({run for points in series.values() for run, _ in points})
-    left, right, top, bottom = 44, 12, 12, 34
+    left, right, top, bottom = 44, 44, 12, 34
     legend_h = 16 * ((len(series) + 2) // 3)
     svg = _svg(width, height + legend_h, label)
     plot_w, plot_h = width - left - right, height - top - bottom

@@ -210,7 +210,9 @@ def render_overview(summary: dict[str, Any], lines: list[SiteLine], history: dic
     ]
     shown = {site: points for site, points in history.items() if points}
     if shown:
-        chart = line_chart(dict(sorted(shown.items())[:8]), label="coverage per site over runs")
+        crawled = {s.site for s in lines}
+        order = sorted(shown, key=lambda site: (site not in crawled, site))[:8]  # this crawl's sites first
+        chart = line_chart({site: shown[site] for site in order}, label="coverage per site over runs")
         head.append(E.E("section", {"class": "ns-card", "id": "history"}, E.H2("Coverage over runs"), chart,
                         E.P(E.CLASS("ns-muted"), "Share of each site's pages a learned layout covered, per run "
                             "(from the crawl's run history)." + (" First 8 sites shown." if len(shown) > 8 else ""))))

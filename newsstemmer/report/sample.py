@@ -59,10 +59,13 @@ _TAGS = frozenset(
 )
 #: Elements dropped with everything inside them.
 _KILL = frozenset(
-    "head title meta link base style script noscript template iframe frame frameset object embed applet "
-    "param svg math canvas video audio source track picture map area form input button select option "
-    "optgroup textarea datalist output dialog portal slot".split()
+    "head title meta link base style script noscript template iframe frame frameset object applet "
+    "svg math canvas video audio map area form input button select option optgroup textarea datalist "
+    "output dialog portal slot".split()
 )
+#: Empty elements that libxml2 does not know as such: it nests what follows inside them,
+#: so they lose their tag only (what follows is cleaned like the rest).
+_UNWRAP = frozenset("embed source track param picture".split())
 #: Attributes a sample keeps: plain text only, never a URL.
 _ATTRS = frozenset((_ROLE, _TIP, "alt", "colspan", "rowspan", "lang", "dir"))
 
@@ -81,6 +84,7 @@ _CLEANER = Cleaner(
     forms=True,
     annoying_tags=True,
     kill_tags=_KILL,
+    remove_tags=_UNWRAP,
     allow_tags=_TAGS,
     remove_unknown_tags=False,
     safe_attrs_only=True,
