@@ -18,7 +18,7 @@ from newsstemmer.cli import main
 from newsstemmer.dom.decoding import decode_file
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.layout.blocks import block_elements, page_blocks
-from newsstemmer.layout.matching import block_roles, match_all
+from newsstemmer.layout.matching import extracted_roles, match_all
 from newsstemmer.report import CSP, build_site_report, marked_sample, render_site_report, sanitise
 from newsstemmer.report.crawl import read_history, site_file, write_crawl_reports
 from newsstemmer.report.store import CrawlDataError, SampleStore, write_summary
@@ -107,7 +107,7 @@ def test_marked_sample_marks_the_blocks_with_their_roles(demo):
     page = _pages([f for f in files if "/business/20" in str(f)][:1])[0]
     pb = page_blocks(page.tree, site.block_options())
     best = max(match_all(pb, site), key=lambda m: m.coverage)
-    roles = block_roles(pb, best)
+    roles = extracted_roles(pb, best)
     before = etree.tostring(page.tree)
     sample = marked_sample(page, site, best.pattern.id)
     assert etree.tostring(page.tree) == before  # the page's own tree is left alone

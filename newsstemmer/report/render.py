@@ -291,6 +291,9 @@ def _sample_figure(sample: Sample | None) -> etree._Element:
         caption.append(E.P(E.CLASS("ns-doctitle"), "<title>: ",
                            E.SPAN({"class": f"ns-swatch ns-role-{role}" if role else "ns-swatch"}, sample.doc_title),
                            f" ({role or 'unmarked'})"))
+    if sample.title_from_page:
+        caption.append(E.P(E.CLASS("ns-muted"), "No block of this page is the layout's title: extraction takes "
+                           "the page's own headline (og:title, else the first h1, else <title>)."))
     page = html.fragment_fromstring(sample.markup)
     return E.FIGURE(E.CLASS("ns-sample"), E.FIGCAPTION(*caption), E.DIV(E.CLASS("ns-frame"), page))
 

@@ -3,8 +3,10 @@
 The report shows what a layout found on a real page: each element holding a block's
 text carries ``data-role`` (``title``, ``main``, ``sub``, ``static``), and the report's
 stylesheet colours it.  Blocks come from :func:`newsstemmer.layout.blocks.block_elements`
-and roles from :func:`newsstemmer.layout.matching.block_roles`: the same blocks and
-roles extraction uses, on a copy of the page's tree.
+and roles from :func:`newsstemmer.layout.matching.extracted_roles`: the same blocks
+and roles extraction uses, on a copy of the page's tree.  A page whose layout marks no
+block as title gets its headline from the page itself (``og:title``, ``h1``,
+``<title>``), as extraction does: the sample says so.
 
 Sample pages are untrusted.  They are shown as **rebuilt markup** inside the report,
 not in ``<iframe sandbox srcdoc>``: the marked tree is serialised and cleaned by
@@ -29,7 +31,7 @@ from lxml import etree, html
 from lxml_html_clean import Cleaner
 
 from ..layout.blocks import BlockOptions, LayoutBlock, block_elements
-from ..layout.matching import PatternMatch, block_roles, match_all
+from ..layout.matching import PatternMatch, extracted_roles, match_all
 from ..layout.patterns import ROLES, SitePatterns
 from ..page import Page
 
@@ -104,6 +106,7 @@ class Sample:
     doc_title_role: str | None = None
     roles: dict[str, int] = field(default_factory=dict)  # blocks per role
     unknown_blocks: int = 0  # blocks the layout does not know (left unmarked)
+    title_from_page: bool = False  # no title block: extraction takes the page's own headline
 
 
 def marked_sample(page: Page, site: SitePatterns, pattern_id: str, options: BlockOptions | None = None) -> Sample | None:
@@ -120,7 +123,7 @@ def marked_sample(page: Page, site: SitePatterns, pattern_id: str, options: Bloc
     match: PatternMatch | None = next((m for m in match_all(pb, site) if m.pattern.id == pattern_id), None)
     if match is None:
         return None
-    roles = block_roles(pb, match)
+    roles = extracted_roles(pb, match)
     doc_title, doc_title_role = _mark(pb.blocks, elements, roles)
     counts: dict[str, int] = {}
     for role in roles:
@@ -137,6 +140,7 @@ def marked_sample(page: Page, site: SitePatterns, pattern_id: str, options: Bloc
         doc_title_role=doc_title_role,
         roles=counts,
         unknown_blocks=sum(1 for r in roles if r is None),
+        title_from_page="title" not in counts,
     )
 
 
