@@ -40,7 +40,7 @@ def crawl(tmp_path_factory):
 def test_report_setting_is_off_by_default(tmp_path):
     assert DEFAULTS["NEWSSTEMMER_REPORT"] is False
     settings = {"NEWSSTEMMER_STATE_DIR": str(tmp_path)}
-    get = lambda values: Config.from_settings(_Settings({**settings, **values})).report_dir  # noqa: E731
+    get = lambda values: Config.from_settings(_Settings({**settings, **values})).report  # noqa: E731
     assert get({}) is None and get({"NEWSSTEMMER_REPORT": "0"}) is None and get({"NEWSSTEMMER_REPORT": "off"}) is None
     assert get({"NEWSSTEMMER_REPORT": True}) == tmp_path / "report"
     assert get({"NEWSSTEMMER_REPORT": "1"}) == tmp_path / "report"

@@ -73,7 +73,7 @@ class Config:
     single_page_method: str = "pagerank"  # or "crf", or "" for none
     resume: bool = True
     demo_port: int = 8765
-    report_dir: Path | None = None  # HTML reports written at close (NEWSSTEMMER_REPORT), None: off
+    report: Path | None = None  # folder of the HTML reports written at close (NEWSSTEMMER_REPORT), None: off
     report_pages: int = 100  # pages per site kept for the reports
 
     @classmethod
@@ -102,7 +102,7 @@ class Config:
             single_page_method=_single_page_method(get("NEWSSTEMMER_SINGLE_PAGE_METHOD")),
             resume=getbool("NEWSSTEMMER_RESUME"),
             demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
-            report_dir=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),
+            report=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),
             report_pages=max(1, getint("NEWSSTEMMER_REPORT_PAGES")),
         )
 

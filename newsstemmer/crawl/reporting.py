@@ -52,7 +52,7 @@ class CrawlReporter:
     @classmethod
     def for_crawler(cls, crawler: Any, learner: SiteLearner) -> "CrawlReporter | None":
         """The crawl's reporter, or None when ``NEWSSTEMMER_REPORT`` is off."""
-        if learner.config.report_dir is None:
+        if learner.config.report is None:
             return None
         return cls(crawler, learner)
 
@@ -116,7 +116,7 @@ class CrawlReporter:
             })
             written = write_crawl_reports(
                 self.config.state_dir,
-                self.config.report_dir,
+                self.config.report,
                 patterns=dict(self.learner.patterns),
                 fallback=self.config.single_page_method,
             )
