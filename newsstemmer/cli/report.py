@@ -25,7 +25,7 @@ from ..io.linkinfo import page_from_file
 from ..layout.matching import ExtractOptions
 from ..page import Page
 from ..report import PageResult, build_site_report, render_site_report, write_html
-from .common import CLIError, Reporter, fraction, load_patterns, plural, replace_given
+from .common import CLIError, Reporter, check_writable, fraction, load_patterns, plural, replace_given
 
 __all__ = ["add_arguments", "run"]
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     output = args.output or "report.html"
     if os.path.isdir(output):
         raise CLIError(f"{output}: is a directory (-o names the report file to write)")
-    _check_folder(output)
+    check_writable(output, "the report")
     site = load_patterns(patterns_file)
     options = replace_given(ExtractOptions(), pattern_threshold=args.pattern_threshold)
     files: list[PageFile] = []
@@ -118,12 +118,6 @@ def _fallback(given: str | None, default: str | None) -> str | None:
     if given is None:
         return default
     return None if given == "none" else given
-
-
-def _check_folder(path: str) -> None:
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        raise CLIError(f"{path}: cannot write the report: folder {parent} is missing or not writable", code=1)
 
 
 def _write(path: str, document: str) -> str:

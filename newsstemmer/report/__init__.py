@@ -17,9 +17,9 @@ crawl kept for its reports (``NEWSSTEMMER_REPORT``) and draws the crawl overview
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
+from ..layout.patterns import write_atomically
 from .model import LayoutView, PageResult, SiteReport, build_site_report
 from .render import CSP, render_site_report
 from .sample import Sample, marked_sample, sanitise
@@ -39,19 +39,5 @@ __all__ = [
 
 
 def write_html(path: str | os.PathLike[str], document: str) -> Path:
-    """Write a report atomically (temporary file, then rename); returns the path."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(document)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return target
+    """Write a report atomically (temporary file, then rename), readable by all; returns the path."""
+    return write_atomically(path, document, mode=0o644)

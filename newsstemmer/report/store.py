@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from ..layout.patterns import write_atomically
 
 __all__ = ["DATA_DIR", "CrawlDataError", "SampleStore", "read_summary", "write_summary"]
 
@@ -91,21 +92,8 @@ class SampleStore:
 
 def write_summary(folder: str | os.PathLike[str], summary: dict[str, Any]) -> Path:
     """Write ``crawl.json`` atomically into ``folder``."""
-    target = Path(folder) / SUMMARY_NAME
-    target.parent.mkdir(parents=True, exist_ok=True)
     data = {"format": SUMMARY_FORMAT, "version": 1, **summary}
-    fd, tmp = tempfile.mkstemp(prefix=".crawl.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return target
+    return write_atomically(Path(folder) / SUMMARY_NAME, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def read_summary(folder: str | os.PathLike[str]) -> dict[str, Any]:
