@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from newsstemmer.dom.parse import parse_html
 from newsstemmer.layout.blocks import block_elements, page_blocks
 from newsstemmer.layout.matching import extracted_roles, match_all
 from newsstemmer.report import CSP, build_site_report, marked_sample, render_site_report, sanitise
+from newsstemmer.report.charts import line_chart
 from newsstemmer.report.crawl import read_history, site_file, write_crawl_reports
 from newsstemmer.report.store import CrawlDataError, SampleStore, write_summary
 
@@ -304,6 +306,15 @@ def test_read_history_tolerates_what_it_cannot_read(tmp_path):
                                             b'{"site": "a", "coverage": 0.25, "finished": "t1"}\n'
                                             b'{"site": "a", "coverage": 80}\n{"coverage": 0.3}\n')
     assert read_history(tmp_path) == {"a": [("t1", 0.25), ("run 5", 0.8)]}
+    # the run history the monitoring crawl writes: one record per site and run, runs numbered
+    (tmp_path / "health.jsonl").write_text("".join(
+        json.dumps({"run": k, "site": "a", "finished": f"2026-01-{k:02d}", "coverage": None if k == 3 else k / 20}) + "\n"
+        for k in range(1, 12)), encoding="utf-8")
+    history = read_history(tmp_path)
+    assert [run for run, _ in history["a"]] == [f"run {k}" for k in range(1, 12) if k != 3]
+    svg = etree.tostring(line_chart(history))
+    labels = re.findall(rb">(run \d+)<", svg)
+    assert labels and labels[-1] == b"run 11" and labels == sorted(labels, key=lambda b: int(b.split()[1]))
 
 
 def test_sample_store_rejects_a_foreign_file(tmp_path):

@@ -6,6 +6,7 @@ image), so they pass the reports' Content-Security-Policy as they are.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from lxml import etree
@@ -38,6 +39,10 @@ def _el(parent: etree._Element, tag: str, text: str | None = None, **attrs: obje
     return el
 
 
+def _natural(label: str) -> list[tuple[int, int | str]]:
+    return [(0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", label) if t]
+
+
 def share_bar(parts: Sequence[tuple[str, int, str]], width: int = 480, height: int = 18) -> etree._Element:
     """A horizontal bar split into ``(label, count, colour)`` parts, each with a tooltip."""
     total = sum(n for _, n, _ in parts)
@@ -64,9 +69,10 @@ def line_chart(
     """Lines of values in [0, 1] per series over runs (x: the runs in order, labelled).
 
     ``series`` maps a name to ``(run label, value)`` points in run order; runs are
-    the union of all labels, sorted.  Each point has a tooltip; a legend follows.
+    the union of all labels, sorted with numbers compared as numbers ("run 9" before
+    "run 10"; ISO times sort as they are).  Each point has a tooltip; a legend follows.
     """
-    runs = sorted({run for points in series.values() for run, _ in points})
+    runs = sorted({run for points in series.values() for run, _ in points}, key=_natural)
     left, right, top, bottom = 44, 44, 12, 34
     legend_h = 16 * ((len(series) + 2) // 3)
     svg = _svg(width, height + legend_h, label)

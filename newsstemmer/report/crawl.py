@@ -45,7 +45,8 @@ def read_history(state_dir: str | Path) -> dict[str, list[tuple[str, float]]]:
     Tolerant by design (the history is another part's file): a missing file gives
     ``{}``; lines that are not JSON objects with a ``site`` and a numeric
     ``coverage`` (a share, or a percentage above 1) are skipped.  The run label is
-    the record's ``run`` (or its time fields); points come in file order.
+    the record's ``run`` ("run N" for a number; else its time fields); points come in
+    file order.
     """
     for name in HISTORY_FILES:
         path = Path(state_dir) / name
@@ -72,7 +73,8 @@ def read_history(state_dir: str | Path) -> dict[str, list[tuple[str, float]]]:
             if cov != cov or cov < 0:
                 continue
             cov = cov / 100 if cov > 1 else cov
-            run = next((str(rec[k]) for k in _RUN_KEYS if rec.get(k) is not None), f"run {n}")
+            run = next((rec[k] for k in _RUN_KEYS if rec.get(k) is not None), n)
+            run = f"run {run}" if isinstance(run, int) else str(run)
             out.setdefault(site, []).append((run, float(min(cov, 1.0))))
     return out
 
