@@ -6,6 +6,7 @@ defaults live here and nowhere else.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_DEMO_PORT": 8765,
     "NEWSSTEMMER_REPORT": False,
     "NEWSSTEMMER_REPORT_PAGES": 100,
+    "NEWSSTEMMER_REDIS_URL": "",
+    "NEWSSTEMMER_REDIS_PREFIX": "newsstemmer",
+    "NEWSSTEMMER_WORKER_TIMEOUT": 30.0,
 }
 
 
@@ -58,6 +62,20 @@ def _report_dir(value: Any, state_dir: Path) -> Path | None:
     return Path(text)
 
 
+def _redis_prefix(value: Any) -> str:
+    """The Redis key prefix: letters, digits and ``_.:-`` only (it is part of every key)."""
+    text = str(value or "").strip()
+    if not re.fullmatch(r"[\w.:-]{1,100}", text):
+        raise ValueError(f"NEWSSTEMMER_REDIS_PREFIX: {value!r}: use 1-100 letters, digits, '_', '.', ':' or '-'")
+    return text
+
+
+def _worker_timeout(value: float) -> float:
+    if not 2 <= value <= 3600:
+        raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {value} is not between 2 and 3600 seconds")
+    return value
+
+
 @dataclass(frozen=True)
 class Config:
     """The newsstemmer settings of one crawl."""
@@ -75,6 +93,9 @@ class Config:
     demo_port: int = 8765
     report: Path | None = None  # folder of the HTML reports written at close (NEWSSTEMMER_REPORT), None: off
     report_pages: int = 100  # pages per site kept for the reports
+    redis_url: str = ""  # shared state of many workers in Redis (NEWSSTEMMER_REDIS_URL); "": SQLite, one process
+    redis_prefix: str = "newsstemmer"  # first part of every Redis key: one crawl per prefix
+    worker_timeout: float = 30.0  # seconds of silence after which a worker counts as dead (its work passes on)
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -104,6 +125,9 @@ class Config:
             demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
             report=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),
             report_pages=max(1, getint("NEWSSTEMMER_REPORT_PAGES")),
+            redis_url=str(get("NEWSSTEMMER_REDIS_URL") or "").strip(),
+            redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
+            worker_timeout=_worker_timeout(settings.getfloat("NEWSSTEMMER_WORKER_TIMEOUT", DEFAULTS["NEWSSTEMMER_WORKER_TIMEOUT"])),
         )
 
     @property
