@@ -49,13 +49,15 @@ redis.call('SREM', p .. ':workers', w)
 return #inflight / 2
 """
 
-#: Admit URLs of one site: ARGV = prefix, site, limit (-1: none), url...; returns 1/0 per URL.
+#: Admit URLs of one site: ARGV = prefix, site, limit (-1: none), url...; returns per URL
+#: 1 (admitted), 2 (scheduled before) or 0 (the site reached its limit).
 _ADMIT = """
 local p, site, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local out = {}
 for i = 4, #ARGV do
-    local ok = 0
+    local ok = 2
     if redis.call('SISMEMBER', p .. ':run:seen', ARGV[i]) == 0 then
+        ok = 0
         local n = tonumber(redis.call('HGET', p .. ':run:counts', site) or '0')
         if limit < 0 or n < limit then
             redis.call('SADD', p .. ':run:seen', ARGV[i])
@@ -182,11 +184,11 @@ class RedisWorker:
         self._quiet_before = quiet
         return confirmed
 
-    def admit(self, site: str, urls: list[str], limit: int | None) -> list[bool]:
+    def admit(self, site: str, urls: list[str], limit: int | None) -> list[int]:
+        """Per URL: 1 admitted, 2 scheduled before, 0 refused (the site's limit)."""
         if not urls:
             return []
-        got = self._admit(keys=[], args=[self.keys.prefix, site, -1 if limit is None else limit, *urls])
-        return [bool(x) for x in got]
+        return [int(x) for x in self._admit(keys=[], args=[self.keys.prefix, site, -1 if limit is None else limit, *urls])]
 
     # -- leaving ----------------------------------------------------------------------------
     def leave(self, reason: str) -> bool:
@@ -217,7 +219,8 @@ class RedisFrontier:
     def __init__(self, worker: RedisWorker):
         self.worker = worker
         self.path = f"redis {worker.keys.prefix}:run"
-        self._known: set[str] = set()  # URLs this worker saw admitted or refused (never admitted again)
+        self._known: set[str] = set()  # URLs scheduled (by any worker), as far as this one knows
+        self._refused: set[str] = set()  # over their site's limit (it only fills up)
         self._counts: dict[str, int] = {}
 
     def begin(self, jobdir: str | None = None, resume: bool = True) -> None:
@@ -229,12 +232,13 @@ class RedisFrontier:
 
     def admit_many(self, site: str, urls: list[str], limit: int | None = None) -> list[bool]:
         """:meth:`admit` for many URLs of one site in one round trip."""
-        ask = [u for u in dict.fromkeys(urls) if u not in self._known]
+        ask = [u for u in dict.fromkeys(urls) if u not in self._known and u not in self._refused]
         got = dict(zip(ask, self.worker.admit(site, ask, limit)))
-        self._known.update(ask)
+        self._known.update(u for u, r in got.items() if r)
+        self._refused.update(u for u, r in got.items() if not r)
         if ask and not all(got.values()):
             self._counts[site] = int(self.worker.redis.hget(self.worker.keys.counts, site) or 0)
-        return [got.get(u, False) for u in urls]
+        return [got.get(u) == 1 for u in urls]
 
     def count(self, site: str) -> int:
         if site not in self._counts:
