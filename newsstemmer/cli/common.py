@@ -266,8 +266,9 @@ def replace_given(options: T, **values: Any) -> T:
 # -- checks and files ----------------------------------------------------------------------
 
 
-def check_writable(path: str) -> None:
-    """Fail before the work if the output file's directory cannot be written."""
+def check_writable(path: str, what: str = "pattern file") -> None:
+    """Fail before the work if the output file's directory cannot be written (``what``:
+    the file's kind, for the message)."""
     parent = os.path.dirname(os.path.abspath(path))
     while not os.path.exists(parent):
         up = os.path.dirname(parent)
@@ -275,7 +276,7 @@ def check_writable(path: str) -> None:
             break
         parent = up
     if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        raise CLIError(f"{path}: cannot write pattern file: directory {parent} is not writable", code=1)
+        raise CLIError(f"{path}: cannot write {what}: directory {parent} is not writable", code=1)
 
 
 def load_patterns(path: str | os.PathLike[str]) -> "SitePatterns":

@@ -25,6 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_SINGLE_PAGE_METHOD": "pagerank",
     "NEWSSTEMMER_RESUME": True,
     "NEWSSTEMMER_DEMO_PORT": 8765,
+    "NEWSSTEMMER_REPORT": False,
+    "NEWSSTEMMER_REPORT_PAGES": 100,
 }
 
 
@@ -42,6 +44,20 @@ def _single_page_method(value: Any) -> str:
     return method
 
 
+def _report_dir(value: Any, state_dir: Path) -> Path | None:
+    """Where the crawl writes its HTML reports: None (off), ``<state>/report``, or a folder."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return state_dir / "report"
+    text = str(value).strip()
+    if text.lower() in ("", "0", "false", "off", "no", "none"):
+        return None
+    if text.lower() in ("1", "true", "on", "yes"):
+        return state_dir / "report"
+    return Path(text)
+
+
 @dataclass(frozen=True)
 class Config:
     """The newsstemmer settings of one crawl."""
@@ -57,6 +73,8 @@ class Config:
     single_page_method: str = "pagerank"  # or "crf", or "" for none
     resume: bool = True
     demo_port: int = 8765
+    report: Path | None = None  # folder of the HTML reports written at close (NEWSSTEMMER_REPORT), None: off
+    report_pages: int = 100  # pages per site kept for the reports
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -71,9 +89,10 @@ class Config:
         def getbool(name: str) -> bool:
             return settings.getbool(name, DEFAULTS[name])
 
+        state_dir = Path(get("NEWSSTEMMER_STATE_DIR"))
         return cls(
             enabled=getbool("NEWSSTEMMER_ENABLED"),
-            state_dir=Path(get("NEWSSTEMMER_STATE_DIR")),
+            state_dir=state_dir,
             patterns_dir=Path(get("NEWSSTEMMER_PATTERNS_DIR")),
             min_pages=max(2, getint("NEWSSTEMMER_MIN_PAGES")),
             max_depth=getint("NEWSSTEMMER_MAX_DEPTH"),
@@ -83,6 +102,8 @@ class Config:
             single_page_method=_single_page_method(get("NEWSSTEMMER_SINGLE_PAGE_METHOD")),
             resume=getbool("NEWSSTEMMER_RESUME"),
             demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
+            report=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),
+            report_pages=max(1, getint("NEWSSTEMMER_REPORT_PAGES")),
         )
 
     @property

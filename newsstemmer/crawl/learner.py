@@ -45,6 +45,7 @@ from twisted.internet.threads import deferToThread
 
 from ..chain import ExtractOptions, extract_single, extract_with_patterns
 from ..grouping import learn
+from ..layout.learning import site_of
 from ..layout.patterns import PatternFileError, SitePatterns
 from ..page import Page
 from .buffer import PageBuffer
@@ -54,6 +55,7 @@ from .linkinfo import LinkInfo
 
 __all__ = [
     "EMIT_META",
+    "FAILED_BY_SITE",
     "Outcome",
     "RoundResult",
     "SiteLearner",
@@ -70,6 +72,8 @@ log = logging.getLogger(__name__)
 #: ``Request.meta`` key of the internal requests that carry buffered articles into the crawl.
 EMIT_META = "newsstemmer_emit"
 STATS = "newsstemmer/"
+#: Stat holding failed pages per site (a mapping: one key, however many sites).
+FAILED_BY_SITE = STATS + "pages_failed_by_site"
 
 #: Pages up to this many characters of HTML are extracted on the reactor thread, larger
 #: ones in a worker thread.  On the dev pages extraction with known layouts takes about
@@ -265,9 +269,14 @@ def _single_page(item: Article, core: Page, method: str) -> None:
 
 
 def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
-    """Count (``newsstemmer/pages_failed`` and ``…/<kind>``) and log a page that could not be used."""
+    """Count (``newsstemmer/pages_failed``, ``…/<kind>``, and per site in one
+    ``…/pages_failed_by_site`` mapping) and log a page that could not be used."""
     stats.inc_value(STATS + "pages_failed")
     stats.inc_value(f"{STATS}pages_failed/{kind}")
+    by_site = stats.get_value(FAILED_BY_SITE) or {}
+    site = site_of(url)
+    by_site[site] = by_site.get(site, 0) + 1
+    stats.set_value(FAILED_BY_SITE, by_site)
     log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
 
 

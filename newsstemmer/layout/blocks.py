@@ -29,6 +29,7 @@ __all__ = [
     "BlockOptions",
     "LayoutBlock",
     "PageBlocks",
+    "block_elements",
     "blocks_of",
     "comment_named",
     "names_comment_thread",
@@ -186,10 +187,16 @@ _KINDS.update((tag, _SKIP) for tag in IGNORED_TAGS)
 _KINDS.update((factory, _SKIP) for factory in (etree.Comment, etree.ProcessingInstruction, etree.Entity))
 
 
-def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None = None) -> PageBlocks:
+def page_blocks(
+    doc: str | bytes | etree._Element,
+    options: BlockOptions | None = None,
+    elements: list[list[etree._Element]] | None = None,
+) -> PageBlocks:
     """Cut a page into layout blocks (SPEC §2.1) on the shared walk (deep pages are safe).
 
-    ``doc`` is a parsed tree (``Page.tree``) or HTML to parse.  An element's ``text``
+    ``doc`` is a parsed tree (``Page.tree``) or HTML to parse.  ``elements``, if given
+    (an empty list), receives per block the innermost block elements that hold its
+    text (see :func:`block_elements`).  An element's ``text``
     follows its start event and its ``tail`` its end event.  Only the elements whose
     closing changes the walk's state (block elements, links, comment threads) are
     remembered until their end; any other end event only brings a tail.  This is the
@@ -213,8 +220,10 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
     title = meta_title = description = ""
     h1: list[str] = []
 
-    def flush() -> None:
-        """End the open block (``parts`` is not empty); keep it if it weighs enough."""
+    def flush(owner: etree._Element | None = None) -> None:
+        """End the open block (``parts`` is not empty); keep it if it weighs enough.
+
+        ``owner``: the block element whose end this is (already off ``open_``)."""
         raw = "".join(parts)
         # A text shorter than min_weight cannot weigh enough: no need to weigh it.
         if len(raw) < min_weight or (w := weight(raw)) < min_weight:
@@ -240,9 +249,20 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                 run[2].append(plain_text)
             run[3] += w
             run[4] += plain_w
+            if elements is not None:
+                elements[-1].append(owner if owner is not None else _innermost_block())
         else:
             tag = paths[-1].partition(":")[0] if paths else ""
             runs.append([path, [text], [plain_text] if plain_text else [], w, plain_w, tag, comments])
+            if elements is not None:
+                elements.append([owner if owner is not None else _innermost_block()])
+
+    def _innermost_block() -> etree._Element | None:
+        """The open block element the text being flushed belongs to (None: outside any)."""
+        for el, kind, _ in reversed(open_):
+            if _BLOCK <= kind <= _H1:
+                return el
+        return None
 
     # The open elements whose end event does more than bring a tail, as
     # (element, kind, named) above a sentinel; ``closing`` is the innermost one's element.
@@ -317,7 +337,7 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
                 if kind:
                     if kind <= _H1:
                         if parts:
-                            flush()
+                            flush(el)
                         paths.pop()
                     elif kind == _ANCHOR:
                         in_anchor -= 1
@@ -339,6 +359,20 @@ def page_blocks(doc: str | bytes | etree._Element, options: BlockOptions | None 
         for i, (path, texts, plains, w, plain_w, tag, comments) in enumerate(runs)
     ]
     return PageBlocks(blocks, title=title, meta_title=meta_title, h1=h1, description=description)
+
+
+def block_elements(
+    root: etree._Element, options: BlockOptions | None = None
+) -> tuple[PageBlocks, list[list[etree._Element]]]:
+    """The page's layout blocks and, per block, the block elements that hold its text.
+
+    For pictures of what a layout found (``newsstemmer.report``): the same blocks as
+    :func:`page_blocks`, each with the innermost enclosing block element of every piece
+    merged into it (None for text outside any block element).  The elements belong to
+    ``root``, so a caller that marks them should pass a copy of the page's tree.
+    """
+    found: list[list[etree._Element]] = []
+    return page_blocks(root, options, found), found
 
 
 def layout_weight(block: LayoutBlock) -> int:

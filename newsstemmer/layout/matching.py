@@ -24,6 +24,7 @@ __all__ = [
     "block_roles",
     "choose_match",
     "extract_with_layouts",
+    "extracted_roles",
     "match_all",
     "match_pattern",
 ]
@@ -133,6 +134,19 @@ def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
         if b is not None:
             roles[b] = sec.role
     _fill_body_gaps(page, roles)
+    return roles
+
+
+def extracted_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
+    """The roles as extraction applies them (:func:`block_roles`), where a block made only
+    of the layout's boilerplate lines (``static_lines``, dropped even from main text)
+    counts as static: what a picture of the extraction should show."""
+    roles = block_roles(page, match)
+    static = set(match.pattern.static_lines)
+    if static:
+        for i, (block, role) in enumerate(zip(page.blocks, roles)):
+            if role not in (None, "static") and not _without_lines(block.text, static):
+                roles[i] = "static"
     return roles
 
 

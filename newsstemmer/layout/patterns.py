@@ -24,12 +24,37 @@ __all__ = [
     "LayoutPattern",
     "SitePatterns",
     "PatternFileError",
+    "write_atomically",
 ]
 
 FORMAT_NAME = "newsstemmer-patterns"
 FORMAT_VERSION = 1
 #: What a section holds: the headline, main text, other varying text, or boilerplate.
 ROLES = ("title", "main", "sub", "static")
+
+
+def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None = None) -> Path:
+    """Write a UTF-8 text file atomically (a temporary file beside it, synced, then renamed):
+    a reader sees the old file or the new one, never half.  ``mode``: its permissions
+    (default: the temporary file's, readable by its owner only)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return target
 
 
 class PatternFileError(ValueError):
@@ -113,22 +138,7 @@ class SitePatterns:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the file atomically: a reader sees the old file or the new one, never half."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(self.to_json())
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
-        return target
+        return write_atomically(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "SitePatterns":
