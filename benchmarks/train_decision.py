@@ -136,6 +136,7 @@ def train_trees(rows, args, mats=None, names=FEATURE_NAMES) -> TreeModel:
         "objective": "binary",
         "learning_rate": args.learning_rate,
         "num_leaves": args.leaves,
+        "max_depth": args.max_depth,
         "min_data_in_leaf": args.min_leaf,
         "feature_fraction": 0.8,
         "bagging_fraction": 0.8,
@@ -167,10 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", default=None)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--rounds", type=int, default=300)
+    ap.add_argument("--rounds", type=int, default=150)
     ap.add_argument("--leaves", type=int, default=31)
     ap.add_argument("--min-leaf", type=int, default=50)
-    ap.add_argument("--learning-rate", type=float, default=0.05)
+    ap.add_argument("--max-depth", type=int, default=8, help="deepest tree (inference walks this many levels)")
+    ap.add_argument("--learning-rate", type=float, default=0.1)
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument(
         "--decoders",
@@ -260,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.dump).write_bytes(pickle.dumps(dumped))
     if args.output:
         model = train(rows, args)
-        Path(args.output).write_text(model.to_json(), encoding="utf-8")
+        if model.second is not None:
+            sys.exit("error: only a one-stage model can be shipped (drop --stack)")
+        Path(args.output).write_text(model.first.to_json(), encoding="utf-8")
         print(f"model -> {args.output} ({Path(args.output).stat().st_size} bytes)")
     return 0
 

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..layout.blocks import PageBlocks, blocks_of
+from ..layout.blocks import BlockOptions, PageBlocks, blocks_of
 from ..layout.matching import ExtractOptions, PatternMatch, block_roles, choose_match, extract_with_layouts
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from ..single.pagerank import pagerank_extract
+from ..layout.blocks import block_elements
+from ..single.pagerank import pagerank_analysis
 from .features import LAYOUT_COLUMNS, LayoutEvidence, block_features
 
 __all__ = ["PageEvidence", "layout_evidence", "page_evidence"]
@@ -66,7 +67,16 @@ def page_evidence(
     only when no layout applies, since it costs more than the rest together).
     """
     opts = options or ExtractOptions()
-    pb = blocks_of(page, site.block_options() if site is not None else None)
+    block_opts = (site.block_options() if site is not None else None) or BlockOptions()
+    if pagerank is None and site is None:
+        pagerank = True
+    elements = None
+    if pagerank:
+        # One walk gives the blocks and their elements; the layout-blocks cache gets
+        # the same blocks (what ``blocks_of`` would have cut).
+        pb, elements = page.memo(("layout-block-elements", block_opts), lambda: block_elements(page.tree, block_opts))
+        page.memo(("layout-blocks", block_opts), lambda: pb)
+    pb = blocks_of(page, block_opts)
     layout = None
     layout_title = ""
     if site is not None:
@@ -79,11 +89,14 @@ def page_evidence(
         pagerank = layout is None
     pr_title = pr_body = None
     headline = layout_title
+    analysis = None
     if pagerank:
-        result = pagerank_extract(page.tree, page.url)
-        pr_title, pr_body = result.title, result.body
+        if elements is None:
+            pb, elements = page.memo(("layout-block-elements", block_opts), lambda: block_elements(page.tree, block_opts))
+        analysis = pagerank_analysis(page.tree, page.url)
+        pr_title, pr_body = analysis.result.title, analysis.result.body
         headline = headline or pr_title
     if not headline:
         headline = next((t for t in (pb.meta_title, *pb.h1, pb.title) if t), "")
-    X = block_features(pb, headline, pr_body, layout)
+    X = block_features(pb, headline, pr_body, layout, elements, analysis)
     return PageEvidence(pb, X, layout, layout_title, pr_title, pr_body)

@@ -26,6 +26,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from ..layout.blocks import LayoutBlock, PageBlocks, line_digest
 from ..layout.patterns import LayoutPattern
 from ..single.crf.hints import HINTS, hints
 from ..single.page_signals import dice, terms
+
+if TYPE_CHECKING:
+    from ..single.pagerank import PageRankAnalysis
 
 __all__ = ["FEATURE_NAMES", "LayoutEvidence", "block_features", "word_shingles"]
 
@@ -82,6 +86,15 @@ FEATURE_NAMES: tuple[str, ...] = (
     "headline_dice",
     "log_page_weight",
     "log_blocks",
+    # page: DOM PageRank's tree evidence at the block's element and its ancestors
+    "pr_in_main",
+    "pr_in_core",
+    "pr_left_out",
+    "pr_g",
+    "pr_f",
+    "el_share",
+    "el_links",
+    *(f"anc{k}_{what}" for k in (1, 2, 3) for what in ("share", "links", "g")),
     # layout
     *(f"role_{r}" for r in _ROLES),
     "diff_score",
@@ -165,12 +178,16 @@ def block_features(
     headline: str = "",
     pagerank_text: str | None = None,
     layout: LayoutEvidence | None = None,
+    elements: Sequence[Sequence[object]] | None = None,
+    analysis: "PageRankAnalysis | None" = None,
 ) -> np.ndarray:
     """One row of :data:`FEATURE_NAMES` per block of ``pb`` (``float32``).
 
     ``headline`` is the page's headline (for likeness to it); ``pagerank_text`` the
     body DOM PageRank extracted (None: PageRank features are ``NaN``); ``layout`` the
-    matched layout's evidence (None: layout features are ``NaN``).
+    matched layout's evidence (None: layout features are ``NaN``); ``elements`` the
+    block elements of each block (:func:`~newsstemmer.layout.blocks.block_elements`)
+    and ``analysis`` DOM PageRank's scores of the same tree, for the tree features.
     """
     blocks = pb.blocks
     n = len(blocks)
@@ -236,9 +253,50 @@ def block_features(
     row_page = (math.log1p(total), math.log1p(n))
     X[:, col["log_page_weight"]] = row_page[0]
     X[:, col["log_blocks"]] = row_page[1]
+    if elements is not None and analysis is not None:
+        _tree_features(X, elements, analysis)
     if layout is not None:
         _layout_features(X, blocks, layout)
     return X
+
+
+def _tree_features(X: np.ndarray, elements: Sequence[Sequence[object]], an: "PageRankAnalysis") -> None:
+    """Fill the DOM PageRank tree columns from each block's first block element."""
+    col = _COL
+    node_of = an.node_of()
+    graph = an.scores.graph
+    parent, g, f = graph.parent, an.scores.g, an.scores.f
+    chars, links, size = an.chars, an.link_chars, an.size
+    total = max(chars[0], 1) if chars else 1
+    max_g = max(max(g), 1e-9) if g else 1.0
+    max_f = max(max(f), 1e-9) if f else 1.0
+    main, core = an.main, an.scores.core
+    skip_nodes = {node_of[el] for el in an.skip if el in node_of}
+    X[:, col["pr_in_main"] : col["anc3_g"] + 1] = 0.0
+    for i, els in enumerate(elements):
+        el = next((e for e in els if e is not None), None)
+        node = node_of.get(el) if el is not None else None
+        if node is None:
+            continue
+        row = X[i]
+        in_main = main >= 0 and main <= node < main + size[main]
+        row[col["pr_in_main"]] = in_main
+        row[col["pr_in_core"]] = core <= node < core + size[core]
+        if in_main and skip_nodes:
+            a = node
+            while a not in skip_nodes and a != main:
+                a = parent[a]
+            row[col["pr_left_out"]] = a in skip_nodes
+        row[col["pr_g"]] = g[node] / max_g
+        row[col["pr_f"]] = f[node] / max_f
+        row[col["el_share"]] = chars[node] / total
+        row[col["el_links"]] = links[node] / chars[node] if chars[node] else 0.0
+        a = node
+        for k in (1, 2, 3):
+            a = parent[a] if a > 0 else a
+            row[col[f"anc{k}_share"]] = chars[a] / total
+            row[col[f"anc{k}_links"]] = links[a] / chars[a] if chars[a] else 0.0
+            row[col[f"anc{k}_g"]] = g[a] / max_g
 
 
 def _layout_features(X: np.ndarray, blocks: Sequence[LayoutBlock], ev: LayoutEvidence) -> None:
