@@ -36,7 +36,7 @@ __all__ = [
 
 #: Single-page extractors, best first (``benchmarks/single_page.py`` and
 #: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
-SINGLE_PAGE_METHODS = ("pagerank", "crf")
+SINGLE_PAGE_METHODS = ("pagerank", "crf", "decision")
 
 _CRF = threading.local()  # crfsuite taggers are not thread-safe: one extractor per thread
 
@@ -55,7 +55,8 @@ def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | No
     """Extract a page on its own, with no learned layout (SPEC §4–§5).
 
     ``pagerank``: DOM PageRank + DensitySum; ``crf``: CRF block labelling with
-    hierarchical relabelling, by ``crf`` or else the shipped model.  ``matched``
+    hierarchical relabelling, by ``crf`` or else the shipped model; ``decision``: the
+    learned per-block decision (:mod:`newsstemmer.decision`).  ``matched``
     stays False (no pattern applied); ``method`` names the extractor.
     """
     if method == "pagerank":
@@ -65,6 +66,10 @@ def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | No
         title, body = result.title, result.body
     elif method == "crf":
         title, body = (crf or shared_crf()).extract(page.tree)
+    elif method == "decision":
+        from .decision.extractor import shared_decision  # numpy and the model: only when asked for
+
+        title, body = shared_decision().extract(page)
     else:
         raise ValueError(f"unknown single-page method {method!r} (expected one of {', '.join(SINGLE_PAGE_METHODS)})")
     return Article(page.url, title, body, matched=False, method=method, source=page.source)

@@ -22,6 +22,7 @@ __all__ = [
     "ExtractOptions",
     "PatternMatch",
     "block_roles",
+    "choose_match",
     "extract_with_layouts",
     "extracted_roles",
     "match_all",
@@ -172,6 +173,33 @@ def match_all(page: PageBlocks, site: SitePatterns) -> list[PatternMatch]:
     return [match_pattern(page, p, codes, encoded, c) for p, c in zip(site.patterns, coded)]
 
 
+def choose_match(pb: PageBlocks, site: SitePatterns, opts: ExtractOptions) -> tuple[PatternMatch, str] | None:
+    """The layout that applies to a page, with how (``"pattern"`` or ``"pattern-loose"``),
+    or None.
+
+    The best-covering pattern above ``opts.pattern_threshold`` (ties: the one learned from
+    more pages); else, unless strict, the nearest article layout above
+    ``opts.loose_threshold`` that finds main text in the page.
+    """
+    best: PatternMatch | None = None
+    nearest: PatternMatch | None = None
+    for m in match_all(pb, site):
+        if nearest is None or m.coverage > nearest.coverage:
+            nearest = m
+        if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):
+            continue
+        if best is None or (m.coverage, m.pattern.pages) > (best.coverage, best.pattern.pages):
+            best = m
+    if best is not None:
+        return best, "pattern"
+    if nearest is not None and opts.loose_threshold and not opts.strict:
+        # A page of a known site whose layout shifted a little: the nearest layout still
+        # knows which of its blocks are the article (choice; reported as its own method).
+        if nearest.coverage > opts.loose_threshold and nearest.pattern.article and _has_main(nearest):
+            return nearest, "pattern-loose"
+    return None
+
+
 def extract_with_layouts(
     page: Page,
     site: SitePatterns,
@@ -186,23 +214,10 @@ def extract_with_layouts(
     """
     opts = options or ExtractOptions()
     pb = blocks_of(page, block_options or site.block_options())
-    best: PatternMatch | None = None
-    nearest: PatternMatch | None = None
-    for m in match_all(pb, site):
-        if nearest is None or m.coverage > nearest.coverage:
-            nearest = m
-        if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):
-            continue
-        if best is None or (m.coverage, m.pattern.pages) > (best.coverage, best.pattern.pages):
-            best = m
-    method = "pattern"
-    if best is None and nearest is not None and opts.loose_threshold and not opts.strict:
-        # A page of a known site whose layout shifted a little: the nearest layout still
-        # knows which of its blocks are the article (choice; reported as its own method).
-        if nearest.coverage > opts.loose_threshold and nearest.pattern.article and _has_main(nearest):
-            best, method = nearest, "pattern-loose"
-    if best is None:
+    chosen = choose_match(pb, site, opts)
+    if chosen is None:
         return _unmatched(page, pb, opts)
+    best, method = chosen
     p = best.pattern
     roles = block_roles(pb, best)
     sections: list[tuple[str, str]] = []

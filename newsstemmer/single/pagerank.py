@@ -59,8 +59,10 @@ from .page_signals import (
 __all__ = [
     "DomScores",
     "PageRankOptions",
+    "PageRankAnalysis",
     "PageRankResult",
     "dom_pagerank",
+    "pagerank_analysis",
     "pagerank_extract",
     "solve_tree",
 ]
@@ -522,6 +524,54 @@ def _paragraphs(main: etree._Element, skip: set) -> list[str]:
     return [line for line in lines if line]
 
 
+@dataclass
+class PageRankAnalysis:
+    """DOM PageRank's view of a page: the scores, per-node subtree sums, the main
+    element's node and what cleaning left out of it (for callers that weigh its
+    evidence per element, such as the learned block decision)."""
+
+    scores: DomScores
+    chars: list[int]  # word characters of each node's subtree
+    link_chars: list[int]  # of which inside links
+    size: list[int]  # nodes in each node's subtree (a subtree is a contiguous range)
+    main: int  # node of the main element (-1: none)
+    skip: set  # elements left out of the main element's text
+    result: PageRankResult
+
+    def node_of(self) -> dict[etree._Element, int]:
+        """Element -> node index."""
+        return {el: i for i, el in enumerate(self.scores.graph.elements) if el is not None}
+
+
+def pagerank_analysis(
+    html: etree._Element | str,
+    url: str | None = None,
+    options: PageRankOptions | None = None,
+) -> PageRankAnalysis:
+    """Run DOM PageRank on a page and keep its intermediate results with the article.
+
+    Same input and errors as :func:`pagerank_extract` (bytes are not accepted here).
+    """
+    opts = options or PageRankOptions()
+    scores = dom_pagerank(html, opts)
+    title = scores.signals.headline
+    graph = scores.graph
+    sums = _subtree_sums(graph)
+    if not graph.elements or graph.elements[scores.core] is None:
+        return PageRankAnalysis(scores, sums[0], sums[1], sums[3], -1, set(), PageRankResult(title, ""))
+    main = _widen(graph, scores.core, sums[0], sums[1], sums[2], opts)
+    element = graph.elements[main]
+    skip = _left_out(scores, main, sums, opts)
+    if opts.skip_hidden:
+        skip |= graph.hidden
+    paragraphs = _paragraphs(element, skip)
+    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == norm(title).lower():
+        paragraphs = paragraphs[1:]
+    xpath = element.getroottree().getpath(element)
+    result = PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)
+    return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, skip, result)
+
+
 def pagerank_extract(
     html: etree._Element | str | bytes,
     url: str | None = None,
@@ -538,22 +588,6 @@ def pagerank_extract(
     empty, binary or unparsable document; any other page gives a result, perhaps
     with an empty body.
     """
-    opts = options or PageRankOptions()
     if isinstance(html, (bytes, bytearray, memoryview)):
         html = _decoded(html)
-    scores = dom_pagerank(html, opts)
-    title = scores.signals.headline
-    graph = scores.graph
-    if not graph.elements or graph.elements[scores.core] is None:
-        return PageRankResult(title, "")
-    sums = _subtree_sums(graph)
-    main = _widen(graph, scores.core, sums[0], sums[1], sums[2], opts)
-    element = graph.elements[main]
-    skip = _left_out(scores, main, sums, opts)
-    if opts.skip_hidden:
-        skip |= graph.hidden
-    paragraphs = _paragraphs(element, skip)
-    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == norm(title).lower():
-        paragraphs = paragraphs[1:]
-    xpath = element.getroottree().getpath(element)
-    return PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)
+    return pagerank_analysis(html, url, options).result
