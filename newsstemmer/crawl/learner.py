@@ -351,8 +351,8 @@ class SiteLearner:
         claimed = self._claimed[site]
         current = self.patterns.get(site)
         untried = self._untried[site] - claimed
-        if current is not None:  # pages other workers buffered before they had these patterns
-            untried |= set(self.buffer.untried(site, self.versions.get(site, 0))) - claimed
+        if current is not None and self.sharing is not None:  # pages others buffered before they had these patterns
+            untried |= self.sharing.untried(site) - claimed
         if untried and current is not None:
             self._start_round(site, sorted(untried), learn_now=False, save=False)
             return

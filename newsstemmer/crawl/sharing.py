@@ -24,9 +24,11 @@ learner of one worker does besides what it does alone.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from scrapy.exceptions import DontCloseSpider
+from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import reactor, task
 
 from .patternfiles import load_patterns
@@ -51,6 +53,8 @@ class SharedCrawl:
         self._loop: Any = None
         self._wake: Any = None
         self._counts: dict[str, int] = {}  # buffered pages per held site at the last tick
+        self._retried: dict[str, tuple[int, set[str]]] = {}  # site -> (patterns version, pages tried with it)
+        self._failing_since: float | None = None  # Redis unreachable since (monotonic clock)
 
     # -- life cycle -----------------------------------------------------------------------------
     def opened(self) -> None:
@@ -70,8 +74,11 @@ class SharedCrawl:
         if self._wake is not None and self._wake.active():
             self._wake.cancel()
         self.learner.stats.set_value("newsstemmer/requests_recovered", self.worker.recovered)
-        self.leases.release_all()
-        self.worker.leave(reason)
+        try:
+            self.leases.release_all()
+            self.worker.leave(reason)
+        except Exception:  # noqa: BLE001 - Redis gone: the others find this worker dead by its heartbeat
+            log.exception("newsstemmer: worker %s could not leave the crawl in Redis", self.worker.id)
 
     def tick(self) -> None:
         """Heartbeat, leases, patterns learned elsewhere, dead workers, pages others buffered."""
@@ -88,8 +95,26 @@ class SharedCrawl:
                     if n and (n != self._counts.get(site) or self.learner.final):
                         self.learner.kick(site)
                 self._counts = counts
-        except Exception:  # noqa: BLE001 - the next tick tries again; a dead Redis shows in the log
-            log.exception("newsstemmer: worker %s: tick failed", self.worker.id)
+            self._failing_since = None
+        except Exception:  # noqa: BLE001 - the next tick tries again; a dead Redis ends the crawl
+            now = time.monotonic()
+            if self._failing_since is None:
+                self._failing_since = now
+                log.exception("newsstemmer: worker %s: tick failed", self.worker.id)
+            elif now - self._failing_since > self.config.worker_timeout:
+                log.error("newsstemmer: worker %s: Redis unusable for %.0f s: closing the crawl "
+                          "(its work in Redis stays for the other workers, or the next crawl)",
+                          self.worker.id, now - self._failing_since)
+                self._loop.stop()
+                self._close("redis_unavailable")
+
+    def _close(self, reason: str) -> None:
+        engine = self.learner.crawler.engine
+        closing = getattr(engine, "close_spider_async", None)
+        if closing is not None:  # Scrapy >= 2.14
+            deferred_from_coro(closing(reason=reason))
+        else:  # pragma: no cover - Scrapy 2.13
+            engine.close_spider(self.learner.crawler.spider, reason)
 
     def _load_changed(self) -> None:
         for site, (sp, version) in self.storage.patterns.changed().items():
@@ -110,9 +135,23 @@ class SharedCrawl:
                or self.learner.buffer.count(site) >= self.config.min_pages)
         return due and self.leases.acquire(site)
 
+    def untried(self, site: str) -> set[str]:
+        """Buffered pages of the site that no worker tried with its current patterns (other workers
+        buffered them before they loaded these patterns); each is returned once per version."""
+        version = self.learner.versions.get(site, 0)
+        done = self._retried.get(site)
+        if done is None or done[0] != version:
+            done = self._retried[site] = (version, set())
+        found = set(self.learner.buffer.untried(site, version)) - done[1]
+        done[1].update(found)
+        return found
+
     def broken(self, site: str) -> None:
         """A round of the site failed: its pages stay for the next crawl, nobody waits for them."""
-        self.worker.redis.sadd(self.worker.keys.broken, site)
+        try:
+            self.worker.redis.sadd(self.worker.keys.broken, site)
+        except Exception:  # noqa: BLE001 - Redis gone: the tick reports it and ends the crawl
+            log.exception("newsstemmer: %s: could not record the failed round in Redis", site)
 
     # -- the end of the crawl ----------------------------------------------------------------
     def idle(self) -> None:
