@@ -16,6 +16,7 @@ settings shares one crawl (see :mod:`newsstemmer.crawl.sharing`).
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from .extension import NewsstemmerExtension
@@ -43,6 +44,9 @@ class NewsstemmerAddon:
         settings.set("FEED_STORAGES", storages, settings.getpriority("FEED_STORAGES") or 0)
         url = str(settings.get("NEWSSTEMMER_REDIS_URL") or "").strip()
         if url and settings.getbool("NEWSSTEMMER_ENABLED", True):
+            if importlib.util.find_spec("scrapy_redis") is None or importlib.util.find_spec("redis") is None:
+                raise RuntimeError("NEWSSTEMMER_REDIS_URL is set but scrapy-redis is not installed: "
+                                    "pip install 'newsstemmer[redis]' (or redis scrapy-redis)")
             for name, value in redis_frontier_settings(url, settings.get("NEWSSTEMMER_REDIS_PREFIX") or "newsstemmer").items():
                 settings.set(name, value, "addon")
 

@@ -70,7 +70,12 @@ def _redis_prefix(value: Any) -> str:
     return text
 
 
-def _worker_timeout(value: float) -> float:
+def _worker_timeout(raw: Any) -> float:
+    """Seconds of silence after which a worker counts as dead (2 to 3600)."""
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {raw!r} is not a number of seconds") from None
     if not 2 <= value <= 3600:
         raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {value} is not between 2 and 3600 seconds")
     return value
@@ -127,7 +132,7 @@ class Config:
             report_pages=max(1, getint("NEWSSTEMMER_REPORT_PAGES")),
             redis_url=str(get("NEWSSTEMMER_REDIS_URL") or "").strip(),
             redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
-            worker_timeout=_worker_timeout(settings.getfloat("NEWSSTEMMER_WORKER_TIMEOUT", DEFAULTS["NEWSSTEMMER_WORKER_TIMEOUT"])),
+            worker_timeout=_worker_timeout(get("NEWSSTEMMER_WORKER_TIMEOUT")),
         )
 
     @property

@@ -63,17 +63,31 @@ class NewsstemmerScheduler(Scheduler):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.local: deque[Any] = deque()
+        self.counts: Any = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> "NewsstemmerScheduler":
+        instance = super().from_crawler(crawler)
+        # scrapy-redis counts with inc_value(..., spider=), deprecated since Scrapy 2.13: counted here instead
+        instance.counts, instance.stats = instance.stats, None
+        return instance
 
     def enqueue_request(self, request: Any) -> bool:
         if EMIT_META in request.meta:
             self.local.append(request)
             return True
-        return bool(super().enqueue_request(request))
+        queued = bool(super().enqueue_request(request))
+        if queued and self.counts is not None:
+            self.counts.inc_value("scheduler/enqueued/redis")
+        return queued
 
     def next_request(self) -> Any:
         if self.local:
             return self.local.popleft()
-        return super().next_request()
+        request = super().next_request()
+        if request is not None and self.counts is not None:
+            self.counts.inc_value("scheduler/dequeued/redis")
+        return request
 
     def has_pending_requests(self) -> bool:
         return bool(self.local) or bool(super().has_pending_requests())
