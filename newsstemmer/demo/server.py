@@ -6,18 +6,26 @@ handled on daemon threads, at most ``max_threads`` at a time (further connection
 in the listen queue); the server logs nothing unless ``verbose``.
 
 Responses: the page's bytes with its ``Content-Type`` (some pages name the charset in
-the header, others only in ``<meta>``), ``301`` to the slash-terminated path for a
-section requested without its slash, ``404`` for anything else.  ``HEAD`` is supported.
+the header, others only in ``<meta>``), an ``ETag`` (a digest of the bytes) and a
+``Last-Modified`` date (an article's publication or update, else the day's edition),
+``304 Not Modified`` to a conditional request (``If-None-Match``, else
+``If-Modified-Since``) the page still satisfies, ``301`` to the slash-terminated path
+for a section requested without its slash, ``404`` for anything else.  ``HEAD`` is
+supported.  :meth:`DemoServer.switch` serves another site (another demo day) on the
+same port.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
+from email.utils import format_datetime, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from .days import last_change
 from .model import DemoSite
 from .site import build_site
 
@@ -51,16 +59,35 @@ class _Handler(BaseHTTPRequestHandler):
         page = site.get(path)
         if page is not None:
             body = site.render(path, self.server.base_url)
-            self._send(200, body, page.content_type, send_body)
+            etag = '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
+            changed = last_change(page, site.updated, site.day)
+            headers = {"ETag": etag, "Last-Modified": format_datetime(changed, usegmt=True)}
+            if self._not_modified(etag, changed):
+                self._send(304, b"", page.content_type, False, headers)
+            else:
+                self._send(200, body, page.content_type, send_body, headers)
         elif not path.endswith("/") and path + "/" in site:
             self._send(301, b"", "text/html", send_body, {"Location": path + "/"})
         else:
             self._send(404, _NOT_FOUND, "text/html; charset=utf-8", send_body)
 
+    def _not_modified(self, etag: str, changed: object) -> bool:
+        """Whether a conditional request's validators still match (``If-None-Match`` wins)."""
+        tags = self.headers.get("If-None-Match")
+        if tags is not None:
+            return etag in [t.strip() for t in tags.split(",")] or tags.strip() == "*"
+        since = self.headers.get("If-Modified-Since")
+        if since:
+            try:
+                return parsedate_to_datetime(since) >= changed  # type: ignore[operator]
+            except (TypeError, ValueError):
+                return False
+        return False
+
     def _send(self, status: int, body: bytes, ctype: str, send_body: bool, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(len(body)) if status != 304 else "0")
         self.send_header("Cache-Control", "max-age=60")
         for k, v in (extra or {}).items():
             self.send_header(k, v)
@@ -168,6 +195,12 @@ class DemoServer:
             server.server_close()
         if thread is not None:
             thread.join(timeout=5)
+
+    def switch(self, site: DemoSite) -> None:
+        """Serve ``site`` from now on (the next demo day), on the same port."""
+        self.site = site
+        if self._server is not None:
+            self._server.site = site
 
     def __enter__(self) -> "DemoServer":
         self.start()
