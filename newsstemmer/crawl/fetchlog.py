@@ -23,6 +23,7 @@ SQLite (WAL) in the state folder; :class:`FetchLog` is the whole interface.
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
 import time
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from .store import open_versioned, transaction
 
-__all__ = ["FETCH", "RECHECK", "SKIP", "FetchLog", "Plan"]
+__all__ = ["FETCH", "RECHECK", "SKIP", "FetchLog", "Plan", "hint_is_later"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -64,6 +65,19 @@ class Plan:
     headers: dict[str, str]
 
 
+def hint_is_later(new: str, old: str) -> bool:
+    """Whether a sitemap/feed date says the page changed after ``old``: compared as dates when
+    either is a bare date (a sitemap's ``2026-11-23`` against a feed's full time), as text
+    when either cannot be read."""
+    if len(new) == 10 or len(old) == 10:
+        return new[:10] > old[:10]
+    try:
+        a, b = _dt.datetime.fromisoformat(new.replace("Z", "+00:00")), _dt.datetime.fromisoformat(old.replace("Z", "+00:00"))
+        return (a if a.tzinfo else a.replace(tzinfo=_dt.timezone.utc)) > (b if b.tzinfo else b.replace(tzinfo=_dt.timezone.utc))
+    except ValueError:
+        return new != old
+
+
 class FetchLog:
     """Validators and check times per URL.  One instance per thread."""
 
@@ -86,7 +100,7 @@ class FetchLog:
             headers["If-Modified-Since"] = last_modified
         now = time.time() if now is None else now
         fresh = checked is not None and now - checked < recheck_after
-        if fresh and (hint is None or old_hint is None or hint == old_hint):
+        if fresh and (hint is None or old_hint is None or not hint_is_later(hint, old_hint)):
             if hint is not None and old_hint is None:
                 self.baseline_hint(url, "", hint)
             return Plan(SKIP, headers)

@@ -6,7 +6,8 @@ canonical URL and emits it only when it is new, or when its body changed beyond
 ``NEWSSTEMMER_UPDATE_MIN_CHANGE`` (then as ``update: true`` with the next
 ``version``).  A record is written once the article is in the feeds
 (``item_scraped``), so a crash can only make an article come twice, never go
-missing.  The last emitted body is kept (compressed) to measure the next change.
+missing.  The last emitted body and the visible text of its page are kept (compressed) to measure the
+next change.
 
 SQLite (WAL) in the state folder; :class:`ArticleHistory` is the whole interface,
 so another storage (Redis) can stand in for it.
@@ -35,7 +36,8 @@ CREATE TABLE IF NOT EXISTS articles (
     version INTEGER NOT NULL,
     first_seen TEXT NOT NULL,
     emitted TEXT NOT NULL,
-    published TEXT
+    published TEXT,
+    page_text BLOB
 );
 CREATE INDEX IF NOT EXISTS articles_site ON articles (site, emitted);
 """
@@ -53,6 +55,7 @@ class Emitted:
     version: int
     first_seen: str
     published: str | None = None
+    page_text: str = ""  # the visible text of the page it was extracted from
 
 
 class ArticleHistory:
@@ -64,25 +67,21 @@ class ArticleHistory:
 
     def get(self, key: str) -> Emitted | None:
         row = self._conn.execute(
-            "SELECT key, site, url, content_hash, body, version, first_seen, published FROM articles WHERE key = ?",
-            (key,),
+            "SELECT key, site, url, content_hash, body, version, first_seen, published, page_text FROM articles "
+            "WHERE key = ?", (key,),
         ).fetchone()
         if row is None:
             return None
-        key, site, url, digest, body, version, first_seen, published = row
-        try:
-            text = zlib.decompress(body).decode("utf-8")
-        except (zlib.error, UnicodeDecodeError):
-            text = ""  # a damaged record: the next version is compared with nothing
-        return Emitted(key, site, url, digest, text, int(version), first_seen, published)
+        key, site, url, digest, body, version, first_seen, published, page_text = row
+        return Emitted(key, site, url, digest, _text(body), int(version), first_seen, published, _text(page_text))
 
     def put(self, record: Emitted) -> None:
         """Store the version just emitted (replaces the older one)."""
         self._conn.execute(
-            "INSERT OR REPLACE INTO articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.key, record.site, record.url, record.content_hash,
              zlib.compress(record.body.encode("utf-8")), record.version, record.first_seen, utc_now(),
-             record.published),
+             record.published, zlib.compress(record.page_text.encode("utf-8"))),
         )
 
     def recent(self, site: str, n: int) -> list[str]:
@@ -98,3 +97,13 @@ class ArticleHistory:
 
     def close(self) -> None:
         self._conn.close()
+
+
+def _text(blob: bytes | None) -> str:
+    """A compressed text column ("" for a missing or damaged one: compared with nothing)."""
+    if not blob:
+        return ""
+    try:
+        return zlib.decompress(blob).decode("utf-8")
+    except (zlib.error, UnicodeDecodeError):
+        return ""

@@ -6,9 +6,12 @@ page's validators and check time (:class:`~newsstemmer.crawl.fetchlog.FetchLog`)
 The pipeline asks :meth:`Incremental.check` about each article leaving the crawl:
 
 * never emitted (by canonical URL): emitted, ``version`` 1;
-* emitted before with the same body (``content_hash``), or a body that changed by
-  less than ``NEWSSTEMMER_UPDATE_MIN_CHANGE`` (the share of its 4-word shingles
-  that differ, as in :mod:`newsstemmer.evaluation`): not emitted (``Unchanged``);
+* emitted before with the same body (``content_hash``), or with a change below
+  ``NEWSSTEMMER_UPDATE_MIN_CHANGE``: not emitted (``Unchanged``).  The change is the
+  larger of the share of the new body's 4-word shingles (as in
+  :mod:`newsstemmer.evaluation`) found nowhere on the old page, and the share of the
+  old body's found nowhere on the new page: text added to or taken from the
+  article, not a body cut differently (new layouts after a redesign);
 * changed more: emitted with ``update: true`` and the next ``version``;
   ``first_seen`` stays the first emission's.
 
@@ -27,13 +30,13 @@ from typing import Any
 from scrapy import signals
 from scrapy.exceptions import DropItem
 
-from ..evaluation import shingle_prf
+from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
 from .fetchlog import FetchLog
 from .history import ArticleHistory, Emitted
 from .items import Article
 
-__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "body_change", "content_hash"]
+__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,21 @@ def body_change(old: str, new: str) -> float:
     return 1.0 - (2 * p * r / (p + r) if p and r else 0.0)
 
 
+def article_change(old_body: str, old_page: str, new_body: str, new_page: str) -> float:
+    """How much an article changed: the larger of the share of the new body's shingles missing
+    from the old page's text and the share of the old body's missing from the new page's text
+    (:func:`body_change` when a page text is unknown)."""
+    if not old_page or not new_page:
+        return body_change(old_body, new_body)
+
+    def missing(body: str, page: str) -> float:
+        # shingles within each line (paragraph) only: the page may hold other text between two
+        parts = {s for line in body.split("\n") for s in shingles(tokens(line))}
+        return len(parts - set(shingles(tokens(page)))) / len(parts) if parts else 0.0
+
+    return max(missing(new_body, old_page), missing(old_body, new_page))
+
+
 class Incremental:
     """Decides, for the pipeline, which articles leave the crawl (see the module docstring)."""
 
@@ -85,8 +103,8 @@ class Incremental:
         if item.published is None:
             item.published = self.fetchlog.published(item.url)
         old = self.history.get(key)
-        if old is not None and (old.content_hash == item.content_hash
-                                or body_change(old.body, item.body) < self.config.update_min_change):
+        if old is not None and (old.content_hash == item.content_hash or article_change(
+                old.body, old.page_text, item.body, item.page_text) < self.config.update_min_change):
             return UNCHANGED
         item.first_seen = old.first_seen if old else item.fetched_at
         item.version = old.version + 1 if old else 1
@@ -94,7 +112,7 @@ class Incremental:
         if item.published is None and old is not None:
             item.published = old.published
         self._waiting[id(item)] = Emitted(key, item.site, item.url, item.content_hash, item.body, item.version,
-                                          item.first_seen or "", item.published)
+                                          item.first_seen or "", item.published, item.page_text)
         return UPDATE if old else NEW
 
     def item_scraped(self, item: Any) -> None:

@@ -75,7 +75,8 @@ class Article:
     of the body; ``version`` counts the versions emitted (``update`` is true from
     the second on: the article changed since it was last emitted).  See
     :mod:`newsstemmer.crawl.incremental`.  ``canonical`` (the page's canonical URL,
-    the key of incremental runs) is kept on the object, not exported.
+    the key of incremental runs) and ``page_text`` (its visible text) are kept on
+    the object, not exported.
     """
 
     url: str
@@ -97,3 +98,4 @@ class Article:
 
     def __post_init__(self) -> None:
         self.canonical: str | None = None
+        self.page_text: str = ""  # the page's visible text (to tell a changed article from a body cut anew)

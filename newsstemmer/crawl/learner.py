@@ -52,7 +52,7 @@ from .config import Config
 from .incremental import Incremental
 from .items import Article, FetchedPage
 from .linkinfo import LinkInfo
-from .metadata import page_metadata
+from .metadata import page_metadata, visible_text
 from .monitor import RunMonitor
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
 from .runlog import RunLog
@@ -133,6 +133,7 @@ def extract_page(
         published=meta.published,
     )
     item.canonical = meta.canonical
+    item.page_text = visible_text(core.tree)
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)
@@ -341,6 +342,8 @@ class SiteLearner:
             self._start_round(site, sorted(untried), learn_now=False, save=False)
             return
         free = [u for u in self.buffer.urls(site) if u not in claimed]
+        if self.monitor.site(site).drift and not self.final:
+            return  # relearn once, from all of this run's pages of the new design (see monitor.py)
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
 

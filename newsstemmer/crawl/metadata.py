@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-__all__ = ["PageMeta", "page_metadata"]
+__all__ = ["PageMeta", "page_metadata", "visible_text"]
 
 _META_NAMES = ("article:published_time", "og:published_time", "datepublished", "pubdate", "publishdate",
                "dc.date.issued", "date")
@@ -25,6 +25,7 @@ _LD = etree.XPath('//script[@type="application/ld+json"]/text()')
 _TIME = etree.XPath("//time[@datetime]")
 _CANONICAL = etree.XPath('//link[@href][translate(@rel, "CANONIL", "canonil") = "canonical"]/@href')
 _MAX_LD_CHARS = 100_000
+_VISIBLE = etree.XPath("//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript)]")
 
 
 @dataclass(frozen=True)
@@ -86,3 +87,18 @@ def _from_time(tree: Any) -> str | None:
         if value:
             return value
     return None
+
+
+def visible_text(tree: Any) -> str:
+    """The text of the page's body (scripts and styles left out): what a reader could see.
+
+    Incremental runs compare a new version of an article with the whole text of the
+    page it came from before, so that a body cut differently (new layouts after a
+    redesign) is not taken for a changed article.
+    """
+    if tree is None:
+        return ""
+    try:
+        return " ".join(t.strip() for t in _VISIBLE(tree) if t.strip())
+    except (ValueError, etree.Error):
+        return ""

@@ -4,9 +4,9 @@ Day 1 is the original site, byte for byte.  Each later day ``d``:
 
 * publishes :data:`NEW_PER_DAY` new articles (dated the day before the edition, so
   they top the home page, the section indexes, the feed and the sitemaps);
-* updates :data:`UPDATES_PER_DAY` older English news stories and columns: an
-  ``Update, <date>:`` paragraph is put at the top of the body (the truth changes
-  with it, and :attr:`~newsstemmer.demo.model.DemoSite.updated` records the day);
+* updates :data:`UPDATES_PER_DAY` older English news stories and columns: their
+  first paragraph is rewritten, an ``Update, <date>:`` passage added to it (the truth
+  changes with it, and :attr:`~newsstemmer.demo.model.DemoSite.updated` records the day);
 * serves its sitemaps as a sitemap index (``/sitemap.xml`` → articles, other pages)
   plus a Google News sitemap of the last two days (both listed in ``robots.txt``),
   each URL with the date of its last change (``lastmod``), and links the RSS feed
@@ -95,9 +95,11 @@ def advance(plan: SitePlan, day: int) -> dict[str, int]:
 
 
 def _update(rng: random.Random, art: Article, day: int) -> None:
-    """Put an update paragraph at the top of the article's body."""
+    """Rewrite the article's first paragraph with an update passage."""
     text = en.news_paragraph(rng, art.section if art.section != "opinion" else "world", art.ctx, set())
-    art.items.insert(0, ("p", f"Update, {edition_date(day)}: {text}"))
+    i = next(k for k, (kind, _) in enumerate(art.items) if kind in ("p", "lede"))
+    kind, first = art.items[i]
+    art.items[i] = (kind, f"{first} Update, {edition_date(day)}: {text}")
 
 
 def last_change(page: DemoPage, updated: dict[str, int], day: int) -> _dt.datetime:
