@@ -4,6 +4,7 @@
 
     newsstemmer learn -o site.json [--linkinfo links.jsonl] pages/
     newsstemmer extract -p site.json pages/ > articles.jsonl
+    newsstemmer patterns history site.json
 
 PAGE arguments are files or directories (searched recursively for ``*.html``,
 ``*.htm``, ``*.xhtml``, ``*.shtml``, ``*.warc``, ``*.warc.gz``, in sorted order).
@@ -22,7 +23,7 @@ pages of the run, besides the anchors of ``--linkinfo`` (JSON Lines, see
 :mod:`newsstemmer.io.linkinfo`).
 
 Each sub-command lives in its own module (``learn``, ``extract``, ``rules``,
-``templates``, ``train_crf``) with ``add_arguments(parser)`` and ``run(args,
+``templates``, ``train_crf``, ``patterns``) with ``add_arguments(parser)`` and ``run(args,
 reporter)``; they share :mod:`newsstemmer.cli.common`.  A sub-command's module,
 and the part of the core it needs, is imported only when that sub-command runs
 (or its ``--help`` is shown): ``newsstemmer --version`` imports none of the core.
@@ -53,6 +54,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("rules", "print (or learn) a site's CSS-selector rules, ready to paste into a Scrapy spider"),
     "templates": ("templates", "group pages that share a template (substring amplification)"),
     "train-crf": ("train_crf", "train the single-page CRF model from pages matched by learned patterns"),
+    "patterns": ("patterns", "show a pattern file's history: versions, layouts added and retired"),
 }
 
 

@@ -96,8 +96,9 @@ def feed_entries(body: bytes, url: str) -> list[Entry]:
         link = e.get("link") or next((x.get("href") for x in e.get("links", []) if x.get("href")), None)
         if not link:
             continue
-        published = _struct(e.get("published_parsed"))
-        updated = _struct(e.get("updated_parsed"))
+        # dict.get: feedparser's own get() maps a missing updated date to the published one (with a warning)
+        published = _struct(dict.get(e, "published_parsed"))
+        updated = _struct(dict.get(e, "updated_parsed"))
         out.append(Entry(urljoin(url, link), updated or published, published or updated))
     return out
 

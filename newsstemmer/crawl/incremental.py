@@ -73,8 +73,9 @@ def article_change(old_body: str, old_page: str, new_body: str, new_page: str) -
         return body_change(old_body, new_body)
 
     def missing(body: str, page: str) -> float:
-        # shingles within each line (paragraph) only: the page may hold other text between two
-        parts = {s for line in body.split("\n") for s in shingles(tokens(line))}
+        # shingles within each line (paragraph) only: the page may hold other text between two;
+        # lines of fewer than 4 words (labels, headings) are too short to tell
+        parts = {s for line in body.split("\n") if len(toks := tokens(line)) >= 4 for s in shingles(toks)}
         return len(parts - set(shingles(tokens(page)))) / len(parts) if parts else 0.0
 
     return max(missing(new_body, old_page), missing(old_body, new_page))

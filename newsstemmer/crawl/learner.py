@@ -268,6 +268,7 @@ class SiteLearner:
         self.monitor = RunMonitor(self.stats, config, self.patterns)
         self.runlog = RunLog(config.runlog_path)
         self.monitor.run, self.monitor.started = self.runlog.begin()
+        self.monitor.history = self.runlog
         self.run_key = f"run-{self.monitor.run}"
         for signal, handler in (
             (signals.spider_opened, self.spider_opened),
@@ -535,6 +536,7 @@ class SiteLearner:
         except Exception:  # noqa: BLE001 - the report must not lose the buffer below
             log.exception("newsstemmer: writing the run's health records failed")
         finally:
+            self.monitor.history = None
             self.runlog.close()
         left = self.buffer.count()
         self.stats.set_value(STATS + "pages_left_in_buffer", left)

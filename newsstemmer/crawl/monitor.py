@@ -98,6 +98,7 @@ class RunMonitor:
         #: Site -> ids of its layouts in use at the end (a layout that matched nothing is
         #: recorded with 0 matches, which is what retirement counts); set by the learner.
         self.in_use: dict[str, list[str]] = {}
+        self.history: Any = None  # the run log (past records: is a quiet run unusual?), set by the learner
         _MONITORS[stats] = self
 
     @classmethod
@@ -173,6 +174,7 @@ class RunMonitor:
         """One health record per site seen in this run (see the README for the fields)."""
         if self.finished is not None:
             return self.finished
+        history = history if history is not None else self.history
         out = []
         for site in sorted(self.sites):
             run = self.sites[site]

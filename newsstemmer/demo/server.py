@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import time
 from email.utils import format_datetime, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -56,6 +57,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _respond(self, send_body: bool) -> None:
         site = self.server.site
         path = unquote(urlsplit(self.path).path) or "/"
+        if self.server.delay and path != "/robots.txt":
+            time.sleep(self.server.delay)
         page = site.get(path)
         if page is not None:
             body = site.render(path, self.server.base_url)
@@ -105,9 +108,11 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, address: tuple[str, int], site: DemoSite, max_threads: int, verbose: bool) -> None:
+    def __init__(self, address: tuple[str, int], site: DemoSite, max_threads: int, verbose: bool,
+                 delay: float = 0.0) -> None:
         self.site = site
         self.verbose = verbose
+        self.delay = delay
         self.base_url = ""
         self._slots = threading.BoundedSemaphore(max_threads)
         super().__init__(address, _Handler)
@@ -143,8 +148,10 @@ class DemoServer:
         port: int = 0,
         max_threads: int = 16,
         verbose: bool = False,
+        delay: float = 0.0,
     ) -> None:
         self.site = site if site is not None else build_site()
+        self.delay = delay  # seconds before each answer (a slow site, to stop a crawl midway in tests)
         self.host = host
         self.port = port
         self.max_threads = max_threads
@@ -172,7 +179,7 @@ class DemoServer:
         """Start serving (idempotent) and return the base URL."""
         with self._lock:
             if self._server is None:
-                server = _Server((self.host, self.port), self.site, self.max_threads, self.verbose)
+                server = _Server((self.host, self.port), self.site, self.max_threads, self.verbose, self.delay)
                 host, port = server.server_address[:2]
                 server.base_url = f"http://{host}:{port}"
                 thread = threading.Thread(
@@ -196,11 +203,13 @@ class DemoServer:
         if thread is not None:
             thread.join(timeout=5)
 
-    def switch(self, site: DemoSite) -> None:
-        """Serve ``site`` from now on (the next demo day), on the same port."""
+    def switch(self, site: DemoSite, delay: float | None = None) -> None:
+        """Serve ``site`` from now on (the next demo day), on the same port (``delay``: see ``__init__``)."""
         self.site = site
+        self.delay = self.delay if delay is None else delay
         if self._server is not None:
             self._server.site = site
+            self._server.delay = self.delay
 
     def __enter__(self) -> "DemoServer":
         self.start()
