@@ -137,3 +137,31 @@ def test_a_quiet_run_rechecks_with_304_alerts_and_retires_the_old_layouts(days):
     out = subprocess.run([sys.executable, "-m", "newsstemmer", "patterns", "history", str(days["pattern_file"])],
                          capture_output=True, text=True, cwd=REPO_ROOT)
     assert out.returncode == 0 and f"{len(sp.retired)} retired" in out.stdout and "drift" in out.stdout
+
+
+def test_articles_found_only_in_a_feed_given_with_a_spider_argument(tmp_path):
+    from email.utils import format_datetime
+    import datetime as dt
+
+    from newsstemmer.crawl.testing import build_test_site, run_crawl, serve
+
+    site = build_test_site(hostile=False)
+    when = {path: dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc) + dt.timedelta(hours=i)
+            for i, path in enumerate(sorted(site.articles))}
+    entries = "".join(f"<item><title>{title}</title><link>{{base}}{path}</link><pubDate>{format_datetime(when[path])}"
+                      f"</pubDate></item>" for path, (title, _) in site.articles.items())
+    site.pages["/about"] = (200, "text/html; charset=utf-8", b"<html><body><p>About the Tribune.</p></body></html>")
+    with serve(site) as base:
+        rss = f'<?xml version="1.0"?><rss version="2.0"><channel><title>T</title>{entries}</channel></rss>'
+        site.pages["/rss.xml"] = (200, "application/rss+xml", rss.replace("{base}", base).encode())
+        result = run_crawl([base + "/about"], tmp_path / "out.jsonl",
+                           {"NEWSSTEMMER_STATE_DIR": str(tmp_path / "state"),
+                            "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "patterns"), "NEWSSTEMMER_MIN_PAGES": "10",
+                            "NEWSSTEMMER_SITEMAPS": "False"}, extra_args=["-a", f"feeds={base}/rss.xml"])
+    assert result.returncode == 0, result.stderr[-3000:]
+    items = {urlsplit(i["url"]).path: i for i in map(json.loads, (tmp_path / "out.jsonl").read_text().splitlines())}
+    assert set(site.articles) <= set(items)  # the start page links none of them: all came from the feed
+    for path in site.articles:
+        assert items[path]["published"] == when[path].isoformat()  # the page has no date: the feed's
+    stats = crawl_stats(result.stderr)
+    assert stats["newsstemmer/feeds"] == 1 and stats["newsstemmer/discovered"] == len(site.articles)
