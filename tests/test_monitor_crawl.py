@@ -165,3 +165,20 @@ def test_articles_found_only_in_a_feed_given_with_a_spider_argument(tmp_path):
         assert items[path]["published"] == when[path].isoformat()  # the page has no date: the feed's
     stats = crawl_stats(result.stderr)
     assert stats["newsstemmer/feeds"] == 1 and stats["newsstemmer/discovered"] == len(site.articles)
+
+
+def test_incremental_runs_can_be_turned_off(tmp_path):
+    from newsstemmer.crawl.testing import build_test_site, run_crawl, serve
+
+    site = build_test_site(hostile=False)
+    settings = {"NEWSSTEMMER_STATE_DIR": str(tmp_path / "state"), "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "patterns")}
+    counts = []
+    with serve(site) as base:
+        for n, extra in enumerate(({}, {}, {"NEWSSTEMMER_INCREMENTAL": "False"})):
+            out = tmp_path / f"out{n}.jsonl"
+            result = run_crawl([base + "/"], out, {**settings, **extra})
+            assert result.returncode == 0, result.stderr[-3000:]
+            paths = [urlsplit(json.loads(x)["url"]).path for x in out.read_text().splitlines()]
+            counts.append(sum(p in site.articles for p in paths))
+    # first run: every article; the same site again: none; incremental off: every article again
+    assert counts == [len(site.articles), 0, len(site.articles)]
