@@ -269,7 +269,7 @@ class SiteLearner:
         self.runlog = RunLog(config.runlog_path)
         self.monitor.run, self.monitor.started = self.runlog.begin()
         self.monitor.history = self.runlog
-        self.run_key = f"run-{self.monitor.run}"
+        self.run_key = f"{self.monitor.started} #{self.monitor.run}"  # unique even if the state folder is new
         for signal, handler in (
             (signals.spider_opened, self.spider_opened),
             (signals.spider_idle, self.spider_idle),

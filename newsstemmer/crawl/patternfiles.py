@@ -100,10 +100,16 @@ def retire_idle(patterns: dict[str, SitePatterns], monitor: Any, runlog: Any, co
         stale = sorted(p for p, n in idle.items() if n + 1 >= config.retire_after_runs)  # + this run
         if not stale or len(stale) == len(sp.patterns):
             continue
-        sp.retire(stale, utc_now(), f"no page matched for {config.retire_after_runs} runs")
+        when, why = utc_now(), f"no page matched for {config.retire_after_runs} runs"
+        sp.retire(stale, when, why)
         path = patterns_path(config.patterns_dir, site)
-        if path.exists():
-            sp.save(path)
+        try:  # the file as saved: layouts learned from too few pages to save stay out of it
+            saved = SitePatterns.load(path) if path.exists() else None
+        except PatternFileError as exc:
+            log.error("newsstemmer: cannot retire layouts in %s: %s", path, exc)
+            saved = None
+        if saved is not None and saved.retire(stale, when, why):
+            saved.save(path)
         monitor.retired(site, stale, sp.revision)
         log.warning("newsstemmer: %s: retired layouts %s (no page matched for %d runs; kept in %s)",
                     site, ", ".join(stale), config.retire_after_runs, path)
