@@ -120,7 +120,9 @@ def extract_page(
     core = core_page or page.core_page()
     try:
         art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
-        meta = page_metadata(core.tree, page.url)
+        # what incremental runs and drift need, for pages whose item may be emitted
+        emittable = art.is_article or not art.matched
+        meta = page_metadata(core.tree, page.url) if emittable else None
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
         return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
     item = Article(
@@ -130,10 +132,10 @@ def extract_page(
         body=art.body,
         fetched_at=page.fetched_at,
         anchor_count=len(page.anchor_texts),
-        published=meta.published,
+        published=meta.published if meta else None,
     )
-    item.canonical = meta.canonical
-    if art.is_article or not art.matched:  # items that may be emitted: to compare their next version with
+    if meta is not None:
+        item.canonical = meta.canonical
         item.page_text = visible_text(core.tree)
     if not art.matched:
         item.reason = "unmatched"
