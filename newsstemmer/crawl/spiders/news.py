@@ -367,6 +367,8 @@ class NewsSpider(scrapy.Spider):
     def _request(self, site: str, url: str, depth: int, hint: str | None = None) -> Request | None:
         """The request for a page, as the fetch log plans it (None: skipped, or not admitted)."""
         plan = None
+        if hint is None and url in self._skipped:
+            return None  # linked again (a sitemap/feed date could still call for a re-check)
         if self.fetchlog is not None and not self.frontier.known(url):
             plan = self.fetchlog.plan(url, self.config.recheck_after * 3600, hint)
             if plan.action == SKIP:
