@@ -30,9 +30,8 @@ The functions :func:`extract_page` and :func:`run_round` are plain Python
 from __future__ import annotations
 
 import logging
-import re
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 from weakref import WeakKeyDictionary
@@ -46,12 +45,17 @@ from twisted.internet.threads import deferToThread
 from ..chain import ExtractOptions, extract_single, extract_with_patterns
 from ..grouping import learn
 from ..layout.learning import site_of
-from ..layout.patterns import PatternFileError, SitePatterns
+from ..layout.patterns import SitePatterns
 from ..page import Page
 from .buffer import PageBuffer
 from .config import Config
+from .incremental import Incremental
 from .items import Article, FetchedPage
 from .linkinfo import LinkInfo
+from .metadata import page_metadata, visible_text
+from .monitor import RunMonitor
+from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
+from .runlog import RunLog
 
 __all__ = [
     "EMIT_META",
@@ -99,49 +103,6 @@ FAILED = "failed"
 # Plain functions: no Scrapy, no reactor (they also run in worker threads).
 
 
-def patterns_path(patterns_dir: str | Path, site: str) -> Path:
-    """``<patterns_dir>/<site>.json`` (characters unsafe in file names replaced)."""
-    return Path(patterns_dir) / (re.sub(r"[^\w.-]", "_", site) + ".json")
-
-
-def load_patterns(patterns_dir: str | Path) -> dict[str, SitePatterns]:
-    """Every readable pattern file of the folder, by site; unreadable files are logged and skipped."""
-    out: dict[str, SitePatterns] = {}
-    folder = Path(patterns_dir)
-    if not folder.is_dir():
-        return out
-    for path in sorted(folder.glob("*.json")):
-        try:
-            sp = SitePatterns.load(path)
-        except PatternFileError as exc:
-            log.error("newsstemmer: ignoring pattern file: %s", exc)
-            continue
-        out[sp.site] = sp
-    return out
-
-
-def merge_patterns(old: SitePatterns | None, new: SitePatterns) -> SitePatterns:
-    """The old patterns plus newly learned ones (renumbered after the old ids)."""
-    if old is None or not old.patterns:
-        return new
-    taken = {p.id for p in old.patterns}
-    added = []
-    k = len(old.patterns)
-    for p in new.patterns:
-        while f"p{k}" in taken:
-            k += 1
-        taken.add(f"p{k}")
-        added.append(replace(p, id=f"p{k}"))
-    return SitePatterns(
-        site=old.site,
-        patterns=old.patterns + added,
-        settings=old.settings or new.settings,
-        pages=old.pages + [u for u in new.pages if u not in set(old.pages)],
-        created=new.created,
-        extras=old.extras,
-    )
-
-
 @dataclass
 class Outcome:
     """What became of one page."""
@@ -162,6 +123,9 @@ def extract_page(
     core = core_page or page.core_page()
     try:
         art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
+        # what incremental runs and drift need, for pages whose item may be emitted
+        emittable = art.is_article or not art.matched
+        meta = page_metadata(core.tree, page.url) if emittable else None
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
         return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
     item = Article(
@@ -171,7 +135,11 @@ def extract_page(
         body=art.body,
         fetched_at=page.fetched_at,
         anchor_count=len(page.anchor_texts),
+        published=meta.published if meta else None,
     )
+    if meta is not None:
+        item.canonical = meta.canonical
+        item.page_text = visible_text(core.tree)
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)
@@ -208,6 +176,8 @@ def run_round(
     learn_now: bool,
     save: bool,
     options: ExtractOptions | None = None,
+    run: str = "",
+    reason: str = "learned",
 ) -> RoundResult:
     """Read the pages from the buffer, learn from them if asked, and extract them all.
 
@@ -238,7 +208,7 @@ def run_round(
             result.error = f"{type(exc).__name__}: {exc}"[:300]
         else:
             if learned.patterns:
-                result.patterns = merge_patterns(current, learned)
+                result.patterns = merge_patterns(current, learned, run, reason)
                 result.changed = True
                 if save:
                     result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
@@ -269,14 +239,18 @@ def _single_page(item: Article, core: Page, method: str) -> None:
 
 
 def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
-    """Count (``newsstemmer/pages_failed``, ``…/<kind>``, and per site in one
-    ``…/pages_failed_by_site`` mapping) and log a page that could not be used."""
+    """Count (``newsstemmer/pages_failed``, ``…/<kind>``, per site in one
+    ``…/pages_failed_by_site`` mapping, and for the run monitor) and log a page that
+    could not be used."""
     stats.inc_value(STATS + "pages_failed")
     stats.inc_value(f"{STATS}pages_failed/{kind}")
-    by_site = stats.get_value(FAILED_BY_SITE) or {}
     site = site_of(url)
+    by_site = stats.get_value(FAILED_BY_SITE) or {}
     by_site[site] = by_site.get(site, 0) + 1
     stats.set_value(FAILED_BY_SITE, by_site)
+    monitor = RunMonitor.of(stats)
+    if monitor is not None:
+        monitor.count(site, "failures")
     log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
 
 
@@ -302,6 +276,12 @@ class SiteLearner:
         self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
+        self.incremental = Incremental(crawler, config)
+        self.monitor = RunMonitor(self.stats, config, self.patterns)
+        self.runlog = RunLog(config.runlog_path)
+        self.monitor.run, self.monitor.started = self.runlog.begin()
+        self.monitor.history = self.runlog
+        self.run_key = f"{self.monitor.started} #{self.monitor.run}"  # unique even if the state folder is new
         for signal, handler in (
             (signals.spider_opened, self.spider_opened),
             (signals.spider_idle, self.spider_idle),
@@ -327,14 +307,17 @@ class SiteLearner:
     async def process(self, page: FetchedPage) -> Article | FetchedPage | None:
         """A page leaving the spider: its article, the page itself (to buffer), or None (counted)."""
         self._inc("pages")
+        self.monitor.count(page.site, "pages")
         patterns = self.patterns.get(page.site)
         if patterns is None:
             return page
         outcome = await self._extract(page, patterns)
+        if self.monitor.first_look(page.site, outcome):
+            self._drift(page.site)
         if outcome.kind == UNMATCHED:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
-        self._count(outcome)
+        self._count(outcome, page.site)
         if outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles):
             return outcome.item
         return None
@@ -372,6 +355,8 @@ class SiteLearner:
             self._start_round(site, sorted(untried), learn_now=False, save=False)
             return
         free = [u for u in self.buffer.urls(site) if u not in claimed]
+        if self.monitor.site(site).drift and not self.final:
+            return  # relearn once, from all of this run's pages of the new design (see monitor.py)
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
 
@@ -384,7 +369,9 @@ class SiteLearner:
             log.info("newsstemmer: learning %s from %d buffered pages", site, len(urls))
         elif learn_now:
             log.info("newsstemmer: %s: one buffered page left, too few to learn from: emitted as it is", site)
-        args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options)
+        drift = self.monitor.site(site).drift
+        reason = "drift: relearned from the new pages" if drift else "learned"
+        args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
         if self.buffer.size(site, urls) <= ROUND_INLINE_MAX_CHARS:
             d = maybeDeferred(run_round, *args)
         else:
@@ -398,7 +385,10 @@ class SiteLearner:
         if self.closed:
             return  # the crawl was stopped meanwhile: the pages stay buffered for the next one
         if result.changed and result.patterns is not None:
+            before = {p.id for p in self.patterns[site].patterns} if site in self.patterns else set()
             self.patterns[site] = result.patterns
+            added = [p.id for p in result.patterns.patterns if p.id not in before]
+            self.monitor.learned(site, added, result.patterns.revision)
             kinds = ", ".join(f"{p.id}{'' if p.article else ' (not articles)'}" for p in result.patterns.patterns)
             if result.saved:
                 self._inc("pattern_files_written")
@@ -419,7 +409,7 @@ class SiteLearner:
             if outcome.kind == UNMATCHED and not result.learned:
                 self._claimed[site].discard(outcome.url)  # waits for the next learning round
                 continue
-            self._count(outcome)
+            self._count(outcome, site)
             if outcome.item is not None and (
                 outcome.kind == EXTRACTED
                 or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
@@ -447,7 +437,10 @@ class SiteLearner:
         )
         self._emit(site)  # wakes the engine: a crawl that was only waiting for this round can end now
 
-    def _count(self, outcome: Outcome) -> None:
+    def _count(self, outcome: Outcome, site: str) -> None:
+        self.monitor.final(site, outcome)
+        if outcome.kind in (EXTRACTED, NON_ARTICLE, UNMATCHED):
+            self.monitor.count(site, {EXTRACTED: "extracted", NON_ARTICLE: "non_articles"}.get(outcome.kind, "unmatched"))
         if outcome.kind == EXTRACTED:
             self._inc("items_extracted")
         elif outcome.kind == NON_ARTICLE:
@@ -531,8 +524,32 @@ class SiteLearner:
         if self._busy or any(self._ready.values()):
             raise DontCloseSpider
 
+    def _drift(self, site: str) -> None:
+        """Drift detected: fetch a sample of the site's known articles again (in the new design)
+        so that the relearning round has enough pages of it."""
+        history = self.incremental.history
+        spider = getattr(self.crawler, "spider", None)
+        refetch = getattr(spider, "newsstemmer_refetch", None)
+        if history is None or refetch is None or not self.config.drift_sample:
+            return
+        urls = history.recent(site, self.config.drift_sample)
+        n = refetch(urls)
+        if n:
+            log.info("newsstemmer: %s: fetching %d known articles again to relearn from", site, n)
+
     def spider_closed(self, reason: str = "") -> None:
         self.closed = True
+        try:
+            for site, sp in sorted(self.patterns.items()):
+                self.monitor.in_use[site] = [p.id for p in sp.patterns]
+            retire_idle(self.patterns, self.monitor, self.runlog, self.config)
+            self.monitor.finish(reason, self.runlog, self.config.health_path)
+            self.runlog.end(self.monitor.run or 0, reason)
+        except Exception:  # noqa: BLE001 - the report must not lose the buffer below
+            log.exception("newsstemmer: writing the run's health records failed")
+        finally:
+            self.monitor.history = None
+            self.runlog.close()
         left = self.buffer.count()
         self.stats.set_value(STATS + "pages_left_in_buffer", left)
         if left:

@@ -1,4 +1,5 @@
-"""SQLite helpers shared by the on-disk stores of the crawl (buffer, linkinfo)."""
+"""SQLite helpers shared by the on-disk stores of the crawl (buffer, linkinfo, frontier,
+article history, fetch log, run log)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["connect", "transaction"]
+__all__ = ["StateError", "connect", "open_versioned", "transaction"]
+
+
+class StateError(RuntimeError):
+    """A state database is unreadable, foreign, or newer than this newsstemmer."""
 
 
 def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
@@ -35,3 +40,23 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def open_versioned(path: str | os.PathLike[str], schema: str, version: int, what: str) -> sqlite3.Connection:
+    """:func:`connect`, then create the tables of ``schema`` (schema ``version``, kept in
+    SQLite's ``user_version``).  A file that is not SQLite, or was written by a newer
+    newsstemmer, raises :class:`StateError` naming the file and what to do."""
+    try:
+        conn = connect(path)
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found > version:
+            conn.close()
+            raise StateError(f"{path}: {what} schema {found} is newer than this newsstemmer understands "
+                             f"({version}): upgrade newsstemmer or use another NEWSSTEMMER_STATE_DIR")
+        conn.executescript(schema)
+        if found < version:
+            conn.execute(f"PRAGMA user_version = {int(version)}")
+    except sqlite3.DatabaseError as exc:
+        raise StateError(f"{path}: not a usable {what} database ({exc}): move it aside, or use another "
+                         "NEWSSTEMMER_STATE_DIR") from None
+    return conn
