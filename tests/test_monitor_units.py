@@ -79,17 +79,22 @@ def test_history_and_runlog_round_trip(tmp_path):
     assert len(runs.recent("s", 10)) == 4 and runs.recent("s", 10, before=2) == [{"new_articles": 1}]
 
 
-def test_state_files_that_are_not_ours_get_one_clear_error(tmp_path):
+def test_state_files_that_are_not_ours_are_moved_aside_or_refused(tmp_path, caplog):
     bad = tmp_path / "history.sqlite"
     bad.write_bytes(b"garbage " * 1000)
-    with pytest.raises(StateError, match="history.sqlite: not a usable article history database"):
-        ArticleHistory(bad)
+    with caplog.at_level("WARNING"):
+        history = ArticleHistory(bad)
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("history.sqlite.unreadable-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == b"garbage " * 1000  # kept, not deleted
+    assert "not a usable article history database" in caplog.text and str(aside[0]) in caplog.text
+    assert history.get("http://x/a") is None  # a fresh, working store
     newer = tmp_path / "fetchlog.sqlite"
     conn = sqlite3.connect(newer)
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     with pytest.raises(StateError, match="newer than this newsstemmer"):
         FetchLog(newer)
+    assert newer.exists()
 
 
 # -- what counts as a change -------------------------------------------------------------------

@@ -83,7 +83,10 @@ class FetchLog:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._conn = open_versioned(self.path, _SCHEMA, SCHEMA_VERSION, "fetch log")
+        self._conn = open_versioned(
+            self.path, _SCHEMA, SCHEMA_VERSION, "fetch log",
+            if_unreadable="rebuild", consequence="Known articles will be downloaded again."
+        )
 
     def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan:
         """What to do with ``url`` (see the module docstring); ``hint``: its sitemap/feed date now."""

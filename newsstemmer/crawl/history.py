@@ -63,7 +63,10 @@ class ArticleHistory:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._conn = open_versioned(self.path, _SCHEMA, SCHEMA_VERSION, "article history")
+        self._conn = open_versioned(
+            self.path, _SCHEMA, SCHEMA_VERSION, "article history",
+            if_unreadable="rebuild", consequence="Articles already sent will be sent again once."
+        )
 
     def get(self, key: str) -> Emitted | None:
         row = self._conn.execute(

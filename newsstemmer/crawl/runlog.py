@@ -50,7 +50,9 @@ class RunLog:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._conn = open_versioned(self.path, _SCHEMA, SCHEMA_VERSION, "run log")
+        self._conn = open_versioned(
+            self.path, _SCHEMA, SCHEMA_VERSION, "run log", if_unreadable="rebuild", consequence="Drift and retirement counts start again."
+        )
 
     def begin(self) -> tuple[int, str]:
         """Start a run: ``(run id, start time)``."""
