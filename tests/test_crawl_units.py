@@ -300,7 +300,11 @@ def test_merge_and_load_patterns(tmp_path, test_site):
     merged = merge_patterns(first, first)
     ids = [p.id for p in merged.patterns]
     assert len(ids) == 2 * len(first.patterns) and len(set(ids)) == len(ids)
-    assert merge_patterns(None, first) is first
+    # the added layouts are the file's next version; a first learning is version 1
+    assert [p.version for p in merged.patterns] == [1] * len(first.patterns) + [2] * len(first.patterns)
+    assert [h["version"] for h in merged.history] == [1, 2]
+    alone = merge_patterns(None, first)
+    assert [p.id for p in alone.patterns] == [p.id for p in first.patterns] and alone.revision == 1
     (config.patterns_dir / "broken.json").write_text("{not json")
     (config.patterns_dir / "README.md").write_text("not a pattern file")
     loaded = load_patterns(config.patterns_dir)

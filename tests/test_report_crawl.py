@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from scrapy.settings import Settings
 from lxml import html
 
 from newsstemmer import SitePatterns
@@ -40,22 +41,11 @@ def crawl(tmp_path_factory):
 def test_report_setting_is_off_by_default(tmp_path):
     assert DEFAULTS["NEWSSTEMMER_REPORT"] is False
     settings = {"NEWSSTEMMER_STATE_DIR": str(tmp_path)}
-    get = lambda values: Config.from_settings(_Settings({**settings, **values})).report  # noqa: E731
+    get = lambda values: Config.from_settings(Settings({**settings, **values})).report  # noqa: E731
     assert get({}) is None and get({"NEWSSTEMMER_REPORT": "0"}) is None and get({"NEWSSTEMMER_REPORT": "off"}) is None
     assert get({"NEWSSTEMMER_REPORT": True}) == tmp_path / "report"
     assert get({"NEWSSTEMMER_REPORT": "1"}) == tmp_path / "report"
     assert get({"NEWSSTEMMER_REPORT": "out/reports"}) == Path("out/reports")
-
-
-class _Settings(dict):
-    """Enough of Scrapy's ``Settings`` for :meth:`Config.from_settings`."""
-
-    def getint(self, name, default):
-        return int(self.get(name, default))
-
-    def getbool(self, name, default):
-        value = self.get(name, default)
-        return value if isinstance(value, bool) else str(value).lower() in ("1", "true")
 
 
 def test_crawl_writes_site_report_and_overview(crawl):

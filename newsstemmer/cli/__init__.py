@@ -5,6 +5,7 @@
     newsstemmer learn -o site.json [--linkinfo links.jsonl] pages/
     newsstemmer extract -p site.json pages/ > articles.jsonl
     newsstemmer report site.json pages/ -o report.html
+    newsstemmer patterns history site.json
 
 PAGE arguments are files or directories (searched recursively for ``*.html``,
 ``*.htm``, ``*.xhtml``, ``*.shtml``, ``*.warc``, ``*.warc.gz``, in sorted order).
@@ -23,7 +24,7 @@ pages of the run, besides the anchors of ``--linkinfo`` (JSON Lines, see
 :mod:`newsstemmer.io.linkinfo`).
 
 Each sub-command lives in its own module (``learn``, ``extract``, ``rules``,
-``templates``, ``train_crf``, ``report``) with ``add_arguments(parser)`` and ``run(args,
+``templates``, ``train_crf``, ``report``, ``patterns``) with ``add_arguments(parser)`` and ``run(args,
 reporter)``; they share :mod:`newsstemmer.cli.common`.  A sub-command's module,
 and the part of the core it needs, is imported only when that sub-command runs
 (or its ``--help`` is shown): ``newsstemmer --version`` imports none of the core.
@@ -55,6 +56,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "templates": ("templates", "group pages that share a template (substring amplification)"),
     "train-crf": ("train_crf", "train the single-page CRF model from pages matched by learned patterns"),
     "report": ("report", "write an HTML report of a site's layouts (or of the last crawl) with marked sample pages"),
+    "patterns": ("patterns", "show a pattern file's history: versions, layouts added and retired"),
 }
 
 

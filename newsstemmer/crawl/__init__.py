@@ -16,6 +16,12 @@ Modules:
 * :mod:`.learner`: learning rounds and emission through the engine;
 * :mod:`.buffer`, :mod:`.linkinfo`, :mod:`.frontier`: the SQLite stores in the
   state folder (buffered pages, anchor texts, scheduled/done pages for resuming);
+* :mod:`.patternfiles`: the pattern files (loading, new versions, retiring layouts);
+* scheduled monitoring: :mod:`.incremental` (send each article once, then its updates),
+  with its stores :mod:`.history` (emitted articles) and :mod:`.fetchlog` (validators,
+  check times); :mod:`.discovery` (feeds and sitemaps); :mod:`.metadata` (publication
+  date, canonical URL); :mod:`.monitor` (coverage, drift, health records, alerts) with
+  :mod:`.runlog` (past runs); :mod:`.monitors` (the optional Spidermon suite);
 * :mod:`.feeds`: a local feed storage that loses no written item to ``kill -9``;
 * :mod:`.testing`: a generated test site, a local server, running ``scrapy crawl``;
 * :mod:`.extension`, :mod:`.addon`: wiring (``ADDONS``) and the close report;

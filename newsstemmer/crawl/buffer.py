@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Iterable
 
 from .items import FetchedPage
-from .store import connect, transaction
+from .store import open_versioned, transaction
 
 __all__ = ["PageBuffer"]
 
+SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
     site TEXT NOT NULL,
@@ -45,8 +46,17 @@ class PageBuffer:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._conn = connect(self.path)
-        self._conn.executescript(_SCHEMA)
+        self._conn = open_versioned(
+            self.path,
+            _SCHEMA,
+            SCHEMA_VERSION,
+            "page buffer",
+            if_unreadable="keep",
+            consequence=(
+                "The pages it held stay in that file (SQLite table 'pages': site, url, html, anchors); "
+                "their sites will be learned from the pages fetched from now on."
+            ),
+        )
 
     def add(self, page: FetchedPage, tried: int = 0) -> None:
         """Store a page (a page fetched again replaces its older copy).

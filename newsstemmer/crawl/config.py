@@ -28,6 +28,18 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_DEMO_PORT": 8765,
     "NEWSSTEMMER_REPORT": False,
     "NEWSSTEMMER_REPORT_PAGES": 100,
+    "NEWSSTEMMER_DEMO_DAY": 1,
+    "NEWSSTEMMER_INCREMENTAL": True,
+    "NEWSSTEMMER_RECHECK_AFTER": 24.0,
+    "NEWSSTEMMER_UPDATE_MIN_CHANGE": 0.02,
+    "NEWSSTEMMER_SITEMAPS": True,
+    "NEWSSTEMMER_FEEDS": True,
+    "NEWSSTEMMER_DRIFT_COVERAGE": 0.6,
+    "NEWSSTEMMER_DRIFT_MIN_PAGES": 5,
+    "NEWSSTEMMER_DRIFT_SAMPLE": 20,
+    "NEWSSTEMMER_RETIRE_AFTER_RUNS": 10,
+    "NEWSSTEMMER_HEALTH_MIN_COVERAGE": 0.8,
+    "NEWSSTEMMER_HEALTH_MAX_ERROR_RATE": 0.1,
     "NEWSSTEMMER_REDIS_URL": "",
     "NEWSSTEMMER_REDIS_PREFIX": "newsstemmer",
     "NEWSSTEMMER_WORKER_TIMEOUT": 30.0,
@@ -98,6 +110,18 @@ class Config:
     demo_port: int = 8765
     report: Path | None = None  # folder of the HTML reports written at close (NEWSSTEMMER_REPORT), None: off
     report_pages: int = 100  # pages per site kept for the reports
+    demo_day: int = 1
+    incremental: bool = True
+    recheck_after: float = 24.0  # hours
+    update_min_change: float = 0.02
+    sitemaps: bool = True
+    feeds: bool = True
+    drift_coverage: float = 0.6
+    drift_min_pages: int = 5
+    drift_sample: int = 20
+    retire_after_runs: int = 10
+    health_min_coverage: float = 0.8
+    health_max_error_rate: float = 0.1
     redis_url: str = ""  # shared state of many workers in Redis (NEWSSTEMMER_REDIS_URL); "": SQLite, one process
     redis_prefix: str = "newsstemmer"  # first part of every Redis key: one crawl per prefix
     worker_timeout: float = 30.0  # seconds of silence after which a worker counts as dead (its work passes on)
@@ -116,6 +140,12 @@ class Config:
             return settings.getbool(name, DEFAULTS[name])
 
         state_dir = Path(get("NEWSSTEMMER_STATE_DIR"))
+        def getfloat(name: str, low: float = 0.0, high: float = float("inf")) -> float:
+            value = settings.getfloat(name, DEFAULTS[name])
+            if not low <= value <= high:
+                raise ValueError(f"{name}: {value} is not between {low} and {high}")
+            return value
+
         return cls(
             enabled=getbool("NEWSSTEMMER_ENABLED"),
             state_dir=state_dir,
@@ -130,6 +160,18 @@ class Config:
             demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
             report=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),
             report_pages=max(1, getint("NEWSSTEMMER_REPORT_PAGES")),
+            demo_day=getint("NEWSSTEMMER_DEMO_DAY"),
+            incremental=getbool("NEWSSTEMMER_INCREMENTAL"),
+            recheck_after=getfloat("NEWSSTEMMER_RECHECK_AFTER"),
+            update_min_change=getfloat("NEWSSTEMMER_UPDATE_MIN_CHANGE", 0.0, 1.0),
+            sitemaps=getbool("NEWSSTEMMER_SITEMAPS"),
+            feeds=getbool("NEWSSTEMMER_FEEDS"),
+            drift_coverage=getfloat("NEWSSTEMMER_DRIFT_COVERAGE", 0.0, 1.0),
+            drift_min_pages=max(1, getint("NEWSSTEMMER_DRIFT_MIN_PAGES")),
+            drift_sample=max(0, getint("NEWSSTEMMER_DRIFT_SAMPLE")),
+            retire_after_runs=max(1, getint("NEWSSTEMMER_RETIRE_AFTER_RUNS")),
+            health_min_coverage=getfloat("NEWSSTEMMER_HEALTH_MIN_COVERAGE", 0.0, 1.0),
+            health_max_error_rate=getfloat("NEWSSTEMMER_HEALTH_MAX_ERROR_RATE", 0.0, 1.0),
             redis_url=str(get("NEWSSTEMMER_REDIS_URL") or "").strip(),
             redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
             worker_timeout=_worker_timeout(get("NEWSSTEMMER_WORKER_TIMEOUT")),
@@ -146,3 +188,19 @@ class Config:
     @property
     def frontier_path(self) -> Path:
         return self.state_dir / "frontier.sqlite"
+
+    @property
+    def history_path(self) -> Path:
+        return self.state_dir / "history.sqlite"
+
+    @property
+    def fetchlog_path(self) -> Path:
+        return self.state_dir / "fetchlog.sqlite"
+
+    @property
+    def runlog_path(self) -> Path:
+        return self.state_dir / "runs.sqlite"
+
+    @property
+    def health_path(self) -> Path:
+        return self.state_dir / "health.jsonl"

@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .items import utc_now
-from .store import connect, transaction
+from .store import open_versioned, transaction
 
 __all__ = ["Frontier", "Resume"]
 
+SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -59,8 +60,14 @@ class Frontier:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._conn = connect(self.path)
-        self._conn.executescript(_SCHEMA)
+        self._conn = open_versioned(
+            self.path,
+            _SCHEMA,
+            SCHEMA_VERSION,
+            "frontier",
+            if_unreadable="rebuild",
+            consequence="An interrupted crawl cannot be resumed from it; this crawl starts from its start pages.",
+        )
         self._run: int | None = None
         self._counts: Counter[str] = Counter()
         self._known: set[str] = set()  # the URLs of the table, so that admit() needs no query for them

@@ -69,6 +69,14 @@ class Article:
     nearest article layout applied to a page whose layout shifted a little) or
     null (no layout applied; ``reason`` says why and ``body`` is empty).
     ``score`` is the share of the page's text the layout covers.
+
+    ``published`` is the page's publication date (its metadata, else a feed's);
+    ``first_seen`` when a crawl first emitted the article; ``content_hash`` a digest
+    of the body; ``version`` counts the versions emitted (``update`` is true from
+    the second on: the article changed since it was last emitted).  See
+    :mod:`newsstemmer.crawl.incremental`.  ``canonical`` (the page's canonical URL,
+    the key of incremental runs) and ``page_text`` (its visible text) are kept on
+    the object, not exported.
     """
 
     url: str
@@ -82,3 +90,12 @@ class Article:
     is_article: bool | None = None
     reason: str | None = None
     anchor_count: int = 0
+    published: str | None = None
+    first_seen: str | None = None
+    content_hash: str | None = None
+    version: int | None = None
+    update: bool | None = None
+
+    def __post_init__(self) -> None:
+        self.canonical: str | None = None
+        self.page_text: str = ""  # the page's visible text (to tell a changed article from a body cut anew)

@@ -49,8 +49,12 @@ from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config
+from .incremental import Incremental
 from .items import Article, FetchedPage
-from .patternfiles import load_patterns, merge_patterns, patterns_path
+from .metadata import page_metadata, visible_text
+from .monitor import RunMonitor
+from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
+from .runlog import RunLog
 from .storage import Storage, open_linkinfo, open_page_buffer
 
 __all__ = [
@@ -120,6 +124,9 @@ def extract_page(
     core = core_page or page.core_page()
     try:
         art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
+        # what incremental runs and drift need, for pages whose item may be emitted
+        emittable = art.is_article or not art.matched
+        meta = page_metadata(core.tree, page.url) if emittable else None
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
         return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
     item = Article(
@@ -129,7 +136,11 @@ def extract_page(
         body=art.body,
         fetched_at=page.fetched_at,
         anchor_count=len(page.anchor_texts),
+        published=meta.published if meta else None,
     )
+    if meta is not None:
+        item.canonical = meta.canonical
+        item.page_text = visible_text(core.tree)
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)
@@ -166,6 +177,8 @@ def run_round(
     learn_now: bool,
     save: bool,
     options: ExtractOptions | None = None,
+    run: str = "",
+    reason: str = "learned",
 ) -> RoundResult:
     """Read the pages from the buffer, learn from them if asked, and extract them all.
 
@@ -196,7 +209,7 @@ def run_round(
             result.error = f"{type(exc).__name__}: {exc}"[:300]
         else:
             if learned.patterns:
-                result.patterns = merge_patterns(current, learned)
+                result.patterns = merge_patterns(current, learned, run, reason)
                 result.changed = True
                 if save:
                     result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
@@ -227,14 +240,18 @@ def _single_page(item: Article, core: Page, method: str) -> None:
 
 
 def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
-    """Count (``newsstemmer/pages_failed``, ``…/<kind>``, and per site in one
-    ``…/pages_failed_by_site`` mapping) and log a page that could not be used."""
+    """Count (``newsstemmer/pages_failed``, ``…/<kind>``, per site in one
+    ``…/pages_failed_by_site`` mapping, and for the run monitor) and log a page that
+    could not be used."""
     stats.inc_value(STATS + "pages_failed")
     stats.inc_value(f"{STATS}pages_failed/{kind}")
-    by_site = stats.get_value(FAILED_BY_SITE) or {}
     site = site_of(url)
+    by_site = stats.get_value(FAILED_BY_SITE) or {}
     by_site[site] = by_site.get(site, 0) + 1
     stats.set_value(FAILED_BY_SITE, by_site)
+    monitor = RunMonitor.of(stats)
+    if monitor is not None:
+        monitor.count(site, "failures")
     log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
 
 
@@ -275,6 +292,12 @@ class SiteLearner:
         self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
+        self.incremental = Incremental(crawler, config)
+        self.monitor = RunMonitor(self.stats, config, self.patterns)
+        self.runlog = RunLog(config.runlog_path)
+        self.monitor.run, self.monitor.started = self.runlog.begin()
+        self.monitor.history = self.runlog
+        self.run_key = f"{self.monitor.started} #{self.monitor.run}"  # unique even if the state folder is new
         for signal, handler in (
             (signals.spider_opened, self.spider_opened),
             (signals.spider_idle, self.spider_idle),
@@ -300,10 +323,13 @@ class SiteLearner:
     async def process(self, page: FetchedPage) -> Article | FetchedPage | None:
         """A page leaving the spider: its article, the page itself (to buffer), or None (counted)."""
         self._inc("pages")
+        self.monitor.count(page.site, "pages")
         patterns = self.patterns.get(page.site)
         if patterns is None:
             return page
         outcome = await self._extract(page, patterns)
+        if self.monitor.first_look(page.site, outcome):
+            self._drift(page.site)
         if outcome.kind == UNMATCHED:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
@@ -311,9 +337,9 @@ class SiteLearner:
             if outcome.item is None or not self.emits.claim(emit_key(outcome.item)):
                 self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
                 return None
-            self._count(outcome)
+            self._count(outcome, page.site)
             return outcome.item
-        self._count(outcome)
+        self._count(outcome, page.site)
         return None
 
     def _emitted(self, outcome: Outcome) -> bool:
@@ -357,6 +383,8 @@ class SiteLearner:
             self._start_round(site, sorted(untried), learn_now=False, save=False)
             return
         free = [u for u in self.buffer.urls(site) if u not in claimed]
+        if self.monitor.site(site).drift and not self.final:
+            return  # relearn once, from all of this run's pages of the new design (see monitor.py)
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
 
@@ -369,7 +397,9 @@ class SiteLearner:
             log.info("newsstemmer: learning %s from %d buffered pages", site, len(urls))
         elif learn_now:
             log.info("newsstemmer: %s: one buffered page left, too few to learn from: emitted as it is", site)
-        args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options)
+        drift = self.monitor.site(site).drift
+        reason = "drift: relearned from the new pages" if drift else "learned"
+        args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
         if self.buffer.size(site, urls) <= ROUND_INLINE_MAX_CHARS:
             d = maybeDeferred(run_round, *args)
         else:
@@ -383,8 +413,11 @@ class SiteLearner:
         if self.closed:
             return  # the crawl was stopped meanwhile: the pages stay buffered for the next one
         if result.changed and result.patterns is not None:
+            before = {p.id for p in self.patterns[site].patterns} if site in self.patterns else set()
             self.patterns[site] = result.patterns
             self.versions[site] = self.storage.patterns.publish(site, result.patterns)
+            added = [p.id for p in result.patterns.patterns if p.id not in before]
+            self.monitor.learned(site, added, result.patterns.revision)
             kinds = ", ".join(f"{p.id}{'' if p.article else ' (not articles)'}" for p in result.patterns.patterns)
             if result.saved:
                 self._inc("pattern_files_written")
@@ -414,10 +447,10 @@ class SiteLearner:
                     self._inc("duplicates_skipped")  # emitted by another worker (or before a worker died)
                     done.append(outcome.url)
                     continue
-                self._count(outcome)
+                self._count(outcome, site)
                 self._ready[site].append(outcome.item)
             else:
-                self._count(outcome)
+                self._count(outcome, site)
                 done.append(outcome.url)
         # pages gone from the buffer meanwhile have nothing left to do
         self._claimed[site].difference_update(set(result.requested) - seen)
@@ -440,7 +473,10 @@ class SiteLearner:
         )
         self._emit(site)  # wakes the engine: a crawl that was only waiting for this round can end now
 
-    def _count(self, outcome: Outcome) -> None:
+    def _count(self, outcome: Outcome, site: str) -> None:
+        self.monitor.final(site, outcome)
+        if outcome.kind in (EXTRACTED, NON_ARTICLE, UNMATCHED):
+            self.monitor.count(site, {EXTRACTED: "extracted", NON_ARTICLE: "non_articles"}.get(outcome.kind, "unmatched"))
         if outcome.kind == EXTRACTED:
             self._inc("items_extracted")
         elif outcome.kind == NON_ARTICLE:
@@ -548,8 +584,32 @@ class SiteLearner:
         """Learn or emit the site's buffered pages if that is due (and this worker's to do)."""
         self._kick(site)
 
+    def _drift(self, site: str) -> None:
+        """Drift detected: fetch a sample of the site's known articles again (in the new design)
+        so that the relearning round has enough pages of it."""
+        history = self.incremental.history
+        spider = getattr(self.crawler, "spider", None)
+        refetch = getattr(spider, "newsstemmer_refetch", None)
+        if history is None or refetch is None or not self.config.drift_sample:
+            return
+        urls = history.recent(site, self.config.drift_sample)
+        n = refetch(urls)
+        if n:
+            log.info("newsstemmer: %s: fetching %d known articles again to relearn from", site, n)
+
     def spider_closed(self, reason: str = "") -> None:
         self.closed = True
+        try:
+            for site, sp in sorted(self.patterns.items()):
+                self.monitor.in_use[site] = [p.id for p in sp.patterns]
+            retire_idle(self.patterns, self.monitor, self.runlog, self.config)
+            self.monitor.finish(reason, self.runlog, self.config.health_path)
+            self.runlog.end(self.monitor.run or 0, reason)
+        except Exception:  # noqa: BLE001 - the report must not lose the buffer below
+            log.exception("newsstemmer: writing the run's health records failed")
+        finally:
+            self.monitor.history = None
+            self.runlog.close()
         left = self.buffer.count()
         self.stats.set_value(STATS + "pages_left_in_buffer", left)
         if left:

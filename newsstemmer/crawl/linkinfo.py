@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .store import connect, transaction
+from .store import open_versioned, transaction
 
 __all__ = ["LinkInfo", "clean_anchor_text"]
 
@@ -25,6 +25,7 @@ _SPACE = re.compile(r"\s+")
 #: Longer anchor texts are cut (a link wrapping a whole teaser is not a headline).
 MAX_ANCHOR_CHARS = 500
 
+SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS anchors (
     site TEXT NOT NULL,
@@ -50,8 +51,14 @@ class LinkInfo:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        self._conn = connect(self.path)
-        self._conn.executescript(_SCHEMA)
+        self._conn = open_versioned(
+            self.path,
+            _SCHEMA,
+            SCHEMA_VERSION,
+            "link anchor text",
+            if_unreadable="rebuild",
+            consequence="Anchor texts are gathered again as pages are fetched.",
+        )
 
     def add(self, site: str, source: str, links: Iterable[tuple[str, str]]) -> int:
         """Record the links ``(target_url, anchor_text)`` found on page ``source``; empty texts are skipped."""

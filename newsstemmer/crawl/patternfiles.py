@@ -1,4 +1,12 @@
-"""Pattern files of the crawl: where they live, loading them all, adding learned layouts."""
+"""Pattern files of the crawl: where they live, loading them all, adding learned layouts
+as a new version, and retiring layouts no page matches any more.
+
+``patterns/<site>.json`` holds a site's layouts and their history (see
+:mod:`newsstemmer.layout.patterns`): every learning round of a crawl adds its layouts
+to the file as a new version (later rounds of the same crawl extend that version);
+layouts that matched no page for ``NEWSSTEMMER_RETIRE_AFTER_RUNS`` runs in a row are
+retired: moved to the file's ``retired`` list with the date, never deleted.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +14,13 @@ import logging
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..layout.patterns import PatternFileError, SitePatterns
+from .config import Config
+from .items import utc_now
 
-__all__ = ["load_patterns", "merge_patterns", "patterns_path"]
+__all__ = ["load_patterns", "merge_patterns", "patterns_path", "retire_idle"]
 
 log = logging.getLogger(__name__)
 
@@ -35,23 +46,70 @@ def load_patterns(patterns_dir: str | Path) -> dict[str, SitePatterns]:
     return out
 
 
-def merge_patterns(old: SitePatterns | None, new: SitePatterns) -> SitePatterns:
-    """The old patterns plus newly learned ones (renumbered after the old ids)."""
-    if old is None or not old.patterns:
-        return new
-    taken = {p.id for p in old.patterns}
+def merge_patterns(old: SitePatterns | None, new: SitePatterns, run: str = "", reason: str = "learned") -> SitePatterns:
+    """The old patterns plus newly learned ones (renumbered after the old ids, retired ids included).
+
+    The new layouts are a new version of the file (its ``history``), unless the last
+    version was made by the same ``run`` (a crawl's later learning rounds extend it).
+    """
+    old = old if old is not None and (old.patterns or old.retired or old.history) else None
+    taken = {p.id for p in (old.patterns + old.retired)} if old else set()
+    last = old.history[-1] if old and old.history else None
+    same_run = bool(run) and last is not None and last.get("run") == run and not last.get("retired")
+    version = (old.revision if same_run else old.revision + 1) if old else 1
     added = []
-    k = len(old.patterns)
+    k = len(taken)
     for p in new.patterns:
         while f"p{k}" in taken:
             k += 1
         taken.add(f"p{k}")
-        added.append(replace(p, id=f"p{k}"))
-    return SitePatterns(
-        site=old.site,
-        patterns=old.patterns + added,
-        settings=old.settings or new.settings,
-        pages=old.pages + [u for u in new.pages if u not in set(old.pages)],
+        added.append(replace(p, id=f"p{k}", version=version, learned_at=new.created or None))
+    merged = SitePatterns(
+        site=old.site if old else new.site,
+        patterns=(old.patterns if old else []) + added,
+        settings=(old.settings if old else {}) or new.settings,
+        pages=(old.pages if old else []) + [u for u in new.pages if not old or u not in set(old.pages)],
         created=new.created,
-        extras=old.extras,
+        extras=old.extras if old else new.extras,
+        history=[dict(h) for h in old.history] if old else [],
+        retired=list(old.retired) if old else [],
     )
+    if same_run and merged.history:
+        entry = merged.history[-1]
+        entry["added"] = list(entry.get("added", [])) + [p.id for p in added]
+        entry["pages"] = int(entry.get("pages", 0)) + len(new.pages)
+    else:
+        merged.add_version({"version": version, "learned_at": new.created or None, "pages": len(new.pages),
+                            "reason": reason, "added": [p.id for p in added], **({"run": run} if run else {})})
+    return merged
+
+
+def retire_idle(patterns: dict[str, SitePatterns], monitor: Any, runlog: Any, config: Config) -> None:
+    """Retire each site's layouts that matched no page in the last ``NEWSSTEMMER_RETIRE_AFTER_RUNS``
+    runs (this one included), and save the file; never a site's last layouts.
+
+    Only runs in which some layout of the site matched a page count (see
+    :meth:`~newsstemmer.crawl.runlog.RunLog.idle_runs`).
+    """
+    for site, sp in sorted(patterns.items()):
+        run = monitor.sites.get(site)
+        if run is None or not sum(run.layouts.values()):
+            continue
+        idle_now = [p.id for p in sp.patterns if run.layouts.get(p.id, 0) == 0]
+        idle = runlog.idle_runs(site, idle_now)
+        stale = sorted(p for p, n in idle.items() if n + 1 >= config.retire_after_runs)  # + this run
+        if not stale or len(stale) == len(sp.patterns):
+            continue
+        when, why = utc_now(), f"no page matched for {config.retire_after_runs} runs"
+        sp.retire(stale, when, why)
+        path = patterns_path(config.patterns_dir, site)
+        try:  # the file as saved: layouts learned from too few pages to save stay out of it
+            saved = SitePatterns.load(path) if path.exists() else None
+        except PatternFileError as exc:
+            log.error("newsstemmer: cannot retire layouts in %s: %s", path, exc)
+            saved = None
+        if saved is not None and saved.retire(stale, when, why):
+            saved.save(path)
+        monitor.retired(site, stale, sp.revision)
+        log.warning("newsstemmer: %s: retired layouts %s (no page matched for %d runs; kept in %s)",
+                    site, ", ".join(stale), config.retire_after_runs, path)

@@ -5,7 +5,12 @@ until its items leave the pipelines, and stops downloading past
 ``SCRAPER_SLOT_MAX_ACTIVE_SIZE``): it stores the page and drops it with
 :class:`Buffered`, logged at DEBUG and counted by Scrapy as
 ``item_dropped_reasons_count/Buffered``.  The page comes back as an article
-through the engine once its site is learned.  Articles pass unchanged.
+through the engine once its site is learned.
+
+Articles are checked against what earlier runs emitted (incremental runs,
+:mod:`newsstemmer.crawl.incremental`): new and changed ones pass, with their
+``version``; unchanged ones are dropped with :class:`~newsstemmer.crawl.incremental.Unchanged`
+(logged at DEBUG, counted as ``newsstemmer/items_unchanged``).
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from typing import Any
 
 from scrapy.exceptions import DropItem
 
-from .items import FetchedPage
-from .learner import SiteLearner
+from .incremental import UNCHANGED, UPDATE, Unchanged
+from .items import Article, FetchedPage
+from .learner import STATS, SiteLearner
 
 __all__ = ["Buffered", "NewsstemmerPipeline"]
 
@@ -40,4 +46,11 @@ class NewsstemmerPipeline:
         if isinstance(item, FetchedPage):
             self.learner.buffer_page(item)
             raise Buffered(f"buffered until {item.site} is learned: {item.url}")
+        if isinstance(item, Article):
+            verdict = self.learner.incremental.check(item)
+            name = {UNCHANGED: "unchanged", UPDATE: "updates"}.get(verdict, "new")
+            self.learner.monitor.count(item.site, name)
+            self.crawler.stats.inc_value(STATS + {"new": "items_new", "updates": "items_updated"}.get(name, "items_unchanged"))
+            if verdict == UNCHANGED:
+                raise Unchanged(f"unchanged since it was last emitted: {item.url}")
         return item

@@ -66,7 +66,7 @@ class DemoPage:
     """One page of the demo site, as served.
 
     ``kind``: ``index`` (home, sections, tags, authors), ``article``, ``static``,
-    ``robots`` or ``sitemap``.  For an article, ``title`` and ``text`` are its true
+    ``robots``, ``sitemap`` or ``feed``.  For an article, ``title`` and ``text`` are its true
     headline and body; ``layout`` is its template (``standard``, ``opinion``,
     ``gallery``, ``japanese``; ``home``, ``section-index``, ``tag-index``,
     ``author-index``, ``ja-index``, ``static`` for other pages).
@@ -103,6 +103,10 @@ class DemoSite:
 
     seed: int
     pages: dict[str, DemoPage] = field(default_factory=dict)
+    day: int = 1  # the demo day served (1: the original site; see :mod:`.days`)
+    updated: dict[str, int] = field(default_factory=dict)  # article path -> day of its last change
+    #: Served but not one of the site's pages (``/feed.xml``): day 1's pages stay as they were.
+    extras: dict[str, DemoPage] = field(default_factory=dict)
 
     def __getitem__(self, path: str) -> DemoPage:
         return self.pages[path]
@@ -117,7 +121,8 @@ class DemoSite:
         return len(self.pages)
 
     def get(self, path: str) -> DemoPage | None:
-        return self.pages.get(path)
+        """The page (or extra file, such as the feed) served at ``path``."""
+        return self.pages.get(path) or self.extras.get(path)
 
     def articles(self) -> list[DemoPage]:
         """The article pages, in URL order."""
@@ -126,6 +131,12 @@ class DemoSite:
     def truth(self) -> dict[str, tuple[str, str]]:
         """``{path: (title, body)}`` for every article (body paragraphs joined by ``"\\n"``)."""
         return {p.path: (p.title or "", p.text or "") for p in self.articles()}
+
+    def truth_records(self) -> list[dict[str, object]]:
+        """One record per article live on this day: ``path``, ``title``, ``body``, ``published``
+        (ISO 8601) and ``updated`` (the demo day of its last change, or None)."""
+        return [{"path": p.path, "title": p.title or "", "body": p.text or "", "published": p.published,
+                 "updated": self.updated.get(p.path)} for p in self.articles()]
 
     def anchor_texts(self) -> dict[str, list[str]]:
         """For every page: the texts of the site's links pointing at it (linkinfo)."""
@@ -142,8 +153,8 @@ class DemoSite:
 
     def render(self, path: str, base_url: str | None = None) -> bytes:
         """The body to serve for ``path``, with absolute URLs on ``base_url``."""
-        page = self.pages[path]
-        if base_url and page.kind in ("robots", "sitemap"):
+        page = self.pages.get(path) or self.extras[path]
+        if base_url and page.kind in ("robots", "sitemap", "feed"):
             return page.body.replace(BASE_PLACEHOLDER.encode(), base_url.rstrip("/").encode())
         return page.body
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from . import japanese as ja
 from . import text as en
-from .model import SECTION_BY_KEY, SECTIONS
+from .model import EDITION_DATE, SECTION_BY_KEY, SECTIONS
 
 __all__ = ["AUTHOR_ROLES", "CREDITS_PEOPLE", "Article", "SitePlan", "allocate"]
 
@@ -99,6 +99,8 @@ class SitePlan:
         self.by_section: dict[str, list[Article]] = {}
         self.authors: dict[str, list[str]] = {}
         self.bios: dict[str, str] = {}
+        self.edition_date = EDITION_DATE  # the masthead's date (a later demo day shows its own)
+        self.feed_link = False  # <link rel="alternate"> to the RSS feed on the home page (demo days >= 2)
         self._plan(n_articles)
 
     def page_rng(self, path: str) -> random.Random:
@@ -136,6 +138,15 @@ class SitePlan:
         self.most_read_pool = rng.sample(english, min(24, len(english)))
         jas = self.by_section.get("ja", [])
         self.ja_ranking_pool = rng.sample(jas, min(10, len(jas)))
+
+    def add_article(self, rng: random.Random, key: str, when: _dt.datetime) -> Article:
+        """Plan one more article of section ``key`` (a later demo day), after every planned one."""
+        ident = max(a.id for a in self.articles) + rng.randint(1, 37)
+        art = self._plan_article(rng, ident, key, when, {a.title for a in self.articles})
+        self.articles.append(art)
+        self.by_section.setdefault(key, []).append(art)
+        self.by_id[art.id] = art
+        return art
 
     def _plan_article(self, rng: random.Random, ident: int, key: str, when: _dt.datetime, titles: set[str]) -> Article:
         section = SECTION_BY_KEY[key]

@@ -6,18 +6,27 @@ handled on daemon threads, at most ``max_threads`` at a time (further connection
 in the listen queue); the server logs nothing unless ``verbose``.
 
 Responses: the page's bytes with its ``Content-Type`` (some pages name the charset in
-the header, others only in ``<meta>``), ``301`` to the slash-terminated path for a
-section requested without its slash, ``404`` for anything else.  ``HEAD`` is supported.
+the header, others only in ``<meta>``), an ``ETag`` (a digest of the bytes) and a
+``Last-Modified`` date (an article's publication or update, else the day's edition),
+``304 Not Modified`` to a conditional request (``If-None-Match``, else
+``If-Modified-Since``) the page still satisfies, ``301`` to the slash-terminated path
+for a section requested without its slash, ``404`` for anything else.  ``HEAD`` is
+supported.  :meth:`DemoServer.switch` serves another site (another demo day) on the
+same port.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
+import time
+from email.utils import format_datetime, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from .days import last_change
 from .model import DemoSite
 from .site import build_site
 
@@ -48,19 +57,40 @@ class _Handler(BaseHTTPRequestHandler):
     def _respond(self, send_body: bool) -> None:
         site = self.server.site
         path = unquote(urlsplit(self.path).path) or "/"
+        if self.server.delay and path != "/robots.txt":
+            time.sleep(self.server.delay)
         page = site.get(path)
         if page is not None:
             body = site.render(path, self.server.base_url)
-            self._send(200, body, page.content_type, send_body)
+            etag = '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
+            changed = last_change(page, site.updated, site.day)
+            headers = {"ETag": etag, "Last-Modified": format_datetime(changed, usegmt=True)}
+            if self._not_modified(etag, changed):
+                self._send(304, b"", page.content_type, False, headers)
+            else:
+                self._send(200, body, page.content_type, send_body, headers)
         elif not path.endswith("/") and path + "/" in site:
             self._send(301, b"", "text/html", send_body, {"Location": path + "/"})
         else:
             self._send(404, _NOT_FOUND, "text/html; charset=utf-8", send_body)
 
+    def _not_modified(self, etag: str, changed: object) -> bool:
+        """Whether a conditional request's validators still match (``If-None-Match`` wins)."""
+        tags = self.headers.get("If-None-Match")
+        if tags is not None:
+            return etag in [t.strip() for t in tags.split(",")] or tags.strip() == "*"
+        since = self.headers.get("If-Modified-Since")
+        if since:
+            try:
+                return parsedate_to_datetime(since) >= changed  # type: ignore[operator]
+            except (TypeError, ValueError):
+                return False
+        return False
+
     def _send(self, status: int, body: bytes, ctype: str, send_body: bool, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(len(body)) if status != 304 else "0")
         self.send_header("Cache-Control", "max-age=60")
         for k, v in (extra or {}).items():
             self.send_header(k, v)
@@ -78,9 +108,11 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, address: tuple[str, int], site: DemoSite, max_threads: int, verbose: bool) -> None:
+    def __init__(self, address: tuple[str, int], site: DemoSite, max_threads: int, verbose: bool,
+                 delay: float = 0.0) -> None:
         self.site = site
         self.verbose = verbose
+        self.delay = delay
         self.base_url = ""
         self._slots = threading.BoundedSemaphore(max_threads)
         super().__init__(address, _Handler)
@@ -116,8 +148,10 @@ class DemoServer:
         port: int = 0,
         max_threads: int = 16,
         verbose: bool = False,
+        delay: float = 0.0,
     ) -> None:
         self.site = site if site is not None else build_site()
+        self.delay = delay  # seconds before each answer (a slow site, to stop a crawl midway in tests)
         self.host = host
         self.port = port
         self.max_threads = max_threads
@@ -145,7 +179,7 @@ class DemoServer:
         """Start serving (idempotent) and return the base URL."""
         with self._lock:
             if self._server is None:
-                server = _Server((self.host, self.port), self.site, self.max_threads, self.verbose)
+                server = _Server((self.host, self.port), self.site, self.max_threads, self.verbose, self.delay)
                 host, port = server.server_address[:2]
                 server.base_url = f"http://{host}:{port}"
                 thread = threading.Thread(
@@ -168,6 +202,14 @@ class DemoServer:
             server.server_close()
         if thread is not None:
             thread.join(timeout=5)
+
+    def switch(self, site: DemoSite, delay: float | None = None) -> None:
+        """Serve ``site`` from now on (the next demo day), on the same port (``delay``: see ``__init__``)."""
+        self.site = site
+        self.delay = self.delay if delay is None else delay
+        if self._server is not None:
+            self._server.site = site
+            self._server.delay = self.delay
 
     def __enter__(self) -> "DemoServer":
         self.start()

@@ -38,25 +38,35 @@ English and Japanese page frames), :mod:`.articles` and :mod:`.indexes` (the pag
 from __future__ import annotations
 
 from .articles import article_page
+from .days import REDESIGN_DAY, advance, check_day, feed_page, sitemap_pages
 from .indexes import index_pages
 from .markup import Doc, esc
 from .model import BASE_PLACEHOLDER, SECTION_BY_KEY, DemoPage, DemoSite, codec
 from .plan import SitePlan
+from .redesign import redesign
 
 __all__ = ["build_site"]
 
 
-def build_site(seed: int = 7, articles: int = 120) -> DemoSite:
-    """Generate the demo site: the same ``seed`` and ``articles`` always give the same bytes."""
+def build_site(seed: int = 7, articles: int = 120, day: int = 1) -> DemoSite:
+    """Generate the demo site as served on ``day`` (see :mod:`.days`; 1: the original site).
+
+    The same ``seed``, ``articles`` and ``day`` always give the same bytes.
+    """
     plan = SitePlan(seed, articles)
+    updated = advance(plan, check_day(day))
     pages: dict[str, DemoPage] = {}
     for doc in [article_page(plan, art) for art in plan.articles] + index_pages(plan):
-        pages[doc.path] = _served(doc)
-    _add_robots_and_sitemap(pages)
-    return DemoSite(seed, dict(sorted(pages.items())))
+        pages[doc.path] = _served(doc, day >= REDESIGN_DAY)
+    if day == 1:
+        _add_robots_and_sitemap(pages)
+    else:
+        pages.update(sitemap_pages(pages, updated, day))
+    feed = feed_page(pages, day)
+    return DemoSite(seed, dict(sorted(pages.items())), day, updated, {feed.path: feed})
 
 
-def _served(doc: Doc) -> DemoPage:
+def _served(doc: Doc, redesigned: bool = False) -> DemoPage:
     """The page as served: encoded in its section's charset, with its content type."""
     art = doc.article
     section = SECTION_BY_KEY.get(doc.section or (art.section if art else ""), None)
@@ -65,6 +75,8 @@ def _served(doc: Doc) -> DemoPage:
     if doc.header_charset is not None:
         header_charset = doc.header_charset
     text = doc.html()
+    if redesigned:
+        text = redesign(text)
     body = text.encode(charset)
     if body.decode(codec(charset)) != text:  # pragma: no cover - guards the word lists
         raise ValueError(f"{doc.path}: text does not round-trip through {charset}")

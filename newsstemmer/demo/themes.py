@@ -19,7 +19,7 @@ import random
 from . import japanese as ja
 from . import text as en
 from .markup import Doc, attr, esc
-from .model import EDITION_DATE, SECTION_BY_KEY, SECTIONS, SITE_NAME, SITE_NAME_JA
+from .model import SECTION_BY_KEY, SECTIONS, SITE_NAME, SITE_NAME_JA
 from .plan import Article, SitePlan
 
 __all__ = ["ad", "english_page", "japanese_page"]
@@ -70,7 +70,7 @@ def ad(doc: Doc, rng: random.Random, slot: str) -> str:
     )
 
 
-def _head(doc: Doc, title: str, description: str, art: Article | None = None) -> str:
+def _head(doc: Doc, title: str, description: str, art: Article | None = None, feed: bool = False) -> str:
     """The English ``<head>``; article pages add Open Graph, article metadata and JSON-LD."""
     full = f"{title} | {SITE_NAME}" if title != SITE_NAME else SITE_NAME
     meta = [
@@ -82,6 +82,8 @@ def _head(doc: Doc, title: str, description: str, art: Article | None = None) ->
         f'<link rel="canonical" href="{attr(doc.path)}">',
         '<link rel="stylesheet" href="/static/css/main.4f2a91.css">',
     ]
+    if feed:
+        meta.append(f'<link rel="alternate" type="application/rss+xml" title="{SITE_NAME}" href="/feed.xml">')
     if art is not None:
         meta += [
             f'<meta property="og:title" content="{attr(art.title)}">',
@@ -116,7 +118,7 @@ def _masthead(plan: SitePlan, doc: Doc, rng: random.Random, current: str | None)
             ticker = f'<div class="breaking-ticker"><span class="label">Breaking</span> {doc.a(story.path, story.title)}</div>\n'
     return (
         f'<a class="skip-link" href="#content">Skip to content</a>\n'
-        f'<div class="topbar"><div class="wrap"><span class="edition-date">{EDITION_DATE}</span> '
+        f'<div class="topbar"><div class="wrap"><span class="edition-date">{plan.edition_date}</span> '
         f'<span class="weather">{weather}</span> {doc.a("/subscribe/", "Subscribe")} {doc.a("/newsletter/", "Newsletters")}</div></div>\n'
         f'<header class="masthead" role="banner"><div class="wrap">{doc.a("/", SITE_NAME, "logo")}\n'
         f'<p class="tagline">Independent journalism since 1887</p></div>\n'
@@ -164,7 +166,7 @@ def english_page(plan: SitePlan, doc: Doc, rng: random.Random, title: str, descr
     ``art``: the article of an article page (its metadata go into the head);
     ``exclude``: an article id the boxes must not list (the page's own).
     """
-    doc.parts.append(f'<!DOCTYPE html>\n<html lang="en">\n{_head(doc, title, description, art)}')
+    doc.parts.append(f'<!DOCTYPE html>\n<html lang="en">\n{_head(doc, title, description, art, plan.feed_link and doc.path == "/")}')
     doc.parts.append(f'<body class="{body_class}">\n')
     doc.parts.append(_masthead(plan, doc, rng, current))
     doc.parts.append(ad(doc, rng, "leaderboard"))

@@ -3,6 +3,14 @@
 One human-readable JSON file per site (SPEC §2.7).  Loading validates every field
 and raises :class:`PatternFileError` naming the file and the problem; the file is
 never evaluated as code.  Saving is atomic (temporary file, then rename).
+
+A file also keeps its history, for sites monitored over months: each layout says in
+which version of the file it was added (``version``), when (``learned_at``) and, once
+no page has matched it for long, when it was retired (``retired_at``; retired layouts
+are kept under ``"retired"`` and not used); ``"history"`` lists the versions (when,
+from how many pages, why, layouts added and retired).  All of it is optional: files
+written before it load as they are (their layouts count as version 1), and readers
+that do not know these keys see the layouts in use only.
 """
 
 from __future__ import annotations
@@ -89,6 +97,10 @@ class LayoutPattern:
     free_paths: dict[str, str] = field(default_factory=dict)
     # Digests of lines most pages of the layout carry: dropped even from main text.
     static_lines: list[str] = field(default_factory=list)
+    # History (see the module docstring): the file version that added it, when, when retired.
+    version: int | None = None
+    learned_at: str | None = None
+    retired_at: str | None = None
 
     @property
     def paths(self) -> list[str]:
@@ -106,6 +118,9 @@ class SitePatterns:
     created: str = ""
     # Rules and other per-site models are kept by name so later components can add theirs.
     extras: dict[str, Any] = field(default_factory=dict)
+    # Versions of the file (see the module docstring) and the layouts no longer in use.
+    history: list[dict[str, Any]] = field(default_factory=list)
+    retired: list[LayoutPattern] = field(default_factory=list)
     # The patterns' section paths as codes, made by extraction on first use (never saved).
     match_cache: Any = field(default=None, init=False, repr=False, compare=False)
 
@@ -120,6 +135,33 @@ class SitePatterns:
         except TypeError:
             return BlockOptions()
 
+    @property
+    def revision(self) -> int:
+        """The file's version in its history (1 for a file without history)."""
+        return max((int(h.get("version", 1)) for h in self.history), default=1)
+
+    def add_version(self, entry: dict[str, Any]) -> None:
+        """Record a version of the file (``version``, ``learned_at``, ``pages``, ``reason``,
+        ``added``, ``retired``, ...); a file without history first records its layouts as version 1."""
+        if not self.history and self.patterns and entry.get("version", 1) > 1:
+            self.history.append({"version": 1, "learned_at": self.created or None, "pages": len(self.pages),
+                                 "reason": "learned", "added": [p.id for p in self.patterns if p.version in (None, 1)]})
+        self.history.append(entry)
+
+    def retire(self, ids: list[str], when: str, reason: str) -> list[LayoutPattern]:
+        """Take layouts out of use (kept under ``retired``); records a new version.  Returns them."""
+        gone = [p for p in self.patterns if p.id in ids]
+        if not gone:
+            return []
+        for p in gone:
+            p.retired_at = when
+        self.patterns = [p for p in self.patterns if p.id not in ids]
+        self.retired.extend(gone)
+        self.match_cache = None
+        self.add_version({"version": self.revision + 1, "learned_at": when, "pages": 0, "reason": reason,
+                          "added": [], "retired": [p.id for p in gone]})
+        return gone
+
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,8 +171,10 @@ class SitePatterns:
             "created": self.created,
             "settings": self.settings,
             "pages": self.pages,
-            "patterns": [asdict(p) for p in self.patterns],
+            "patterns": [_layout_dict(p) for p in self.patterns],
             **({"extras": self.extras} if self.extras else {}),
+            **({"history": self.history} if self.history else {}),
+            **({"retired": [_layout_dict(p) for p in self.retired]} if self.retired else {}),
         }
 
     def to_json(self) -> str:
@@ -193,7 +237,28 @@ class SitePatterns:
         if not isinstance(extras, dict):
             raise PatternFileError("\"extras\" must be an object")
         created = data.get("created", "")
-        return cls(site, patterns, settings, list(pages), created if isinstance(created, str) else "", extras)
+        history = data.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+            raise PatternFileError("\"history\" must be a list of objects")
+        for k, h in enumerate(history):
+            v = h.get("version")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise PatternFileError(f"history entry #{k}: \"version\" must be a positive whole number")
+        raw_retired = data.get("retired", [])
+        if not isinstance(raw_retired, list):
+            raise PatternFileError("\"retired\" must be a list")
+        retired = [_pattern_from_dict(p, i, "retired layout") for i, p in enumerate(raw_retired)]
+        return cls(site, patterns, settings, list(pages), created if isinstance(created, str) else "", extras,
+                   history=[dict(h) for h in history], retired=retired)
+
+
+def _layout_dict(p: LayoutPattern) -> dict[str, Any]:
+    """A layout as saved: the history keys only when set, so files without history keep their shape."""
+    d = asdict(p)
+    for key in ("version", "learned_at", "retired_at"):
+        if d.get(key) is None:
+            d.pop(key, None)
+    return d
 
 
 def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -249,8 +314,15 @@ def _digests(raw: dict[str, Any], where: str) -> list[str]:
     return list(value)
 
 
-def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
-    where = f"pattern #{i}"
+def _optional(raw: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    value = raw.get(key)
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise PatternFileError(f"{where}: \"{key}\" must be {kind.__name__} or absent, got {type(value).__name__}")
+    return value
+
+
+def _pattern_from_dict(raw: Any, i: int, what: str = "pattern") -> LayoutPattern:
+    where = f"{what} #{i}"
     if not isinstance(raw, dict):
         raise PatternFileError(f"{where} must be an object")
     raw_sections = _need(raw, "sections", list, where)
@@ -293,4 +365,7 @@ def _pattern_from_dict(raw: Any, i: int) -> LayoutPattern:
         sample_urls=list(urls),
         free_paths=dict(free),
         static_lines=_digests(raw, where),
+        version=_optional(raw, "version", int, where),
+        learned_at=_optional(raw, "learned_at", str, where),
+        retired_at=_optional(raw, "retired_at", str, where),
     )

@@ -3,6 +3,7 @@
     scrapy crawl news -a urls=https://example.com/,https://example.org/ -O articles.jsonl
     scrapy crawl news -a sites=sites.txt -O articles.jsonl     # one start URL per line
     scrapy crawl news -O articles.jsonl                         # the demo site (newsstemmer.demo)
+    scrapy crawl news -a urls=https://example.com/ -a feeds=https://example.com/rss.xml -o new.jsonl
 
 From each start URL it follows links to the same site (same host, ``www.``
 ignored) up to ``NEWSSTEMMER_MAX_DEPTH`` links away and at most
@@ -17,6 +18,15 @@ other content types, failed downloads) are counted under
 The scheduled and done pages are kept in the frontier (state folder): a crawl
 that was interrupted, even killed, is resumed by running it again with the same
 state folder (``NEWSSTEMMER_RESUME``); see :mod:`newsstemmer.crawl.frontier`.
+
+Scheduled monitoring (``NEWSSTEMMER_INCREMENTAL``): before a page is scheduled the
+fetch log (:mod:`newsstemmer.crawl.fetchlog`) says whether to fetch it, re-check
+it with a conditional request (``If-None-Match``/``If-Modified-Since``; a ``304``
+is counted as ``not_modified``), or skip it (an article checked recently, whose
+sitemap/feed date did not change).  New pages are also found in the sites'
+sitemaps (``robots.txt``, ``/sitemap.xml``; ``NEWSSTEMMER_SITEMAPS``) and feeds
+(``-a feeds=URL,...`` and the start pages' ``<link rel="alternate">``;
+``NEWSSTEMMER_FEEDS``), newest first (:mod:`newsstemmer.crawl.discovery`).
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
-from urllib.parse import urldefrag, urlparse, urlsplit
+from urllib.parse import urldefrag, urljoin, urlparse, urlsplit
 
 import scrapy
 from scrapy import signals
@@ -38,12 +48,15 @@ from ...dom.decoding import BinaryContentError, decode_html
 from ...dom.parse import parse_html
 from ...layout.learning import site_of
 from ..config import Config
+from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
+from ..fetchlog import RECHECK, SKIP
 from ..frontier import Resume
 from ..items import Article, FetchedPage
 from ..learner import STATS, page_failed
 from ..links import tree_links
-from ..storage import Storage
-from ..storage.base import AnchorStore, FrontierStore
+from ..monitor import RunMonitor
+from ..storage import Storage, open_fetchlog
+from ..storage.base import AnchorStore, FetchRecord, FrontierStore
 
 __all__ = ["NewsSpider", "read_start_urls"]
 
@@ -54,6 +67,10 @@ _SNIFF_BYTES = 8192
 #: Scrapy's default ``deny_extensions`` (links to images, archives, documents…) as one
 #: tuple for ``str.endswith``; see :func:`_ignored_extension`.
 _IGNORED_SUFFIXES = tuple("." + ext for ext in IGNORED_EXTENSIONS)
+#: Request meta keys: a page's sitemap/feed date (a change forces a re-check), sitemap nesting.
+HINT_META = "newsstemmer_hint"
+SITEMAP_DEPTH_META = "newsstemmer_sitemap_depth"
+MAX_SITEMAP_DEPTH = 3
 
 
 def read_start_urls(urls: str | None = None, sites: str | None = None) -> list[str]:
@@ -87,9 +104,12 @@ def read_start_urls(urls: str | None = None, sites: str | None = None) -> list[s
 class NewsSpider(scrapy.Spider):
     name = "news"
 
-    def __init__(self, *args: Any, urls: str | None = None, sites: str | None = None, **kwargs: Any):
+    def __init__(self, *args: Any, urls: str | None = None, sites: str | None = None, feeds: str | None = None,
+                 sitemaps: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.start_urls = read_start_urls(urls, sites)
+        self.feed_urls = read_start_urls(feeds)
+        self.sitemap_urls = read_start_urls(sitemaps)
         self.config = Config()
         # for pages newsstemmer cannot parse (links.tree_links reads the others): every anchor,
         # not only the first per URL; Scrapy's extension filter is applied by _same_site_links
@@ -101,6 +121,10 @@ class NewsSpider(scrapy.Spider):
         self._demo: Any = None
         self._over_limit: set[str] = set()  # URLs left out by NEWSSTEMMER_MAX_PAGES_PER_SITE
         self._limited_sites: set[str] = set()
+        self._fetchlog: FetchRecord | None = None
+        self._skipped: set[str] = set()  # fresh articles not downloaded this run
+        self._discovery: set[str] = set()  # feeds and sitemaps requested this run
+        self._sites: set[str] = set()  # the start URLs' sites (sitemap entries elsewhere are ignored)
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "NewsSpider":
@@ -128,15 +152,24 @@ class NewsSpider(scrapy.Spider):
                 yield Request(url, callback=self.parse, errback=self.failed, dont_filter=True,
                               priority=-depth, meta={"depth": depth})
         urls = self.start_urls or [self._start_demo()]
+        self._sites = {site_of(u) for u in urls}
         for url in urls:
             if self._admit(site_of(url), url, 0):
                 yield Request(url, callback=self.parse, errback=self.failed)
+        discovery = [r for url in self.feed_urls for r in self._discover(url, self.parse_feed)]
+        discovery += [r for url in self.sitemap_urls for r in self._discover(url, self.parse_sitemap)]
+        if self.config.sitemaps and self.config.enabled:
+            for url in urls:
+                root = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}"
+                discovery += self._discover(root + "/robots.txt", self.parse_robots, handle_httpstatus_all=True)
+        for request in discovery:
+            yield request
 
     def _start_demo(self) -> str:
         """Serve the demo site on its usual port (so its pattern file is found again by
         the next crawl), or on any free port if that one is taken."""
         module = _demo_module()
-        site = module.build_site()
+        site = module.build_site(day=self.config.demo_day)
         port = self.config.demo_port
         try:
             self._demo = module.DemoServer(site, port=port)
@@ -150,6 +183,9 @@ class NewsSpider(scrapy.Spider):
 
     # -- pages -------------------------------------------------------------------------------
     def parse(self, response: Response) -> Iterable[Any]:
+        if response.status == 304:
+            self._not_modified(response)
+            return
         problem = _not_html(response)
         if problem:
             page_failed(self.crawler.stats, response.url, *problem)
@@ -172,13 +208,122 @@ class NewsSpider(scrapy.Spider):
         aliases = [response.url, *response.meta.get("redirect_urls", [])]
         page = FetchedPage(response.url, site, html, linkinfo.anchors(aliases))
         page.tree = tree
+        if self.fetchlog is not None:
+            headers = response.headers
+            self.fetchlog.seen(response.url, site, _header(headers, b"ETag"), _header(headers, b"Last-Modified"),
+                               response.meta.get(HINT_META))
         yield page
         depth = response.meta.get("depth", 0)
+        if depth == 0 and self.config.feeds and self.config.enabled:
+            for url in feed_links(tree, response.url):
+                yield from self._discover(url, self.parse_feed)
         if depth >= self.config.max_depth:
             return
         for url in dict.fromkeys(u for u, _ in links):
-            if self._admit(site, url, depth + 1):
-                yield Request(url, callback=self.parse, errback=self.failed)
+            request = self._request(site, url, depth + 1)
+            if request is not None:
+                yield request
+
+    def _not_modified(self, response: Response) -> None:
+        """A ``304`` to a re-check: the page is as recorded; checked now."""
+        self.crawler.stats.inc_value(STATS + "not_modified")
+        monitor = RunMonitor.of(self.crawler.stats)
+        if monitor is not None:
+            monitor.count(site_of(response.url), "not_modified")
+        if self.fetchlog is not None:
+            self.fetchlog.not_modified(response.url, response.meta.get(HINT_META))
+        self.frontier.done([response.url])
+
+    # -- feeds and sitemaps ------------------------------------------------------------------
+    def _discover(self, url: str, callback: Any, **meta: Any) -> Iterable[Request]:
+        """One request per feed or sitemap URL and run."""
+        if url not in self._discovery:
+            self._discovery.add(url)
+            yield Request(url, callback=callback, errback=self._discovery_failed, dont_filter=True, priority=100,
+                          meta={"handle_httpstatus_all": True, **meta})
+
+    def _discovery_failed(self, failure: Any) -> None:
+        """A feed or sitemap that could not be downloaded: logged and counted, not a page failure."""
+        url = failure.request.url if hasattr(failure, "request") else "?"
+        if not failure.check(IgnoreRequest):
+            log.warning("newsstemmer: cannot download %s: %s", url, failure.value)
+            self.crawler.stats.inc_value(STATS + "discovery_failed")
+
+    def _missing(self, response: Response) -> bool:
+        """Whether a feed or sitemap response is an HTTP error (logged, counted)."""
+        if response.status == 200:
+            return False
+        level = logging.DEBUG if response.url.endswith("/sitemap.xml") else logging.WARNING  # the guessed one
+        log.log(level, "newsstemmer: %s: HTTP %d", response.url, response.status)
+        self.crawler.stats.inc_value(STATS + "discovery_failed")
+        return True
+
+    def parse_robots(self, response: Response) -> Iterable[Request]:
+        """The sitemaps ``robots.txt`` lists (else ``/sitemap.xml``)."""
+        urls = robots_sitemaps(response.body, response.url) if response.status == 200 else []
+        for url in urls or [urljoin(response.url, "/sitemap.xml")]:
+            yield from self._discover(url, self.parse_sitemap, **{SITEMAP_DEPTH_META: 1})
+
+    def parse_sitemap(self, response: Response) -> Iterable[Request]:
+        """A sitemap index (its sitemaps) or URL set (its pages, newest first)."""
+        if self._missing(response):
+            return
+        try:
+            kind, entries = sitemap_entries(response.body, response.url)
+        except ValueError as exc:
+            log.warning("newsstemmer: cannot read the sitemap %s: %s", response.url, exc)
+            self.crawler.stats.inc_value(STATS + "sitemaps_failed")
+            return
+        self.crawler.stats.inc_value(STATS + "sitemaps")
+        depth = response.meta.get(SITEMAP_DEPTH_META, 1)
+        if kind == "sitemapindex":
+            if depth < MAX_SITEMAP_DEPTH:
+                for e in newest_first(entries):
+                    yield from self._discover(e.url, self.parse_sitemap, **{SITEMAP_DEPTH_META: depth + 1})
+            return
+        yield from self._entries(entries)
+
+    def parse_feed(self, response: Response) -> Iterable[Request]:
+        """An RSS or Atom feed: its entries, newest first (their dates kept as publication dates)."""
+        if self._missing(response):
+            return
+        try:
+            entries = feed_entries(response.body, response.url)
+        except ValueError as exc:
+            log.warning("newsstemmer: cannot read the feed %s: %s", response.url, exc)
+            self.crawler.stats.inc_value(STATS + "feeds_failed")
+            return
+        self.crawler.stats.inc_value(STATS + "feeds")
+        if self.fetchlog is not None:
+            for e in entries:
+                if e.published and site_of(e.url) in self._sites:
+                    self.fetchlog.set_published(e.url, site_of(e.url), e.published)
+        yield from self._entries(entries)
+
+    def _entries(self, entries: list[Any]) -> Iterable[Request]:
+        for e in newest_first(entries):
+            site = site_of(e.url)
+            if site in self._sites and urlsplit(e.url).scheme in ("http", "https") and not _ignored_extension(e.url):
+                url = urldefrag(e.url)[0]
+                if e.date and self.fetchlog is not None and self.frontier.known(url):
+                    self.fetchlog.baseline_hint(url, site, e.date)  # fetched this run without it
+                request = self._request(site, url, 1, e.date)
+                if request is not None:
+                    self.crawler.stats.inc_value(STATS + "discovered")
+                    yield request
+
+    def newsstemmer_refetch(self, urls: list[str]) -> int:
+        """Fetch known pages again now, fresh or not (drift: pages of the new design to relearn from)."""
+        engine = getattr(self.crawler, "engine", None)
+        n = 0
+        for url in urls:
+            if engine is None or (self.frontier.known(url) and url not in self._skipped):
+                continue
+            self.frontier.admit(site_of(url), url, 1)
+            engine.crawl(Request(url, callback=self.parse, errback=self.failed, dont_filter=True, meta={"depth": 1}))
+            n += 1
+        self.crawler.stats.inc_value(STATS + "refetched", n)
+        return n
 
     def _same_site_links(self, response: TextResponse, site: str, tree: Any = None) -> list[tuple[str, str]]:
         """``(url, anchor text)`` of every link to another page of the same site, duplicates included.
@@ -210,6 +355,9 @@ class NewsSpider(scrapy.Spider):
         url = request.url if request is not None else "?"
         if failure.check(HttpError):
             self.crawler.stats.inc_value(STATS + "http_errors")
+            monitor = RunMonitor.of(self.crawler.stats)
+            if monitor is not None and request is not None:
+                monitor.count(site_of(request.url), "http_errors")
         elif failure.check(IgnoreRequest):
             return
         else:
@@ -220,6 +368,31 @@ class NewsSpider(scrapy.Spider):
         return ()
 
     # -- limits and stores -----------------------------------------------------------------
+    def _request(self, site: str, url: str, depth: int, hint: str | None = None) -> Request | None:
+        """The request for a page, as the fetch log plans it (None: skipped, or not admitted)."""
+        plan = None
+        if hint is None and url in self._skipped:
+            return None  # linked again (a sitemap/feed date could still call for a re-check)
+        if self.fetchlog is not None and not self.frontier.known(url):
+            plan = self.fetchlog.plan(url, self.config.recheck_after * 3600, hint)
+            if plan.action == SKIP:
+                if url not in self._skipped:
+                    self._skipped.add(url)
+                    self.crawler.stats.inc_value(STATS + "skipped_fresh")
+                    monitor = RunMonitor.of(self.crawler.stats)
+                    if monitor is not None:
+                        monitor.count(site, "skipped_fresh")
+                return None
+        if not self._admit(site, url, depth):
+            return None
+        meta: dict[str, Any] = {HINT_META: hint} if hint else {}
+        headers = {}
+        if plan is not None and plan.action == RECHECK:
+            headers = plan.headers
+            meta["handle_httpstatus_list"] = [304]
+            self.crawler.stats.inc_value(STATS + "rechecked")
+        return Request(url, callback=self.parse, errback=self.failed, headers=headers, meta=meta)
+
     def _admit(self, site: str, url: str, depth: int) -> bool:
         """Schedule ``url`` only once per crawl (resumes included) and within its site's page limit."""
         limit = self.config.max_pages_per_site
@@ -258,6 +431,13 @@ class NewsSpider(scrapy.Spider):
         return self._frontier
 
     @property
+    def fetchlog(self) -> FetchRecord | None:
+        """The fetch log of incremental runs (None when they are off, or newsstemmer is)."""
+        if self._fetchlog is None and self.config.enabled and self.config.incremental:
+            self._fetchlog = open_fetchlog(self.config)
+        return self._fetchlog
+
+    @property
     def linkinfo(self) -> AnchorStore:
         if self._linkinfo is None:
             self._linkinfo = Storage.for_crawler(self.crawler).linkinfo()
@@ -269,8 +449,15 @@ class NewsSpider(scrapy.Spider):
             self._frontier.close()
         if self._linkinfo is not None:
             self._linkinfo.close()
+        if self._fetchlog is not None:
+            self._fetchlog.close()
         if self._demo is not None and hasattr(self._demo, "stop"):
             self._demo.stop()
+
+
+def _header(headers: Any, name: bytes) -> str | None:
+    value = headers.get(name)
+    return value.decode("latin-1").strip() or None if value else None
 
 
 def _ignored_extension(url: str) -> bool:

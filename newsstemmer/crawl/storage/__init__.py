@@ -1,8 +1,9 @@
 """Where the crawl keeps its state: SQLite files for one process, or Redis for many workers.
 
 :class:`Storage` is the one place that chooses: with ``NEWSSTEMMER_REDIS_URL`` set, the
-page buffer, linkinfo, frontier, learned patterns, emit claims and site leases live in
-Redis (:mod:`.redis_stores`, :mod:`.redis_worker`; the request queue is scrapy-redis's,
+page buffer, linkinfo, frontier, learned patterns, emit claims, site leases, the record
+of emitted articles and the fetch records of incremental runs live in Redis
+(:mod:`.redis_stores`, :mod:`.redis_worker`, :mod:`.redis_monitor`; the request queue is scrapy-redis's,
 :mod:`.scheduler`), shared by every worker started with the same settings; without it,
 they are today's SQLite files in ``NEWSSTEMMER_STATE_DIR`` and the patterns folder
 (:mod:`.local`), and ``redis`` is never imported.  Each store's interface is in
@@ -16,12 +17,14 @@ from weakref import WeakKeyDictionary
 
 from ..buffer import PageBuffer
 from ..config import Config
+from ..fetchlog import FetchLog
 from ..frontier import Frontier
+from ..history import ArticleHistory
 from ..linkinfo import LinkInfo
-from .base import AnchorStore, EmitRecord, FrontierStore, PageStore, PatternStore, SiteLeases
+from .base import AnchorStore, EmitRecord, FetchRecord, FrontierStore, HistoryStore, PageStore, PatternStore, SiteLeases
 from .local import FolderPatterns, LocalEmits, LocalLeases
 
-__all__ = ["Storage", "open_linkinfo", "open_page_buffer"]
+__all__ = ["Storage", "open_fetchlog", "open_history", "open_linkinfo", "open_page_buffer"]
 
 _BY_CRAWLER: "WeakKeyDictionary[Any, Storage]" = WeakKeyDictionary()
 
@@ -46,6 +49,26 @@ def open_linkinfo(config: Config, create: bool = True) -> AnchorStore | None:
     if not create and not config.linkinfo_path.exists():
         return None
     return LinkInfo(config.linkinfo_path)
+
+
+def open_history(config: Config) -> HistoryStore:
+    """A handle on the record of emitted articles (incremental runs; SQLite: one per thread)."""
+    if config.redis_url:
+        from .redis_keys import Keys, client
+        from .redis_monitor import RedisArticleHistory
+
+        return RedisArticleHistory(client(config.redis_url), Keys(config.redis_prefix))
+    return ArticleHistory(config.history_path)
+
+
+def open_fetchlog(config: Config) -> FetchRecord:
+    """A handle on the per-URL fetch records (incremental runs; SQLite: one per thread)."""
+    if config.redis_url:
+        from .redis_keys import Keys, client
+        from .redis_monitor import RedisFetchLog
+
+        return RedisFetchLog(client(config.redis_url), Keys(config.redis_prefix))
+    return FetchLog(config.fetchlog_path)
 
 
 class Storage:
