@@ -76,9 +76,15 @@ def test_two_workers_share_one_crawl(redis_url, tmp_path):
 
     flush(redis_url)
     site = build_test_site(n_articles=60)
-    with serve(site, delay=0.02) as base:
+    server = serve(site, delay=0.02)
+    base = server.__enter__()
+    try:
         procs = [_start(n, tmp_path, base, redis_url, DOWNLOAD_MAXSIZE="200000") for n in (1, 2)]
         runs = _finish(procs, tmp_path, [1, 2])
+        # the next run (one new worker, its own new state folder), same site
+        again = _finish([_start(3, tmp_path, base, redis_url, DOWNLOAD_MAXSIZE="200000")], tmp_path, [3])[3]
+    finally:
+        server.__exit__(None, None, None)
     got = _articles([i for r in runs.values() for i in r["items"]], site)
     assert set(got) == set(site.articles)  # every article...
     assert all(len(v) == 1 for v in got.values())  # ...once
@@ -100,6 +106,12 @@ def test_two_workers_share_one_crawl(redis_url, tmp_path):
     assert not list(r.scan_iter("newsstemmer:run:*")) and not r.exists("newsstemmer:news:requests")
     assert r.hlen("newsstemmer:patterns") == 1 and r.scard("newsstemmer:li:sites") == 1
     assert r.scard("newsstemmer:buf:sites") == 0
+    # the next run: the articles the two workers emitted are known from the shared history and
+    # fetch records (a new worker, with a new state folder): none is sent again
+    assert _articles(again["items"], site) == {}
+    st = again["stats"]
+    assert st.get("newsstemmer/skipped_fresh", 0) + st.get("newsstemmer/items_unchanged", 0) >= len(site.articles) - 3
+    assert st["newsstemmer/patterns_loaded"] == 1 and not st.get("newsstemmer/sites_learned")
 
 
 def test_a_worker_killed_mid_crawl_loses_nothing(redis_url, tmp_path):

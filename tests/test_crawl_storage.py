@@ -331,3 +331,82 @@ def test_storage_is_sqlite_without_the_setting(tmp_path):
     storage = Storage(config)
     assert not storage.shared and storage.worker is None
     assert Path(storage.page_buffer().path) == config.buffer_path
+
+
+# -- the stores of monitoring runs: both implementations ------------------------------------------------
+
+
+def test_article_history_contract(config):
+    from newsstemmer.crawl.history import Emitted
+    from newsstemmer.crawl.storage import open_history
+
+    h = open_history(config)
+    assert h.get("http://a/1") is None and h.count() == 0 and h.recent("a", 5) == []
+    h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash1", "Body one caf\u00e9", 1, "2026-01-01T00:00:00+00:00",
+                  "2025-12-31", "page text"))
+    time.sleep(0.002)
+    h.put(Emitted("http://a/2", "a", "http://a/2", "hash2", "Body two", 1, "2026-01-02T00:00:00+00:00"))
+    h.put(Emitted("http://b/1", "b", "http://b/1", "hash3", "B", 1, "2026-01-02T00:00:00+00:00"))
+    time.sleep(0.002)
+    h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash4", "Body one, updated", 2, "2026-01-01T00:00:00+00:00",
+                  None, "new page text"))
+    h.close()
+    h = open_history(config)  # another handle: another thread, another worker
+    got = h.get("http://a/1")
+    assert (got.site, got.url, got.content_hash, got.body, got.version, got.first_seen, got.published, got.page_text) == (
+        "a", "http://a/1?x", "hash4", "Body one, updated", 2, "2026-01-01T00:00:00+00:00", None, "new page text")
+    assert h.get("http://a/2").published is None and h.get("http://a/2").page_text == ""
+    assert h.count() == 3 and h.count("a") == 2
+    assert h.recent("a", 5) == ["http://a/1?x", "http://a/2"] and h.recent("a", 1) == ["http://a/1?x"]
+    h.close()
+
+
+def test_fetch_log_contract(config):
+    from newsstemmer.crawl.fetchlog import FETCH, RECHECK, SKIP
+    from newsstemmer.crawl.storage import open_fetchlog
+
+    fl = open_fetchlog(config)
+    url = "http://a/story"
+    assert fl.plan(url, 3600).action == FETCH  # never seen
+    fl.seen(url, "a", '"v1"', "Mon, 01 Jan 2026 00:00:00 GMT", "2026-01-01")
+    assert fl.plan(url, 3600).action == FETCH  # pending until its item is safe
+    fl.commit([url], article=True)
+    plan = fl.plan(url, 3600)
+    assert plan.action == SKIP and plan.headers == {"If-None-Match": '"v1"',
+                                                     "If-Modified-Since": "Mon, 01 Jan 2026 00:00:00 GMT"}
+    assert fl.plan(url, 3600, hint="2026-02-01").action == RECHECK  # the sitemap says it changed
+    assert fl.plan(url, 3600, now=time.time() + 7200).action == RECHECK  # too old
+    assert fl.articles("a") == 1
+    fl.not_modified(url, "2026-02-01")
+    assert fl.plan(url, 3600, hint="2026-02-01").action == SKIP
+    fl.seen(url, "a", None, None, None)
+    fl.commit([url], article=False)  # fetched again: no longer an article, no validators
+    assert fl.plan(url, 3600).action == FETCH and fl.articles("a") == 0
+    fl.set_published("http://a/other", "a", "2026-03-01")
+    assert fl.published("http://a/other") == "2026-03-01" and fl.published("http://a/none") is None
+    other = "http://a/fed"
+    fl.baseline_hint(other, "a", "2026-01-05")
+    fl.seen(other, "a", None, None, None)
+    fl.commit([other], article=True)
+    assert fl.plan(other, 3600, hint="2026-01-05").action == SKIP  # the baseline date: no change
+    assert fl.plan(other, 3600, hint="2026-01-06").action == RECHECK
+    fl.not_modified("http://a/never-seen", None)  # nothing to update
+    assert fl.plan("http://a/never-seen", 3600).action == FETCH
+    fl.close()
+
+
+def test_patterns_export_command_writes_the_crawls_files(shared, tmp_path, capsys):
+    from newsstemmer.cli import main
+
+    storage = Storage(shared)
+    storage.patterns.publish("127.0.0.1:8080", _patterns("127.0.0.1:8080", 2))
+    storage.patterns.publish("b.example", _patterns("b.example", 1))
+    storage.worker.redis.hset("t:patterns", "broken.example", b"{not json")
+    out = tmp_path / "exported"
+    assert main(["patterns", "export", "--redis", shared.redis_url, "--prefix", "t", str(out)]) == 1  # one skipped
+    assert sorted(p.name for p in out.iterdir()) == ["127.0.0.1_8080.json", "b.example.json"]
+    assert len(SitePatterns.load(out / "127.0.0.1_8080.json").patterns) == 2
+    assert "skipped broken.example" in capsys.readouterr().err
+    assert main(["patterns", "export", str(out)]) == 2  # no --redis
+    bad = f"redis://127.0.0.1:{__import__('newsstemmer.crawl.testing', fromlist=['x']).free_port()}/0"
+    assert main(["patterns", "export", "--redis", bad, str(out)]) == 2

@@ -246,7 +246,12 @@ class RedisFrontier:
         return self._counts[site]
 
     def known(self, url: str) -> bool:
-        return url in self._known or bool(self.worker.redis.sismember(self.worker.keys.seen, url))
+        if url in self._known:
+            return True
+        if self.worker.redis.sismember(self.worker.keys.seen, url):
+            self._known.add(url)  # scheduled by another worker: never admitted again in this crawl
+            return True
+        return False
 
     def done(self, urls: list[str]) -> None:
         self.worker.done(urls)
