@@ -16,7 +16,7 @@ import time
 import zlib
 from typing import Any
 
-from ..fetchlog import FETCH, RECHECK, SKIP, Plan, hint_is_later
+from ..fetchlog import Plan, decide
 from ..history import Emitted
 from ..items import utc_now
 from .redis_keys import Keys
@@ -126,20 +126,10 @@ class RedisFetchLog:
     def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan:
         etag, last_modified, checked, article, old_hint = (
             _s(v) for v in self.redis.hmget(self._key(url), ["etag", "last_modified", "checked", "article", "hint"]))
-        if article != "1":
-            return Plan(FETCH, {})
-        headers = {}
-        if etag:
-            headers["If-None-Match"] = etag
-        if last_modified:
-            headers["If-Modified-Since"] = last_modified
-        now = time.time() if now is None else now
-        fresh = checked is not None and now - float(checked) < recheck_after
-        if fresh and (hint is None or old_hint is None or not hint_is_later(hint, old_hint)):
-            if hint is not None and old_hint is None:
-                self.baseline_hint(url, "", hint)
-            return Plan(SKIP, headers)
-        return Plan(RECHECK, headers)
+        plan, baseline = decide((etag, last_modified, checked, article == "1", old_hint), recheck_after, hint, now)
+        if baseline:
+            self.baseline_hint(url, "", hint or "")
+        return plan
 
     def baseline_hint(self, url: str, site: str, hint: str) -> None:
         pipe = self.redis.pipeline(transaction=True)
