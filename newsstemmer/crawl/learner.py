@@ -256,8 +256,9 @@ def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
 
 
 def emit_key(item: Article) -> str:
-    """The key of an article in the record of emitted articles: its canonical URL."""
-    return canonicalize_url(item.url)
+    """The key of an article's emit claim: its canonical URL (the page's ``rel=canonical`` when
+    it has one, as incremental runs key their history), normalised."""
+    return canonicalize_url(getattr(item, "canonical", None) or item.url)
 
 
 _LEARNERS: "WeakKeyDictionary[Any, SiteLearner]" = WeakKeyDictionary()
