@@ -56,7 +56,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "templates": ("templates", "group pages that share a template (substring amplification)"),
     "train-crf": ("train_crf", "train the single-page CRF model from pages matched by learned patterns"),
     "report": ("report", "write an HTML report of a site's layouts (or of the last crawl) with marked sample pages"),
-    "patterns": ("patterns", "show a pattern file's history: versions, layouts added and retired"),
+    "patterns": ("patterns", "show a pattern file's history (versions, layouts added and retired), or export a Redis crawl's patterns"),
 }
 
 

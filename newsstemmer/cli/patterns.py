@@ -1,11 +1,14 @@
-"""``newsstemmer patterns history FILE``: the versions of a site's pattern file.
+"""``newsstemmer patterns history FILE``: the versions of a site's pattern file;
+``newsstemmer patterns export --redis URL DIR``: the patterns of a crawl shared through Redis, as files.
 
 A pattern file written by a monitoring crawl keeps its history (see
 :mod:`newsstemmer.layout.patterns`): each version says when it was made, from how
 many pages, why (first learning, drift, retirement) and which layouts it added or
 retired.  This command prints that history, then every layout (in use or retired)
 with the version that added it, when it was learned, from how many pages, and when
-it was retired.  ``--json`` prints the same as one JSON object.
+it was retired.  ``--json`` prints the same as one JSON object.  ``export`` writes
+the pattern files a crawl shared through Redis keeps there into a folder
+(:mod:`.patterns_export`).
 """
 
 from __future__ import annotations
@@ -21,14 +24,21 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Give the ``patterns`` parser its description and arguments."""
     p.description = __doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None
-    p.add_argument("action", choices=["history"], help="what to show (history: the file's versions and layouts)")
-    p.add_argument("patterns", metavar="PATTERNS.json", help="the site's pattern file")
+    p.add_argument("action", choices=["history", "export"],
+                   help="history: the file's versions and layouts; export: a Redis crawl's patterns into a folder")
+    p.add_argument("patterns", metavar="PATTERNS.json|DIR", help="the site's pattern file (history), the folder (export)")
+    p.add_argument("--redis", metavar="URL", help="export: the crawl's NEWSSTEMMER_REDIS_URL")
+    p.add_argument("--prefix", default="newsstemmer", help="export: the crawl's NEWSSTEMMER_REDIS_PREFIX (default newsstemmer)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, rep: Reporter) -> int:
+    if args.action == "export":
+        from .patterns_export import export
+
+        return export(args, rep)
     site = load_patterns(args.patterns)
     layouts = [(p, "in use") for p in site.patterns] + [(p, "retired") for p in site.retired]
     history = site.history or [{"version": 1, "learned_at": site.created or None, "pages": len(site.pages),

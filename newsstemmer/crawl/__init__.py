@@ -16,6 +16,10 @@ Modules:
 * :mod:`.learner`: learning rounds and emission through the engine;
 * :mod:`.buffer`, :mod:`.linkinfo`, :mod:`.frontier`: the SQLite stores in the
   state folder (buffered pages, anchor texts, scheduled/done pages for resuming);
+* :mod:`.storage`: one interface per store, SQLite (the files above, one process) or
+  Redis (``NEWSSTEMMER_REDIS_URL``: many workers share one crawl; scrapy-redis's
+  scheduler, emit claims, site leases); :mod:`.sharing`: what a worker of such a crawl
+  does besides (leases, heartbeat, patterns learned elsewhere, the common end);
 * :mod:`.patternfiles`: the pattern files (loading, new versions, retiring layouts);
 * scheduled monitoring: :mod:`.incremental` (send each article once, then its updates),
   with its stores :mod:`.history` (emitted articles) and :mod:`.fetchlog` (validators,

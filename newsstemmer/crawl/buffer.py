@@ -58,8 +58,12 @@ class PageBuffer:
             ),
         )
 
-    def add(self, page: FetchedPage) -> None:
-        """Store a page (a page fetched again replaces its older copy)."""
+    def add(self, page: FetchedPage, tried: int = 0) -> None:
+        """Store a page (a page fetched again replaces its older copy).
+
+        ``tried`` (the patterns version the page did not match) matters only to a
+        buffer shared by many workers: one process knows what it tried.
+        """
         self._conn.execute(
             "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?)",
             (page.site, page.url, page.html, json.dumps(page.anchor_texts, ensure_ascii=False), page.fetched_at, time.time()),
@@ -78,6 +82,10 @@ class PageBuffer:
     def urls(self, site: str) -> list[str]:
         """URLs buffered for ``site``, oldest first."""
         return [u for (u,) in self._conn.execute("SELECT url FROM pages WHERE site = ? ORDER BY added, url", (site,))]
+
+    def untried(self, site: str, version: int) -> list[str]:
+        """Pages other workers buffered with older patterns: none in a buffer of one process."""
+        return []
 
     def size(self, site: str, urls: Iterable[str]) -> int:
         """Characters of HTML of the buffered pages of ``site`` among ``urls``."""

@@ -6,6 +6,7 @@ defaults live here and nowhere else.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,9 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_RETIRE_AFTER_RUNS": 10,
     "NEWSSTEMMER_HEALTH_MIN_COVERAGE": 0.8,
     "NEWSSTEMMER_HEALTH_MAX_ERROR_RATE": 0.1,
+    "NEWSSTEMMER_REDIS_URL": "",
+    "NEWSSTEMMER_REDIS_PREFIX": "newsstemmer",
+    "NEWSSTEMMER_WORKER_TIMEOUT": 30.0,
 }
 
 
@@ -70,6 +74,25 @@ def _report_dir(value: Any, state_dir: Path) -> Path | None:
     return Path(text)
 
 
+def _redis_prefix(value: Any) -> str:
+    """The Redis key prefix: letters, digits and ``_.:-`` only (it is part of every key)."""
+    text = str(value or "").strip()
+    if not re.fullmatch(r"[\w.:-]{1,100}", text):
+        raise ValueError(f"NEWSSTEMMER_REDIS_PREFIX: {value!r}: use 1-100 letters, digits, '_', '.', ':' or '-'")
+    return text
+
+
+def _worker_timeout(raw: Any) -> float:
+    """Seconds of silence after which a worker counts as dead (2 to 3600)."""
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {raw!r} is not a number of seconds") from None
+    if not 2 <= value <= 3600:
+        raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {value} is not between 2 and 3600 seconds")
+    return value
+
+
 @dataclass(frozen=True)
 class Config:
     """The newsstemmer settings of one crawl."""
@@ -99,6 +122,9 @@ class Config:
     retire_after_runs: int = 10
     health_min_coverage: float = 0.8
     health_max_error_rate: float = 0.1
+    redis_url: str = ""  # shared state of many workers in Redis (NEWSSTEMMER_REDIS_URL); "": SQLite, one process
+    redis_prefix: str = "newsstemmer"  # first part of every Redis key: one crawl per prefix
+    worker_timeout: float = 30.0  # seconds of silence after which a worker counts as dead (its work passes on)
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -146,6 +172,9 @@ class Config:
             retire_after_runs=max(1, getint("NEWSSTEMMER_RETIRE_AFTER_RUNS")),
             health_min_coverage=getfloat("NEWSSTEMMER_HEALTH_MIN_COVERAGE", 0.0, 1.0),
             health_max_error_rate=getfloat("NEWSSTEMMER_HEALTH_MAX_ERROR_RATE", 0.0, 1.0),
+            redis_url=str(get("NEWSSTEMMER_REDIS_URL") or "").strip(),
+            redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
+            worker_timeout=_worker_timeout(get("NEWSSTEMMER_WORKER_TIMEOUT")),
         )
 
     @property

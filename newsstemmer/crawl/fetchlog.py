@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .store import open_versioned, transaction
 
-__all__ = ["FETCH", "RECHECK", "SKIP", "FetchLog", "Plan", "hint_is_later"]
+__all__ = ["FETCH", "RECHECK", "SKIP", "FetchLog", "Plan", "decide", "hint_is_later"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -78,6 +78,24 @@ def hint_is_later(new: str, old: str) -> bool:
         return new != old
 
 
+def decide(record: tuple | None, recheck_after: float, hint: str | None, now: float | None) -> tuple[Plan, bool]:
+    """The plan for a URL from its record ``(etag, last_modified, checked, article, hint)`` (None:
+    never seen), and whether ``hint`` becomes its baseline date (see :meth:`FetchLog.plan`)."""
+    if record is None or not record[3]:
+        return Plan(FETCH, {}), False
+    etag, last_modified, checked, _, old_hint = record
+    headers = {}
+    if etag:
+        headers["If-None-Match"] = etag
+    if last_modified:
+        headers["If-Modified-Since"] = last_modified
+    now = time.time() if now is None else now
+    fresh = checked is not None and now - float(checked) < recheck_after
+    if fresh and (hint is None or old_hint is None or not hint_is_later(hint, old_hint)):
+        return Plan(SKIP, headers), hint is not None and old_hint is None
+    return Plan(RECHECK, headers), False
+
+
 class FetchLog:
     """Validators and check times per URL.  One instance per thread."""
 
@@ -93,21 +111,10 @@ class FetchLog:
         row = self._conn.execute(
             "SELECT etag, last_modified, checked, article, hint FROM urls WHERE url = ?", (url,)
         ).fetchone()
-        if row is None or not row[3]:
-            return Plan(FETCH, {})
-        etag, last_modified, checked, _, old_hint = row
-        headers = {}
-        if etag:
-            headers["If-None-Match"] = etag
-        if last_modified:
-            headers["If-Modified-Since"] = last_modified
-        now = time.time() if now is None else now
-        fresh = checked is not None and now - checked < recheck_after
-        if fresh and (hint is None or old_hint is None or not hint_is_later(hint, old_hint)):
-            if hint is not None and old_hint is None:
-                self.baseline_hint(url, "", hint)
-            return Plan(SKIP, headers)
-        return Plan(RECHECK, headers)
+        plan, baseline = decide(row, recheck_after, hint, now)
+        if baseline:
+            self.baseline_hint(url, "", hint or "")
+        return plan
 
     def baseline_hint(self, url: str, site: str, hint: str) -> None:
         """The first sitemap/feed date seen for a URL fetched without one: later ones are compared with it."""

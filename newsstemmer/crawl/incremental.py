@@ -32,9 +32,10 @@ from scrapy.exceptions import DropItem
 
 from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
-from .fetchlog import FetchLog
-from .history import ArticleHistory, Emitted
+from .history import Emitted
 from .items import Article
+from .storage import open_fetchlog, open_history
+from .storage.base import FetchRecord, HistoryStore
 
 __all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
 
@@ -87,8 +88,9 @@ class Incremental:
     def __init__(self, crawler: Any, config: Config):
         self.config = config
         self.enabled = config.incremental
-        self.history = ArticleHistory(config.history_path) if self.enabled else None
-        self.fetchlog = FetchLog(config.fetchlog_path) if self.enabled else None
+        # SQLite in the state folder, or Redis, shared by every worker (NEWSSTEMMER_REDIS_URL)
+        self.history: HistoryStore | None = open_history(config) if self.enabled else None
+        self.fetchlog: FetchRecord | None = open_fetchlog(config) if self.enabled else None
         self._waiting: dict[int, Emitted] = {}  # id(item) -> record to write once the feeds have it
         for signal, handler in ((signals.item_scraped, self.item_scraped), (signals.item_dropped, self.item_dropped),
                                 (signals.spider_closed, self.close)):

@@ -41,21 +41,21 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
+from w3lib.url import canonicalize_url
 
 from ..chain import ExtractOptions, extract_single, extract_with_patterns
 from ..grouping import learn
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from .buffer import PageBuffer
 from .config import Config
 from .incremental import Incremental
 from .items import Article, FetchedPage
-from .linkinfo import LinkInfo
 from .metadata import page_metadata, visible_text
 from .monitor import RunMonitor
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
 from .runlog import RunLog
+from .storage import Storage, open_linkinfo, open_page_buffer
 
 __all__ = [
     "EMIT_META",
@@ -63,6 +63,7 @@ __all__ = [
     "Outcome",
     "RoundResult",
     "SiteLearner",
+    "emit_key",
     "extract_page",
     "load_patterns",
     "merge_patterns",
@@ -185,13 +186,13 @@ def run_round(
     fetched still help find its headline.  Opens its own database connections
     (it may run in a worker thread).
     """
-    buffer = PageBuffer(config.buffer_path)
+    buffer = open_page_buffer(config)
     try:
         pages = buffer.get(site, urls)
     finally:
         buffer.close()
-    if config.linkinfo_path.exists():
-        links = LinkInfo(config.linkinfo_path)
+    links = open_linkinfo(config, create=False)
+    if links is not None:
         try:
             for p in pages:
                 known = links.anchors(p.url)
@@ -254,6 +255,12 @@ def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
     log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
 
 
+def emit_key(item: Article) -> str:
+    """The key of an article's emit claim: its canonical URL (the page's ``rel=canonical`` when
+    it has one, as incremental runs key their history), normalised."""
+    return canonicalize_url(getattr(item, "canonical", None) or item.url)
+
+
 _LEARNERS: "WeakKeyDictionary[Any, SiteLearner]" = WeakKeyDictionary()
 
 
@@ -265,8 +272,18 @@ class SiteLearner:
         self.config = config
         self.stats = crawler.stats
         self.options = ExtractOptions(include_non_articles=config.include_non_articles)
-        self.patterns: dict[str, SitePatterns] = load_patterns(config.patterns_dir)
-        self.buffer = PageBuffer(config.buffer_path)
+        self.storage = Storage.for_crawler(crawler)
+        loaded = self.storage.patterns.load()
+        self.patterns: dict[str, SitePatterns] = {site: sp for site, (sp, _) in loaded.items()}
+        self.versions: dict[str, int] = {site: v for site, (_, v) in loaded.items()}  # changes of a site's patterns
+        self.buffer = self.storage.page_buffer()
+        self.emits = self.storage.emits
+        self.leases = self.storage.leases
+        self.sharing: Any = None  # a crawl shared through Redis: see newsstemmer.crawl.sharing
+        if self.storage.shared:
+            from .sharing import SharedCrawl
+
+            self.sharing = SharedCrawl(self)
         self.final = False  # the spider went idle: learn every waiting site with what there is
         self.closed = False
         self._busy: set[str] = set()  # sites with a round running
@@ -317,10 +334,18 @@ class SiteLearner:
         if outcome.kind == UNMATCHED:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
-        self._count(outcome, page.site)
-        if outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles):
+        if self._emitted(outcome):
+            if outcome.item is None or not self.emits.claim(emit_key(outcome.item)):
+                self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
+                return None
+            self._count(outcome, page.site)
             return outcome.item
+        self._count(outcome, page.site)
         return None
+
+    def _emitted(self, outcome: Outcome) -> bool:
+        """Whether an outcome of a page with a known layout goes to the feeds."""
+        return outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
 
     async def _extract(self, page: FetchedPage, patterns: SitePatterns) -> Outcome:
         """:func:`extract_page` on the reactor thread for pages up to :data:`INLINE_MAX_CHARS`,
@@ -338,7 +363,7 @@ class SiteLearner:
 
     def buffer_page(self, page: FetchedPage) -> None:
         """Store a page no known layout matches, and learn its site if enough pages wait."""
-        self.buffer.add(page)
+        self.buffer.add(page, self.versions.get(page.site, 0))
         self._inc("pages_buffered")
         log.debug("newsstemmer: buffered %s", page.url)
         self._kick(page.site)
@@ -348,9 +373,13 @@ class SiteLearner:
         """Start a round for ``site`` if one is due and none is running."""
         if site in self._busy or site in self._broken or self.closed:
             return
+        if self.sharing is not None and not self.sharing.may_learn(site):
+            return  # another worker learns this site (or nothing is due)
         claimed = self._claimed[site]
         current = self.patterns.get(site)
         untried = self._untried[site] - claimed
+        if current is not None and self.sharing is not None:  # pages others buffered before they had these patterns
+            untried |= self.sharing.untried(site) - claimed
         if untried and current is not None:
             self._start_round(site, sorted(untried), learn_now=False, save=False)
             return
@@ -387,6 +416,7 @@ class SiteLearner:
         if result.changed and result.patterns is not None:
             before = {p.id for p in self.patterns[site].patterns} if site in self.patterns else set()
             self.patterns[site] = result.patterns
+            self.versions[site] = self.storage.patterns.publish(site, result.patterns)
             added = [p.id for p in result.patterns.patterns if p.id not in before]
             self.monitor.learned(site, added, result.patterns.revision)
             kinds = ", ".join(f"{p.id}{'' if p.article else ' (not articles)'}" for p in result.patterns.patterns)
@@ -409,14 +439,19 @@ class SiteLearner:
             if outcome.kind == UNMATCHED and not result.learned:
                 self._claimed[site].discard(outcome.url)  # waits for the next learning round
                 continue
-            self._count(outcome, site)
             if outcome.item is not None and (
                 outcome.kind == EXTRACTED
                 or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
                 or (outcome.kind == UNMATCHED and self.config.include_unmatched)
             ):
+                if not self.emits.claim(emit_key(outcome.item)):
+                    self._inc("duplicates_skipped")  # emitted by another worker (or before a worker died)
+                    done.append(outcome.url)
+                    continue
+                self._count(outcome, site)
                 self._ready[site].append(outcome.item)
             else:
+                self._count(outcome, site)
                 done.append(outcome.url)
         # pages gone from the buffer meanwhile have nothing left to do
         self._claimed[site].difference_update(set(result.requested) - seen)
@@ -429,6 +464,8 @@ class SiteLearner:
     def _round_failed(self, failure: Any, site: str, urls: list[str]) -> None:
         self._busy.discard(site)
         self._broken.add(site)
+        if self.sharing is not None:
+            self.sharing.broken(site)
         self._claimed[site].difference_update(urls)
         self._inc("rounds_failed")
         log.error(
@@ -472,6 +509,10 @@ class SiteLearner:
         )
         engine.crawl(request)
 
+    def wake(self) -> None:
+        """Wake the engine (an internal request with nothing to carry)."""
+        self._emit("")
+
     def take_ready(self, site: str) -> list[Article]:
         """The articles waiting for the emit request of ``site``, now in flight."""
         items = self._ready.pop(site, [])
@@ -480,12 +521,18 @@ class SiteLearner:
         return items
 
     def item_scraped(self, item: Any) -> None:
+        if isinstance(item, Article):
+            self.emits.confirm(emit_key(item))
         self._item_done(item, keep=False)
 
     def item_dropped(self, item: Any) -> None:
+        if isinstance(item, Article):
+            self.emits.confirm(emit_key(item))  # a later pipeline decided: not emitted again in this crawl
         self._item_done(item, keep=False)
 
     def item_error(self, item: Any) -> None:
+        if isinstance(item, Article):
+            self.emits.release(emit_key(item))
         self._item_done(item, keep=True)
 
     def _item_done(self, item: Any, keep: bool) -> None:
@@ -501,6 +548,8 @@ class SiteLearner:
 
     # -- crawl life cycle ----------------------------------------------------------------
     def spider_opened(self) -> None:
+        if self.sharing is not None:
+            self.sharing.opened()
         self.stats.set_value(STATS + "patterns_loaded", len(self.patterns))
         if self.patterns:
             log.info("newsstemmer: patterns of %d sites loaded from %s: %s", len(self.patterns),
@@ -516,6 +565,8 @@ class SiteLearner:
 
     def spider_idle(self) -> None:
         """Before the crawl ends: learn or emit whatever still waits (``DontCloseSpider`` until done)."""
+        if self.sharing is not None:
+            self.sharing.idle()  # DontCloseSpider while other workers still crawl
         self.final = True
         for site in [s for s, items in self._ready.items() if items]:
             self._emit(site)
@@ -523,6 +574,16 @@ class SiteLearner:
             self._kick(site)
         if self._busy or any(self._ready.values()):
             raise DontCloseSpider
+        if self.sharing is not None:
+            self.sharing.wait_for_others()
+
+    def busy(self) -> bool:
+        """A round runs or articles wait to be emitted."""
+        return bool(self._busy) or any(self._ready.values())
+
+    def kick(self, site: str) -> None:
+        """Learn or emit the site's buffered pages if that is due (and this worker's to do)."""
+        self._kick(site)
 
     def _drift(self, site: str) -> None:
         """Drift detected: fetch a sample of the site's known articles again (in the new design)
@@ -558,6 +619,8 @@ class SiteLearner:
                 "learns or emits them", left, self.buffer.path,
             )
         self.buffer.close()
+        if self.sharing is not None:
+            self.sharing.closed(reason)
 
     # -- helpers ---------------------------------------------------------------------------
     def _inc(self, name: str, n: int = 1) -> None:

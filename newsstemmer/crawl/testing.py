@@ -19,6 +19,8 @@ from __future__ import annotations
 import html
 import random
 import re
+import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -29,7 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator, Sequence
 
-__all__ = ["TestSite", "build_test_site", "serve", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT"]
+__all__ = ["TestSite", "build_test_site", "serve", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
+           "free_port", "redis_server"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -226,3 +229,55 @@ def crawl_stats(log: str) -> dict[str, object]:
     for name, value in re.findall(r"'([^']+)': (\d+|'[^']*')", block):
         stats[name] = int(value) if value[0] != "'" else value.strip("'")
     return stats
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def redis_server(folder: Path, binary: str = "redis-server") -> Iterator[str]:
+    """Run a throwaway ``redis-server`` (Debian package ``redis-server``) on a free loopback
+    port, its files in ``folder``, nothing saved to disk; yields its URL (``redis://127.0.0.1:PORT/0``).
+
+    Raises ``FileNotFoundError`` if the binary is missing, ``RuntimeError`` if it does not start.
+    """
+    path = shutil.which(binary)
+    if path is None:
+        raise FileNotFoundError(f"{binary} not found (Debian package redis-server)")
+    folder.mkdir(parents=True, exist_ok=True)
+    for attempt in range(5):
+        port = free_port()
+        proc = subprocess.Popen(
+            [path, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
+             "--appendonly", "no", "--protected-mode", "yes", "--logfile", str(folder / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        end = time.monotonic() + 10
+        while time.monotonic() < end and proc.poll() is None:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            proc.kill()
+            proc.wait()
+            continue  # the port was taken meanwhile, or the server failed: try another
+        try:
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        return
+    log = (folder / "redis.log").read_text(errors="replace")[-2000:] if (folder / "redis.log").exists() else ""
+    raise RuntimeError(f"redis-server did not start: {log}")

@@ -49,13 +49,14 @@ from ...dom.parse import parse_html
 from ...layout.learning import site_of
 from ..config import Config
 from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
-from ..fetchlog import RECHECK, SKIP, FetchLog
-from ..frontier import Frontier, Resume
+from ..fetchlog import RECHECK, SKIP
+from ..frontier import Resume
 from ..items import Article, FetchedPage
 from ..learner import STATS, page_failed
-from ..linkinfo import LinkInfo
 from ..links import tree_links
 from ..monitor import RunMonitor
+from ..storage import Storage, open_fetchlog
+from ..storage.base import AnchorStore, FetchRecord, FrontierStore
 
 __all__ = ["NewsSpider", "read_start_urls"]
 
@@ -114,13 +115,13 @@ class NewsSpider(scrapy.Spider):
         # not only the first per URL; Scrapy's extension filter is applied by _same_site_links
         # (the same test, faster)
         self.links = LinkExtractor(unique=False, deny_extensions=())
-        self._linkinfo: LinkInfo | None = None
-        self._frontier: Frontier | None = None
+        self._linkinfo: AnchorStore | None = None
+        self._frontier: FrontierStore | None = None
         self._resume: Resume | None = None
         self._demo: Any = None
         self._over_limit: set[str] = set()  # URLs left out by NEWSSTEMMER_MAX_PAGES_PER_SITE
         self._limited_sites: set[str] = set()
-        self._fetchlog: FetchLog | None = None
+        self._fetchlog: FetchRecord | None = None
         self._skipped: set[str] = set()  # fresh articles not downloaded this run
         self._discovery: set[str] = set()  # feeds and sitemaps requested this run
         self._sites: set[str] = set()  # the start URLs' sites (sitemap entries elsewhere are ignored)
@@ -130,6 +131,9 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.config = Config.from_settings(crawler.settings)
         if not spider.start_urls:
+            if spider.config.redis_url:
+                raise UsageError("NEWSSTEMMER_REDIS_URL is set: give every worker the same start URLs "
+                                 "(-a urls=URL[,URL...] or -a sites=FILE); the demo site is for one process")
             _demo_module()  # fail now, with a clear message, if there is no demo site
         crawler.signals.connect(spider._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._spider_closed, signal=signals.spider_closed)
@@ -411,9 +415,9 @@ class NewsSpider(scrapy.Spider):
             self.frontier.done(urls)
 
     @property
-    def frontier(self) -> Frontier:
+    def frontier(self) -> FrontierStore:
         if self._frontier is None:
-            self._frontier = Frontier(self.config.frontier_path)
+            self._frontier = Storage.for_crawler(self.crawler).frontier()
             jobdir = self.crawler.settings.get("JOBDIR") or None
             resume = self.config.resume and bool(self.start_urls)  # the demo site moves ports: never resumed
             self._resume = self._frontier.begin(jobdir, resume)
@@ -427,16 +431,16 @@ class NewsSpider(scrapy.Spider):
         return self._frontier
 
     @property
-    def fetchlog(self) -> FetchLog | None:
+    def fetchlog(self) -> FetchRecord | None:
         """The fetch log of incremental runs (None when they are off, or newsstemmer is)."""
         if self._fetchlog is None and self.config.enabled and self.config.incremental:
-            self._fetchlog = FetchLog(self.config.fetchlog_path)
+            self._fetchlog = open_fetchlog(self.config)
         return self._fetchlog
 
     @property
-    def linkinfo(self) -> LinkInfo:
+    def linkinfo(self) -> AnchorStore:
         if self._linkinfo is None:
-            self._linkinfo = LinkInfo(self.config.linkinfo_path)
+            self._linkinfo = Storage.for_crawler(self.crawler).linkinfo()
         return self._linkinfo
 
     def _spider_closed(self, reason: str = "") -> None:

@@ -1,0 +1,184 @@
+"""A crawl shared by many workers through Redis (``NEWSSTEMMER_REDIS_URL``): what the
+learner of one worker does besides what it does alone.
+
+* **Each site is learned once.**  A worker learns a site (and emits its buffered pages)
+  only while it holds the site's lease (``SET NX PX``, renewed every tick); it takes the
+  lease when a round is due (``NEWSSTEMMER_MIN_PAGES`` pages buffered by any worker, or
+  the end of the crawl), so sites spread over the workers that crawl them.  A dead
+  worker's leases expire after ``NEWSSTEMMER_WORKER_TIMEOUT`` and pass to the next
+  worker with a round due.
+* **Every worker uses the learned layouts.**  The learner publishes a site's patterns to
+  Redis (and writes ``patterns/<site>.json`` as always); every tick (about a second) the
+  other workers load the sites whose patterns changed.  Pattern files a worker starts
+  with are offered to the others unless Redis has the site already.
+* **The end is common.**  A worker whose engine is idle stays open while the queue
+  holds requests or another live worker has requests in flight, waking every
+  :data:`WAKE_SECONDS` to take new requests; then it learns the sites it can lease with
+  what there is (as a lone crawl does at its end) and waits for the sites other live
+  workers learn.
+* **Dead workers' work passes on** (:mod:`newsstemmer.crawl.storage.redis_worker`):
+  their requests in flight go back to the queue, their unconfirmed emit claims are
+  released, their buffered pages are in Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from scrapy.exceptions import DontCloseSpider
+from scrapy.utils.defer import deferred_from_coro
+from twisted.internet import reactor, task
+
+from .patternfiles import load_patterns
+
+__all__ = ["SharedCrawl", "WAKE_SECONDS"]
+
+log = logging.getLogger(__name__)
+
+#: How often an idle worker looks for new requests and for the end of the crawl.
+WAKE_SECONDS = 0.5
+
+
+class SharedCrawl:
+    """The part of a worker's learner that deals with the other workers."""
+
+    def __init__(self, learner: Any):
+        self.learner = learner
+        self.config = learner.config
+        self.storage = learner.storage
+        self.worker = learner.storage.worker
+        self.leases = learner.storage.leases
+        self._loop: Any = None
+        self._wake: Any = None
+        self._counts: dict[str, int] = {}  # buffered pages per held site at the last tick
+        self._retried: dict[str, tuple[int, set[str]]] = {}  # site -> (patterns version, pages tried with it)
+        self._failing_since: float | None = None  # Redis unreachable since (monotonic clock)
+
+    # -- life cycle -----------------------------------------------------------------------------
+    def opened(self) -> None:
+        self.worker.join(fresh=not self.config.resume)
+        offered = [site for site, sp in load_patterns(self.config.patterns_dir).items()
+                   if site not in self.learner.patterns and self.storage.patterns.offer(site, sp)]
+        if offered:
+            log.info("newsstemmer: pattern files of %d sites offered to the other workers: %s", len(offered),
+                     ", ".join(sorted(offered)))
+        self._load_changed()
+        self._loop = task.LoopingCall(self.tick)
+        self._loop.start(min(1.0, self.config.worker_timeout / 5), now=False)
+
+    def closed(self, reason: str) -> None:
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        if self._wake is not None and self._wake.active():
+            self._wake.cancel()
+        self.learner.stats.set_value("newsstemmer/requests_recovered", self.worker.recovered)
+        try:
+            self.leases.release_all()
+            self.worker.leave(reason)
+        except Exception:  # noqa: BLE001 - Redis gone: the others find this worker dead by its heartbeat
+            log.exception("newsstemmer: worker %s could not leave the crawl in Redis", self.worker.id)
+
+    def tick(self) -> None:
+        """Heartbeat, leases, patterns learned elsewhere, dead workers, pages others buffered."""
+        try:
+            self.worker.beat()
+            for site in self.leases.renew():
+                log.warning("newsstemmer: %s: lease lost (this worker was silent too long)", site)
+            self._load_changed()
+            self.worker.recover_dead()
+            held = sorted(self.leases.held())
+            if held:
+                counts = dict(zip(held, (self.learner.buffer.count(site) for site in held)))
+                for site, n in counts.items():
+                    if n and (n != self._counts.get(site) or self.learner.final):
+                        self.learner.kick(site)
+                self._counts = counts
+            self._failing_since = None
+        except Exception:  # noqa: BLE001 - the next tick tries again; a dead Redis ends the crawl
+            now = time.monotonic()
+            if self._failing_since is None:
+                self._failing_since = now
+                log.exception("newsstemmer: worker %s: tick failed", self.worker.id)
+            elif now - self._failing_since > self.config.worker_timeout:
+                log.error("newsstemmer: worker %s: Redis unusable for %.0f s: closing the crawl "
+                          "(its work in Redis stays for the other workers, or the next crawl)",
+                          self.worker.id, now - self._failing_since)
+                self._loop.stop()
+                self._close("redis_unavailable")
+
+    def _close(self, reason: str) -> None:
+        engine = self.learner.crawler.engine
+        closing = getattr(engine, "close_spider_async", None)
+        if closing is not None:  # Scrapy >= 2.14
+            deferred_from_coro(closing(reason=reason))
+        else:  # pragma: no cover - Scrapy 2.13
+            engine.close_spider(self.learner.crawler.spider, reason)
+
+    def _load_changed(self) -> None:
+        for site, (sp, version) in self.storage.patterns.changed().items():
+            if self.learner.versions.get(site) == version:
+                continue
+            self.learner.patterns[site] = sp
+            self.learner.versions[site] = version
+            log.info("newsstemmer: %s: %d layouts learned by another worker loaded (version %d)",
+                     site, len(sp.patterns), version)
+
+    # -- learning ------------------------------------------------------------------------------
+    def may_learn(self, site: str) -> bool:
+        """Whether this worker learns (or emits) the site's buffered pages now: it holds, or
+        takes, the site's lease, and takes it only when a round is due."""
+        if site in self.leases.held():
+            return self.leases.acquire(site)
+        due = (self.learner.final or site in self.learner.patterns
+               or self.learner.buffer.count(site) >= self.config.min_pages)
+        return due and self.leases.acquire(site)
+
+    def untried(self, site: str) -> set[str]:
+        """Buffered pages of the site that no worker tried with its current patterns (other workers
+        buffered them before they loaded these patterns); each is returned once per version."""
+        version = self.learner.versions.get(site, 0)
+        done = self._retried.get(site)
+        if done is None or done[0] != version:
+            done = self._retried[site] = (version, set())
+        found = set(self.learner.buffer.untried(site, version)) - done[1]
+        done[1].update(found)
+        return found
+
+    def broken(self, site: str) -> None:
+        """A round of the site failed: its pages stay for the next crawl, nobody waits for them."""
+        try:
+            self.worker.redis.sadd(self.worker.keys.broken, site)
+        except Exception:  # noqa: BLE001 - Redis gone: the tick reports it and ends the crawl
+            log.exception("newsstemmer: %s: could not record the failed round in Redis", site)
+
+    # -- the end of the crawl ----------------------------------------------------------------
+    def idle(self) -> None:
+        """This worker's engine is idle: stay open (``DontCloseSpider``) while the crawl goes on elsewhere."""
+        self.worker.settle()
+        if not self.worker.crawl_quiet():
+            self.wake_soon()
+            raise DontCloseSpider
+
+    def wait_for_others(self) -> None:
+        """``DontCloseSpider`` while buffered pages wait for a site another live worker learns."""
+        broken = {b.decode() for b in self.worker.redis.smembers(self.worker.keys.broken)}
+        waiting = False
+        for site in self.learner.buffer.sites():
+            if site in broken:
+                continue
+            holder = self.leases.holder(site)
+            if holder is None:
+                self.learner.kick(site)  # nobody learns it (its learner died): this worker does
+                waiting = waiting or self.learner.busy()
+            elif holder != self.worker.id and self.worker.redis.exists(self.worker.keys.alive(holder)):
+                waiting = True
+        if waiting or self.learner.busy():
+            self.wake_soon()
+            raise DontCloseSpider
+
+    def wake_soon(self) -> None:
+        """Wake the engine in :data:`WAKE_SECONDS` (it then takes queued requests or checks the end again)."""
+        if self._wake is None or not self._wake.active():
+            self._wake = reactor.callLater(WAKE_SECONDS, self.learner.wake)

@@ -1,0 +1,177 @@
+"""The stores of monitoring runs in Redis, shared by every worker: what earlier runs emitted
+(:class:`RedisArticleHistory`, twin of :class:`~newsstemmer.crawl.history.ArticleHistory`)
+and the per-URL fetch records (:class:`RedisFetchLog`, twin of
+:class:`~newsstemmer.crawl.fetchlog.FetchLog`).
+
+Keys (``P`` the prefix): ``P:hist:a:KEY`` (hash: one emitted article by canonical URL,
+body and page text zlib-compressed), ``P:hist:site:SITE`` (zset: its keys by emission
+time), ``P:hist:sites``; ``P:fl:URL`` (hash: validators, check time, pending record),
+``P:fl:articles:SITE`` (set: URLs recorded as articles).  They outlive the runs, as the
+SQLite files do.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from typing import Any
+
+from ..fetchlog import Plan, decide
+from ..history import Emitted
+from ..items import utc_now
+from .redis_keys import Keys
+
+__all__ = ["RedisArticleHistory", "RedisFetchLog"]
+
+
+def _s(value: Any) -> str | None:
+    return None if value is None else value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _unzip(value: bytes | None) -> str:
+    if not value:
+        return ""
+    try:
+        return zlib.decompress(value).decode("utf-8")
+    except (zlib.error, UnicodeDecodeError):
+        return ""  # damaged: compared with nothing, as the SQLite store does
+
+
+class RedisArticleHistory:
+    """Emitted articles by canonical URL, shared by the workers."""
+
+    def __init__(self, redis: Any, keys: Keys):
+        self.redis = redis
+        self.p = keys.prefix
+        self.path = f"redis {self.p}:hist"
+
+    def get(self, key: str) -> Emitted | None:
+        h = self.redis.hgetall(f"{self.p}:hist:a:{key}")
+        if not h:
+            return None
+        g = {_s(k): v for k, v in h.items()}
+        return Emitted(key, _s(g.get("site")) or "", _s(g.get("url")) or "", _s(g.get("content_hash")) or "",
+                       _unzip(g.get("body")), int(g.get("version") or 1), _s(g.get("first_seen")) or "",
+                       _s(g.get("published")), _unzip(g.get("page_text")))
+
+    def put(self, record: Emitted) -> None:
+        fields = {"site": record.site, "url": record.url, "content_hash": record.content_hash,
+                  "body": zlib.compress(record.body.encode("utf-8")), "version": record.version,
+                  "first_seen": record.first_seen, "emitted": utc_now(),
+                  "page_text": zlib.compress(record.page_text.encode("utf-8"))}
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(f"{self.p}:hist:a:{record.key}", mapping=fields)
+        if record.published is None:
+            pipe.hdel(f"{self.p}:hist:a:{record.key}", "published")
+        else:
+            pipe.hset(f"{self.p}:hist:a:{record.key}", "published", record.published)
+        pipe.zadd(f"{self.p}:hist:site:{record.site}", {record.key: time.time()})
+        pipe.sadd(f"{self.p}:hist:sites", record.site)
+        pipe.execute()
+
+    def recent(self, site: str, n: int) -> list[str]:
+        keys = [_s(k) for k in self.redis.zrevrange(f"{self.p}:hist:site:{site}", 0, max(0, n - 1))] if n > 0 else []
+        pipe = self.redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.hget(f"{self.p}:hist:a:{key}", "url")
+        return [u for u in (_s(x) for x in pipe.execute()) if u] if keys else []
+
+    def count(self, site: str | None = None) -> int:
+        if site is not None:
+            return int(self.redis.zcard(f"{self.p}:hist:site:{site}"))
+        return sum(self.count(_s(s) or "") for s in self.redis.smembers(f"{self.p}:hist:sites"))
+
+    def close(self) -> None:
+        pass
+
+
+class RedisFetchLog:
+    """Validators and check times per URL, shared by the workers (see :mod:`newsstemmer.crawl.fetchlog`)."""
+
+    _COMMIT = """
+    local n = 0
+    for i = 3, #ARGV do
+        local k = ARGV[1] .. ':fl:' .. ARGV[i]
+        local at = redis.call('HGET', k, 'p_at')
+        if at then
+            for _, f in ipairs({'etag', 'last_modified'}) do
+                local v = redis.call('HGET', k, 'p_' .. f)
+                if v then redis.call('HSET', k, f, v) else redis.call('HDEL', k, f) end
+            end
+            local hint = redis.call('HGET', k, 'p_hint')
+            if hint then redis.call('HSET', k, 'hint', hint) end
+            redis.call('HSET', k, 'checked', at, 'article', ARGV[2])
+            redis.call('HDEL', k, 'p_etag', 'p_last_modified', 'p_hint', 'p_at')
+            local site = redis.call('HGET', k, 'site') or ''
+            if ARGV[2] == '1' then
+                redis.call('SADD', ARGV[1] .. ':fl:articles:' .. site, ARGV[i])
+            else
+                redis.call('SREM', ARGV[1] .. ':fl:articles:' .. site, ARGV[i])
+            end
+            n = n + 1
+        end
+    end
+    return n
+    """
+
+    def __init__(self, redis: Any, keys: Keys):
+        self.redis = redis
+        self.p = keys.prefix
+        self.path = f"redis {self.p}:fl"
+        self._commit = redis.register_script(self._COMMIT)
+
+    def _key(self, url: str) -> str:
+        return f"{self.p}:fl:{url}"
+
+    def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan:
+        etag, last_modified, checked, article, old_hint = (
+            _s(v) for v in self.redis.hmget(self._key(url), ["etag", "last_modified", "checked", "article", "hint"]))
+        plan, baseline = decide((etag, last_modified, checked, article == "1", old_hint), recheck_after, hint, now)
+        if baseline:
+            self.baseline_hint(url, "", hint or "")
+        return plan
+
+    def baseline_hint(self, url: str, site: str, hint: str) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(self._key(url), "hint", hint)
+        pipe.hsetnx(self._key(url), "site", site)
+        pipe.execute()
+
+    def seen(self, url: str, site: str, etag: str | None, last_modified: str | None, hint: str | None) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(self._key(url), "site", site)
+        for name, value in (("p_etag", etag), ("p_last_modified", last_modified), ("p_hint", hint)):
+            if value is None:
+                pipe.hdel(self._key(url), name)
+            else:
+                pipe.hset(self._key(url), name, value)
+        pipe.hset(self._key(url), "p_at", repr(time.time()))
+        pipe.execute()
+
+    def commit(self, urls: list[str], article: bool) -> None:
+        if urls:
+            self._commit(keys=[], args=[self.p, "1" if article else "0", *urls])
+
+    def not_modified(self, url: str, hint: str | None) -> None:
+        if not self.redis.exists(self._key(url)):
+            return
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self._key(url), "checked", repr(time.time()))
+        if hint is not None:
+            pipe.hset(self._key(url), "hint", hint)
+        pipe.execute()
+
+    def set_published(self, url: str, site: str, published: str) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(self._key(url), "site", site)
+        pipe.hset(self._key(url), "published", published)
+        pipe.execute()
+
+    def published(self, url: str) -> str | None:
+        return _s(self.redis.hget(self._key(url), "published"))
+
+    def articles(self, site: str) -> int:
+        return int(self.redis.scard(f"{self.p}:fl:articles:{site}"))
+
+    def close(self) -> None:
+        pass
