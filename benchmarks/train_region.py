@@ -17,8 +17,9 @@ and writes ``region.json`` and ``region-clean.json`` there (what newsstemmer shi
 in ``newsstemmer/models/``).
 
     python benchmarks/train_region.py [--data-file /tmp/region-data.pkl] [--folds 5] [--seed 0]
-        [--variants region,clean,both] [--region-objective gain] [--clean-objective binary]
-        [--margin 0.02] [--threshold 0] [--no-cv] [--per-fold] [-o newsstemmer/models]
+        [--variants region,clean,both[:MARGIN[:THRESHOLD]]] [--region-objective lambdarank]
+        [--clean-objective binary] [--margin 1] [--threshold 1.5] [--balance 0.5]
+        [--no-cv] [--per-fold] [-o newsstemmer/models]
 """
 
 from __future__ import annotations
@@ -183,17 +184,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--variants", default="region,clean,both")
     ap.add_argument("--datasets", default=",".join(REPORT_SETS))
-    ap.add_argument("--region-objective", choices=("regression", "gain", "lambdarank"), default="gain")
+    ap.add_argument("--region-objective", choices=("regression", "gain", "lambdarank"), default="lambdarank")
     ap.add_argument("--clean-objective", choices=("binary", "regression"), default="binary")
-    for prefix, rounds, leaves, depth, lr, min_leaf in (("region", 200, 15, 6, 0.05, 20), ("clean", 150, 15, 6, 0.05, 50)):
+    for prefix, rounds, leaves, depth, lr, min_leaf in (("region", 80, 15, 6, 0.1, 50), ("clean", 80, 15, 6, 0.1, 200)):
         ap.add_argument(f"--{prefix}-rounds", type=int, default=rounds)
         ap.add_argument(f"--{prefix}-leaves", type=int, default=leaves)
         ap.add_argument(f"--{prefix}-depth", type=int, default=depth)
         ap.add_argument(f"--{prefix}-lr", type=float, default=lr)
         ap.add_argument(f"--{prefix}-min-leaf", type=int, default=min_leaf)
-    ap.add_argument("--margin", type=float, default=0.02, help="region: score over PageRank's choice needed")
-    ap.add_argument("--threshold", type=float, default=0.0, help="cleaning: raw score from which an element goes")
-    ap.add_argument("--balance", type=float, default=0.0,
+    ap.add_argument("--margin", type=float, default=1.0, help="region: score over PageRank's choice needed")
+    ap.add_argument("--threshold", type=float, default=1.5,
+                    help="cleaning: log-odds from which an element goes (binary), or F1 gain (regression)")
+    ap.add_argument("--balance", type=float, default=0.5,
                     help="cleaning: weigh datasets towards equal totals (0: by pages, 1: equal)")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")

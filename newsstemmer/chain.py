@@ -36,7 +36,7 @@ __all__ = [
 
 #: Single-page extractors, best first (``benchmarks/single_page.py`` and
 #: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
-SINGLE_PAGE_METHODS = ("pagerank", "crf", "decision")
+SINGLE_PAGE_METHODS = ("pagerank", "region", "crf", "decision")
 
 _CRF = threading.local()  # crfsuite taggers are not thread-safe: one extractor per thread
 
@@ -54,7 +54,9 @@ def shared_crf() -> "CRFExtractor":
 def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | None" = None) -> Article:
     """Extract a page on its own, with no learned layout (SPEC §4–§5).
 
-    ``pagerank``: DOM PageRank + DensitySum; ``crf``: CRF block labelling with
+    ``pagerank``: DOM PageRank + DensitySum; ``region``: DOM PageRank with a learned
+    choice of the article's element and of what to leave out of it
+    (:mod:`newsstemmer.decision.regional`); ``crf``: CRF block labelling with
     hierarchical relabelling, by ``crf`` or else the shipped model; ``decision``: the
     learned per-block decision (:mod:`newsstemmer.decision`).  ``matched``
     stays False (no pattern applied); ``method`` names the extractor.
@@ -64,6 +66,10 @@ def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | No
 
         result = pagerank_extract(page.tree, page.url)
         title, body = result.title, result.body
+    elif method == "region":
+        from .decision.regional import shared_region  # numpy and the models: only when asked for
+
+        title, body = shared_region().extract(page.tree, page.url)
     elif method == "crf":
         title, body = (crf or shared_crf()).extract(page.tree)
     elif method == "decision":

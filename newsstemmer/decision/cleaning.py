@@ -16,15 +16,10 @@ import numpy as np
 
 from ..single.crf.hints import HINTS, element_hints
 from ..single.page_signals import BOILER, IN_COMMENTS, IN_SIDEBAR
-from .region import RegionView
+from .region import CLEANABLE, CLEANABLE_TAGS, RegionView
 
 __all__ = ["CLEANABLE_TAGS", "CLEAN_FEATURES", "cleaning_candidates", "cleaning_features"]
 
-#: Elements the learned cleaning may leave out.
-CLEANABLE_TAGS = frozenset(
-    "div section article aside nav header footer figure figcaption blockquote p h1 h2 h3 h4 h5 h6 "
-    "ul ol dl table form center pre details address".split()
-)
 _TAG_GROUPS = (
     ("p", ("p",)),
     ("div", ("div",)),
@@ -90,10 +85,8 @@ def cleaning_candidates(view: RegionView, region: int, skip: list[int]) -> np.nd
     start, end = region + 1, region + int(view.size[region])
     if end <= start:
         return np.zeros(0, dtype=np.int64)
-    tags = view.tags
     idx = np.arange(start, end)
-    ok = view.chars[start:end] > 0
-    ok &= np.fromiter((tags[i] in CLEANABLE_TAGS for i in range(start, end)), dtype=bool, count=end - start)
+    ok = (view.chars[start:end] > 0) & ((view.bits[start:end] & CLEANABLE) != 0)
     if skip:
         cover = np.zeros(end - start + 1, dtype=np.int64)
         for i in skip:

@@ -15,8 +15,8 @@ PageRank extracts its own (:func:`~newsstemmer.single.pagerank.region_paragraphs
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from ..single.crf.hints import element_hints
 from ..single.page_signals import BOILER, IN_COMMENTS, IN_SIDEBAR
 from ..single.pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
-__all__ = ["REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
+__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
 
 #: How many elements of highest DensitySum ``g`` seed candidates (with their containers).
 TOP_K = 10
@@ -67,6 +67,8 @@ REGION_FEATURES: tuple[str, ...] = (
     "text_nodes",
     "chars_per_text_node",
     "cleaned_share",
+    "clean_link_density",
+    "clean_chars_share",
     "in_cleaned",
     "start",
     "end",
@@ -77,6 +79,40 @@ REGION_FEATURES: tuple[str, ...] = (
     *(f"tag_{t}" for t in _TAG_FLAGS),
     *(f"hint_{h}" for h in _HINT_FLAGS),
 )
+
+
+#: Tag flags of :attr:`RegionView.bits`.
+ELEMENT, CONTAINER, CLEANABLE = 1, 2, 4
+_P, _H, _LI, _CLEAN = 8, 16, 32, 64
+#: Elements the learned cleaning may leave out.
+CLEANABLE_TAGS = frozenset(
+    "div section article aside nav header footer figure figcaption blockquote p h1 h2 h3 h4 h5 h6 "
+    "ul ol dl table form center pre details address".split()
+)
+
+
+def _tag_bits() -> dict[str | None, int]:
+    bits: dict[str | None, int] = {None: 0}
+    for tag in CONTAINER_TAGS | CLEANABLE_TAGS | CLEAN_TAGS | _HEADINGS | {"p", "li"}:
+        b = ELEMENT
+        b |= CONTAINER if tag in CONTAINER_TAGS else 0
+        b |= CLEANABLE if tag in CLEANABLE_TAGS else 0
+        b |= _P if tag == "p" else 0
+        b |= _H if tag in _HEADINGS else 0
+        b |= _LI if tag == "li" else 0
+        b |= _CLEAN if tag in CLEAN_TAGS else 0
+        bits[tag] = b
+    return bits
+
+
+def _covering(starts: np.ndarray, ends: np.ndarray, n: int) -> np.ndarray:
+    """For each of ``n`` nodes, how many of the subtrees ``starts[k] .. ends[k] - 1``
+    hold it strictly below their root."""
+    delta = np.bincount(starts + 1, minlength=n + 1)[: n + 1] - np.bincount(ends, minlength=n + 1)[: n + 1]
+    return np.cumsum(delta[:n])
+
+
+_TAG_BITS = _tag_bits()
 
 
 @dataclass
@@ -98,10 +134,26 @@ class RegionView:
     f: np.ndarray
     depth: np.ndarray
     tags: list[str | None]
+    bits: np.ndarray  # tag flags of each node (ELEMENT, CONTAINER, CLEANABLE...)
     is_el: np.ndarray
     children_count: np.ndarray  # child nodes (elements and text) of each node
     cum: dict[str, np.ndarray]  # prefix sums (length n + 1) of per-node quantities
     headline: int  # node of the headline element (-1: none)
+    #: The nodes PageRank's rules flag for cleaning (in order), each node's count of
+    #: flagged proper ancestors, and each node's flag.
+    flags: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+    def cleaned(self, c: int) -> tuple[float, float]:
+        """Characters (and link characters) the cleaning rules would leave out of
+        element ``c`` were it the main element: its flagged descendants with no
+        flagged ancestor below ``c``."""
+        fl, depth, flagged = self.flags
+        lo, hi = np.searchsorted(fl, (c + 1, c + self.size[c]))
+        if lo >= hi:
+            return 0.0, 0.0
+        inside = fl[lo:hi]
+        top = inside[depth[inside] == depth[c] + flagged[c]]
+        return float(self.chars[top].sum()), float(self.links[top].sum())
 
     @classmethod
     def of(cls, an: PageRankAnalysis) -> "RegionView":
@@ -116,61 +168,50 @@ class RegionView:
         g = np.asarray(an.scores.g, dtype=np.float64)
         f = np.asarray(an.scores.f, dtype=np.float64)
         tags = [None if el is None else el.tag for el in elements]
-        idx = np.arange(n)
-        # depth = number of proper ancestors: every node covers the open range after it.
-        cover = np.zeros(n + 1, dtype=np.int64)
-        np.add.at(cover, idx + 1, 1)
-        np.add.at(cover, idx + size, -1)
-        depth = np.cumsum(cover[:n])
-        is_el = np.fromiter((t is not None for t in tags), dtype=bool, count=n)
-        own_chars = np.asarray(graph.chars, dtype=np.float64)
-        is_p = np.fromiter((t == "p" for t in tags), dtype=bool, count=n)
-        is_h = np.fromiter((t in _HEADINGS for t in tags), dtype=bool, count=n)
-        is_li = np.fromiter((t == "li" for t in tags), dtype=bool, count=n)
+        bits = np.fromiter(map(_TAG_BITS.get, tags, repeat(ELEMENT)), dtype=np.int64, count=n)
+        is_el = (bits & ELEMENT) != 0
+        is_p = (bits & _P) != 0
+        ends = np.arange(n) + size
+        # depth = number of proper ancestors: every node covers the range after it.
+        depth = _covering(np.arange(n), ends, n)
         roles = np.asarray(graph.roles, dtype=np.int64)
         # What PageRank's cleaning would leave out (the link-density and role rules,
         # wherever they apply; the "at most half the main element" limit is not known here).
-        clean_tag = np.fromiter((t in CLEAN_TAGS for t in tags), dtype=bool, count=n)
-        flagged = (clean_tag & (chars > 0) & (links > 0.5 * chars)) | ((roles & (IN_COMMENTS | BOILER)) != 0)
-        flagged &= is_el
+        flagged = ((bits & _CLEAN) != 0) & (chars > 0) & (links > 0.5 * chars)
+        flagged |= is_el & ((roles & (IN_COMMENTS | BOILER)) != 0)
         fl = np.flatnonzero(flagged)
-        under = np.zeros(n + 1, dtype=np.int64)
-        np.add.at(under, fl + 1, 1)
-        np.add.at(under, fl + size[fl], -1)
-        covered = np.cumsum(under[:n]) > 0  # has a flagged proper ancestor
-        top_flag = flagged & ~covered
-        role_any = (roles & (IN_COMMENTS | IN_SIDEBAR | BOILER)) != 0
-        ra = np.flatnonzero(role_any)
-        under_r = np.zeros(n + 1, dtype=np.int64)
-        np.add.at(under_r, ra + 1, 1)
-        np.add.at(under_r, ra + size[ra], -1)
+        flag_depth = _covering(fl, ends[fl], n)  # flagged proper ancestors of each node
+        covered = flag_depth > 0
+        ra = np.flatnonzero((roles & (IN_COMMENTS | IN_SIDEBAR | BOILER)) != 0)
+        above_roles = _covering(ra, ends[ra], n) > 0
 
         def prefix(a: np.ndarray) -> np.ndarray:
             out = np.zeros(n + 1, dtype=np.float64)
             np.cumsum(a, out=out[1:])
             return out
 
+        outer_p = is_p.copy()
+        outer_p[1:] &= ~is_p[parent[1:]]
         cum = {
             "f": prefix(f),
             "p": prefix(is_p),
-            "p_chars": prefix(np.where(is_p, chars, 0.0) * ~np.concatenate(([False], is_p[parent[1:]]))),
-            "h": prefix(is_h),
-            "li_chars": prefix(np.where(is_li, chars, 0.0)),
+            "p_chars": prefix(np.where(outer_p, chars, 0.0)),
+            "h": prefix((bits & _H) != 0),
+            "li_chars": prefix(np.where((bits & _LI) != 0, chars, 0.0)),
             "text": prefix(~is_el),
-            "cleaned": prefix(np.where(top_flag, chars, 0.0)),
-            "covered": np.concatenate(([0.0], covered.astype(np.float64))),
-            "above_roles": np.concatenate(([0.0], (np.cumsum(under_r[:n]) > 0).astype(np.float64))),
-            "own": prefix(own_chars),
+            "covered": np.concatenate(([0.0], covered)),
+            "above_roles": np.concatenate(([0.0], above_roles)),
+            "own": prefix(np.asarray(graph.chars, dtype=np.float64)),
         }
-        headline_el = an.scores.signals.headline_el
         headline = -1
-        if headline_el is not None:
-            for i, el in enumerate(elements):
-                if el is headline_el:
-                    headline = i
-                    break
+        if an.scores.signals.headline_el is not None:
+            try:
+                headline = elements.index(an.scores.signals.headline_el)
+            except ValueError:  # (a hidden headline: not in the graph)
+                pass
         kids = np.bincount(parent[1:], minlength=n) if n > 1 else np.zeros(n, dtype=np.int64)
-        return cls(an, parent, size, chars, links, mass, g, f, depth, tags, is_el, kids, cum, headline)
+        flags = (fl, flag_depth, flagged)
+        return cls(an, parent, size, chars, links, mass, g, f, depth, tags, bits, is_el, kids, cum, headline, flags)
 
     def range_sum(self, key: str, i: int) -> float:
         """Sum of a prefix-summed quantity over the subtree of ``i``."""
@@ -198,18 +239,18 @@ def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     an = view.an
     if an.main < 0:
         return []
-    tags, parent, chars = view.tags, view.parent, view.chars
+    tags, parent, chars = view.tags, an.scores.graph.parent, an.chars
     chosen: set[int] = {an.main}
 
     def climb(i: int, containers_only: bool) -> None:
         below = i
         chosen.add(i)
-        i = int(parent[i])
+        i = parent[i]
         while i >= 0:
             if (not containers_only or tags[i] in CONTAINER_TAGS) and (chars[i] > chars[below] or i == 0):
                 chosen.add(i)
                 below = i
-            i = int(parent[i])
+            i = parent[i]
 
     climb(an.scores.core, False)
     g = np.where(view.is_el, view.g, -1.0)
@@ -221,86 +262,114 @@ def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     return sorted(chosen)
 
 
+_COL = {name: k for k, name in enumerate(REGION_FEATURES)}
+_TAG_COL = {t: _COL[f"tag_{t}"] for t in _TAG_FLAGS}
+_HINT_COL = {h: _COL[f"hint_{h}"] for h in _HINT_FLAGS}
+
+
 def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     """One feature row per candidate (columns :data:`REGION_FEATURES`)."""
-    an = view.an
     X = np.zeros((len(cands), len(REGION_FEATURES)), dtype=np.float64)
     if not cands:
         return X
+    an = view.an
+    C = np.asarray(cands, dtype=np.int64)
     n = len(view.tags)
-    size, chars, links, mass, g, f, depth = view.size, view.chars, view.links, view.mass, view.g, view.f, view.depth
-    total_chars = max(chars[0], 1.0)
-    total_mass = max(mass[0], 1e-9)
-    total_f = max(view.cum["f"][-1], 1e-9)
-    is_el = view.is_el
-    g_max = max(float(g.max()), 1e-9)
-    f_max = max(float(f[is_el].max()), 1e-9)
-    order = np.argsort(-np.where(is_el, g, -1.0), kind="stable")[:50]
-    g_rank = {int(j): r for r, j in enumerate(order)}
+    size, chars, links, mass, g, f, depth, cum = (
+        view.size, view.chars, view.links, view.mass, view.g, view.f, view.depth, view.cum)
     core, main, head = an.scores.core, an.main, view.headline
-    elements = an.scores.graph.elements
-    roles = an.scores.graph.roles
-    col = {name: k for k, name in enumerate(REGION_FEATURES)}
+    is_el = view.is_el
+    eg = np.where(is_el, g, -1.0)
+    k = min(50, n)
+    top = np.argpartition(-eg, k - 1)[:k]
+    top = top[np.lexsort((top, -eg[top]))]  # (as a stable sort of all by g, descending)
+    rank = np.full(n, 50.0)
+    rank[top] = np.arange(k)
+    sC = size[C]
+    eC = C + sC
+    ch = chars[C]
+    safe = np.where(ch > 0, ch, 1.0)
 
-    def within(a: int, b: int) -> bool:  # b in the subtree of a
-        return a <= b < a + size[a]
+    def rsum(key: str) -> np.ndarray:
+        return cum[key][eC] - cum[key][C]
 
+    def within(a, b):  # b in the subtree of a
+        return (a <= b) & (b < a + size[a])
+
+    tn = rsum("text")
+    p = view.parent[C]
+    has_p = p >= 0
+    pp = np.where(has_p, p, 0)
+    # Each candidate's children, best first by weight: for the shares of its two heaviest.
+    kids = np.flatnonzero(np.isin(view.parent, C))
+    kp = view.parent[kids]
+    order = np.lexsort((-mass[kids], kp))
+    kids, kp = kids[order], kp[order]
+    first = np.ones(len(kids), dtype=bool)
+    first[1:] = kp[1:] != kp[:-1]
+    second = np.zeros(len(kids), dtype=bool)
+    second[1:] = ~first[1:] & first[:-1]
+    best1 = np.zeros(n)
+    best2 = np.zeros(n)
+    best1[kp[first]] = mass[kids[first]]
+    best2[kp[second]] = mass[kids[second]]
+    text_kids = np.bincount(kp[chars[kids] >= 40], minlength=n)
+    m = np.maximum(mass[C], 1e-9)
+    roles = np.asarray([an.scores.graph.roles[c] for c in cands], dtype=np.int64)
+    cleaned = np.array([view.cleaned(c) for c in cands]).reshape(-1, 2)
+    kept = ch - cleaned[:, 0]
+    columns = {
+        "chars_share": ch / max(chars[0], 1.0),
+        "log_chars": np.log1p(ch),
+        "link_density": np.where(ch > 0, links[C] / safe, 1.0),
+        "mass_share": mass[C] / max(mass[0], 1e-9),
+        "f_share": rsum("f") / max(cum["f"][-1], 1e-9),
+        "g_rel": g[C] / max(float(g.max()), 1e-9),
+        "f_rel": f[C] / max(float(f[is_el].max()), 1e-9),
+        "g_rank": rank[C],
+        "depth": depth[C],
+        "depth_from_core": depth[C] - depth[core],
+        "is_core": C == core,
+        "contains_core": within(C, core) & (C != core),
+        "inside_core": within(core, C) & (C != core),
+        "is_main": C == main,
+        "contains_main": within(C, main) & (C != main),
+        "inside_main": within(main, C) & (C != main),
+        "log_chars_vs_main": np.log1p(ch) - np.log1p(chars[main]),
+        "has_headline": within(C, head) if head >= 0 else 0.0,
+        "headline_before": (C > head) if head >= 0 else 0.0,
+        "parent_mass_share": np.where(has_p, mass[C] / np.maximum(mass[pp], 1e-9), 1.0),
+        "parent_chars_share": np.where(has_p, ch / np.maximum(chars[pp], 1.0), 1.0),
+        "best_child_mass_share": best1[C] / m,
+        "second_child_mass_share": best2[C] / m,
+        "children": view.children_count[C],
+        "text_children": text_kids[C],
+        "p_count": rsum("p"),
+        "p_chars_share": np.where(ch > 0, rsum("p_chars") / safe, 0.0),
+        "heading_count": rsum("h"),
+        "li_chars_share": np.where(ch > 0, rsum("li_chars") / safe, 0.0),
+        "text_nodes": tn,
+        "chars_per_text_node": np.where(tn > 0, ch / np.maximum(tn, 1.0), 0.0),
+        "cleaned_share": np.where(ch > 0, cleaned[:, 0] / safe, 0.0),
+        "clean_chars_share": kept / max(chars[0], 1.0),
+        "clean_link_density": np.where(kept > 0, (links[C] - cleaned[:, 1]) / np.maximum(kept, 1.0), 1.0),
+        "in_cleaned": cum["covered"][C + 1],
+        "start": C / n,
+        "end": eC / n,
+        "role_comments": (roles & IN_COMMENTS) != 0,
+        "role_sidebar": (roles & IN_SIDEBAR) != 0,
+        "role_boiler": (roles & BOILER) != 0,
+        "above_roles": cum["above_roles"][C + 1],
+    }
+    for name, values in columns.items():
+        X[:, _COL[name]] = values
+    elements, tags = an.scores.graph.elements, view.tags
     for r, c in enumerate(cands):
-        row = X[r]
-        ch = chars[c]
-        row[col["chars_share"]] = ch / total_chars
-        row[col["log_chars"]] = math.log1p(ch)
-        row[col["link_density"]] = links[c] / ch if ch else 1.0
-        row[col["mass_share"]] = mass[c] / total_mass
-        row[col["f_share"]] = view.range_sum("f", c) / total_f
-        row[col["g_rel"]] = g[c] / g_max
-        row[col["f_rel"]] = f[c] / f_max
-        row[col["g_rank"]] = g_rank.get(c, 50)
-        row[col["depth"]] = depth[c]
-        row[col["depth_from_core"]] = depth[c] - depth[core]
-        row[col["is_core"]] = c == core
-        row[col["contains_core"]] = within(c, core) and c != core
-        row[col["inside_core"]] = within(core, c) and c != core
-        row[col["is_main"]] = c == main
-        row[col["contains_main"]] = within(c, main) and c != main
-        row[col["inside_main"]] = within(main, c) and c != main
-        row[col["log_chars_vs_main"]] = math.log1p(ch) - math.log1p(chars[main])
-        row[col["has_headline"]] = head >= 0 and within(c, head)
-        row[col["headline_before"]] = head >= 0 and head < c
-        p = int(view.parent[c])
-        if p >= 0:
-            row[col["parent_mass_share"]] = mass[c] / max(mass[p], 1e-9)
-            row[col["parent_chars_share"]] = ch / max(chars[p], 1.0)
-        else:
-            row[col["parent_mass_share"]] = row[col["parent_chars_share"]] = 1.0
-        kids = view.children(c)
-        kid_mass = sorted((mass[j] for j in kids), reverse=True)
-        m = max(mass[c], 1e-9)
-        row[col["best_child_mass_share"]] = kid_mass[0] / m if kid_mass else 0.0
-        row[col["second_child_mass_share"]] = kid_mass[1] / m if len(kid_mass) > 1 else 0.0
-        row[col["children"]] = len(kids)
-        row[col["text_children"]] = sum(1 for j in kids if chars[j] >= 40)
-        row[col["p_count"]] = view.range_sum("p", c)
-        row[col["p_chars_share"]] = view.range_sum("p_chars", c) / ch if ch else 0.0
-        row[col["heading_count"]] = view.range_sum("h", c)
-        row[col["li_chars_share"]] = view.range_sum("li_chars", c) / ch if ch else 0.0
-        tn = view.range_sum("text", c)
-        row[col["text_nodes"]] = tn
-        row[col["chars_per_text_node"]] = ch / tn if tn else 0.0
-        cleaned = view.range_sum("cleaned", c) - (view.cum["cleaned"][c + 1] - view.cum["cleaned"][c])
-        row[col["cleaned_share"]] = cleaned / ch if ch else 0.0
-        row[col["in_cleaned"]] = view.cum["covered"][c + 1]
-        row[col["start"]] = c / n
-        row[col["end"]] = (c + size[c]) / n
-        role = roles[c]
-        row[col["role_comments"]] = bool(role & IN_COMMENTS)
-        row[col["role_sidebar"]] = bool(role & IN_SIDEBAR)
-        row[col["role_boiler"]] = bool(role & BOILER)
-        row[col["above_roles"]] = view.cum["above_roles"][c + 1]
-        tag = view.tags[c]
-        for t in _TAG_FLAGS:
-            row[col[f"tag_{t}"]] = tag == t
-        found = element_hints(elements[c])
-        for h in _HINT_FLAGS:
-            row[col[f"hint_{h}"]] = h in found
+        t = _TAG_COL.get(tags[c])
+        if t is not None:
+            X[r, t] = 1.0
+        for h in element_hints(elements[c]):
+            col = _HINT_COL.get(h)
+            if col is not None:
+                X[r, col] = 1.0
     return X

@@ -81,7 +81,7 @@ class RegionExtractor:
 
     def extract(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str]:
         """(title, body) of one page on its own (its tree, or its HTML as text)."""
-        return self.extract_analysis(pagerank_analysis(tree, url))
+        return self.extract_analysis(pagerank_analysis(tree, url, text=False))
 
     def choose_region(self, view: RegionView) -> int:
         """The node of the element chosen to hold the article."""
@@ -108,10 +108,12 @@ class RegionExtractor:
         return skip + J[s > self.clean_threshold].tolist()
 
     def extract_analysis(self, an: PageRankAnalysis) -> tuple[str, str]:
-        """(title, body) from PageRank's analysis of the page."""
+        """(title, body) from PageRank's analysis of the page (its text is not needed)."""
         title = an.result.title
-        if an.main < 0 or (self.region is None and self.clean is None):
-            return title, an.result.body
+        if an.main < 0:
+            return title, ""
+        if self.region is None and self.clean is None:
+            return title, "\n".join(region_paragraphs(an, an.main))
         view = RegionView.of(an)
         region = self.choose_region(view)
         skip = self.left_out(view, region)

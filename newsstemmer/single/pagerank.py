@@ -557,10 +557,13 @@ def pagerank_analysis(
     html: etree._Element | str,
     url: str | None = None,
     options: PageRankOptions | None = None,
+    text: bool = True,
 ) -> PageRankAnalysis:
     """Run DOM PageRank on a page and keep its intermediate results with the article.
 
     Same input and errors as :func:`pagerank_extract` (bytes are not accepted here).
+    ``text=False`` stops at the main element: the result's body is left empty and
+    nothing is marked as left out (:func:`region_paragraphs` gives any element's text).
     """
     opts = options or PageRankOptions()
     scores = dom_pagerank(html, opts)
@@ -573,11 +576,14 @@ def pagerank_analysis(
         )
     main = _widen(graph, scores.core, sums[0], sums[1], sums[2], opts)
     element = graph.elements[main]
+    xpath = element.getroottree().getpath(element)
+    if not text:
+        result = PageRankResult(title, "", xpath, scores.g[main], [])
+        return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, set(), result, sums[2], opts)
     skip = _left_out(scores, main, sums, opts)
     if opts.skip_hidden:
         skip |= graph.hidden
     paragraphs = _titleless(_paragraphs(element, skip), title, opts)
-    xpath = element.getroottree().getpath(element)
     result = PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)
     return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, skip, result, sums[2], opts)
 
