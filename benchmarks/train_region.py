@@ -108,7 +108,7 @@ def lgb_params(args: argparse.Namespace, prefix: str) -> dict:
         "bagging_fraction": 0.8,
         "bagging_freq": 1,
         "lambda_l2": 1.0,
-        "seed": args.seed,
+        "seed": args.model_seed,
         "deterministic": True,
         "num_threads": 1,
         "verbose": -1,
@@ -176,12 +176,13 @@ def run_pages(pages, by_id: dict, exs: dict[str, RegionExtractor]) -> dict[str, 
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-file", default="/tmp/region-data.pkl")
     ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0, help="orders groups of equal size when dealing folds")
+    ap.add_argument("--model-seed", type=int, default=0, help="LightGBM's seed (bagging, feature sampling)")
     ap.add_argument("--variants", default="region,clean,both")
     ap.add_argument("--datasets", default=",".join(REPORT_SETS))
     ap.add_argument("--region-objective", choices=("regression", "gain", "lambdarank"), default="lambdarank")
@@ -192,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument(f"--{prefix}-depth", type=int, default=depth)
         ap.add_argument(f"--{prefix}-lr", type=float, default=lr)
         ap.add_argument(f"--{prefix}-min-leaf", type=int, default=min_leaf)
-    ap.add_argument("--margin", type=float, default=1.0, help="region: score over PageRank's choice needed")
+    ap.add_argument("--margin", type=float, default=0.5, help="region: score over PageRank's choice needed")
     ap.add_argument("--threshold", type=float, default=1.5,
                     help="cleaning: log-odds from which an element goes (binary), or F1 gain (regression)")
     ap.add_argument("--balance", type=float, default=0.5,
@@ -200,12 +201,44 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("-o", "--output", default=None, metavar="DIR")
-    args = ap.parse_args(argv)
+    return ap
 
-    data = pickle.loads(Path(args.data_file).read_bytes())
+
+def load_rows(path: Path) -> list[dict]:
+    """The rows of a ``region_data.py`` file (exits if they were made for other features)."""
+    data = pickle.loads(Path(path).read_bytes())
     if tuple(data["features"]) != REGION_FEATURES or tuple(data["clean_features"]) != CLEAN_FEATURES:
         sys.exit("error: the data file was written for other features; run region_data.py again")
-    rows: list[dict] = data["rows"]
+    return data["rows"]
+
+
+def row_id(row: dict) -> tuple[str, str, str]:
+    m = row["meta"]
+    return (m["dataset"], m["site"], m["id"])
+
+
+def fold_pairs(rows: list[dict], entries, folds, pages, args: argparse.Namespace | None = None,
+               variant: str = "both", merge_hosts: bool = False) -> list[dict]:
+    """cv.py's per-fold predictions of the region extractor: per fold, models trained on
+    the rows of the other folds' groups, run on the fold's pages among ``pages``."""
+    args = args or build_parser().parse_args([])
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries, merge_hosts)))
+    wanted = {page_id(e) for e in pages}
+    out = []
+    for k, fold in enumerate(folds):
+        held = {groups[page_id(e)] for e in fold}
+        region, clean = train_models([r for r in rows if groups[row_id(r)] not in held], args)
+        test = [e for e in fold if page_id(e) in wanted]
+        out.append(run_pages(test, groups, extractors(region, clean, [variant]))[variant])
+        print(f"[region fold {k}] {len(test)} pages", file=sys.stderr, flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+
+    rows = load_rows(Path(args.data_file))
     entries = load_manifest(data_dir(args.data))
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     for r in rows:

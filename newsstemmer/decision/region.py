@@ -143,17 +143,16 @@ class RegionView:
     #: flagged proper ancestors, and each node's flag.
     flags: tuple[np.ndarray, np.ndarray, np.ndarray]
 
-    def cleaned(self, c: int) -> tuple[float, float]:
-        """Characters (and link characters) the cleaning rules would leave out of
-        element ``c`` were it the main element: its flagged descendants with no
-        flagged ancestor below ``c``."""
+    def cleaned(self, C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Characters (and link characters) the cleaning rules would leave out of each
+        element of ``C`` were it the main element: its flagged descendants with no
+        flagged ancestor below it."""
         fl, depth, flagged = self.flags
-        lo, hi = np.searchsorted(fl, (c + 1, c + self.size[c]))
-        if lo >= hi:
-            return 0.0, 0.0
-        inside = fl[lo:hi]
-        top = inside[depth[inside] == depth[c] + flagged[c]]
-        return float(self.chars[top].sum()), float(self.links[top].sum())
+        if not len(fl):
+            return np.zeros(len(C)), np.zeros(len(C))
+        C = C[:, None]
+        top = (fl > C) & (fl < C + self.size[C]) & (depth[fl] == depth[C] + flagged[C])
+        return top @ self.chars[fl], top @ self.links[fl]
 
     @classmethod
     def of(cls, an: PageRankAnalysis) -> "RegionView":
@@ -316,8 +315,8 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     text_kids = np.bincount(kp[chars[kids] >= 40], minlength=n)
     m = np.maximum(mass[C], 1e-9)
     roles = np.asarray([an.scores.graph.roles[c] for c in cands], dtype=np.int64)
-    cleaned = np.array([view.cleaned(c) for c in cands]).reshape(-1, 2)
-    kept = ch - cleaned[:, 0]
+    cleaned_chars, cleaned_links = view.cleaned(C)
+    kept = ch - cleaned_chars
     columns = {
         "chars_share": ch / max(chars[0], 1.0),
         "log_chars": np.log1p(ch),
@@ -350,9 +349,9 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
         "li_chars_share": np.where(ch > 0, rsum("li_chars") / safe, 0.0),
         "text_nodes": tn,
         "chars_per_text_node": np.where(tn > 0, ch / np.maximum(tn, 1.0), 0.0),
-        "cleaned_share": np.where(ch > 0, cleaned[:, 0] / safe, 0.0),
+        "cleaned_share": np.where(ch > 0, cleaned_chars / safe, 0.0),
         "clean_chars_share": kept / max(chars[0], 1.0),
-        "clean_link_density": np.where(kept > 0, (links[C] - cleaned[:, 1]) / np.maximum(kept, 1.0), 1.0),
+        "clean_link_density": np.where(kept > 0, (links[C] - cleaned_links) / np.maximum(kept, 1.0), 1.0),
         "in_cleaned": cum["covered"][C + 1],
         "start": C / n,
         "end": eC / n,
