@@ -18,6 +18,11 @@ Methods:
   dragnet sites with >= 5 pages.
 - ``pagerank``: DOM PageRank on each page alone (``single_page.run``), nothing
   trained.  Judged on readability, chaos and dragnet's single-page sites.
+- ``region``: the learned region extractor (``RegionExtractor``), each page alone.
+  Dev: the shipped models.  CV: for every fold the two models trained as
+  ``train_region.py`` trains them (its defaults) on every page outside the fold
+  (all datasets, each page alone), from the rows ``region_data.py`` computes
+  (``--region-data FILE`` reuses a file it wrote; otherwise about 70 s more).
 - ``crf``: ``CRFExtractor`` at its defaults, each page alone.  Dev: the shipped
   model.  CV: for every fold a model trained as ``train_crf.py`` trains it
   (self-labelled pages of the big9, cleanportal and dragnet sites with >= 2
@@ -27,9 +32,9 @@ Methods:
 ``--cross`` also runs the single-page methods on the multi-page sets (where the
 shipped CRF's dev figure is in-sample: those sites trained it).
 
-    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,pagerank,crf]
+    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,pagerank,region,crf]
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
-                            [--cross] [--merge-hosts] [--per-fold] [--cache DIR]
+                            [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
                             [--json FILE] [--data DIR]
 """
 
@@ -61,7 +66,7 @@ SETS: dict[str, tuple[tuple[str, ...], int]] = {
 }
 MULTI_SETS = ("big9", "cleanportal", "dragnet")
 SINGLE_SETS = ("readability", "chaos", "dragnet-single")
-METHODS = ("layout", "pagerank", "crf")
+METHODS = ("layout", "pagerank", "region", "crf")
 DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
 
 
@@ -109,6 +114,37 @@ def pagerank_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
     from newsstemmer.single.pagerank import PageRankOptions
 
     return {page_id(e): pair for e, pair in zip(pages, run(pages, PageRankOptions())["pairs"])}
+
+
+def region_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
+    """The shipped region extractor on each page alone (an unreadable page predicts nothing)."""
+    from newsstemmer.decision.regional import RegionExtractor
+
+    ex = RegionExtractor()
+    out = {}
+    for e in pages:
+        title = body = ""
+        try:
+            title, body = ex.extract(e.html(), e.url)
+        except Exception as exc:  # scored as empty, and shown
+            print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        out[page_id(e)] = (prediction(title, body, e.gold_has_title), e.gold())
+    return out
+
+
+def region_fold_pairs(root: Path, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
+                      data_file: str | None, merge_hosts: bool) -> list[dict[tuple, tuple[str, str]]]:
+    """Per fold: the region models trained (train_region.py's defaults) without the fold's groups."""
+    from train_region import fold_pairs, load_rows
+
+    if data_file and Path(data_file).is_file():
+        rows = load_rows(Path(data_file))
+    else:
+        from region_data import page_record
+
+        groups = site_groups(entries)
+        rows = [page_record(e, g) for e, g in zip(entries, groups)]
+    return fold_pairs(rows, entries, folds, pages, merge_hosts=merge_hosts)
 
 
 def crf_pairs(extractor, pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
@@ -225,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="one group for sites of different datasets sharing a host (folds.py)")
     ap.add_argument("--per-fold", action="store_true", help="print every fold's F1")
     ap.add_argument("--cache", metavar="DIR", help="crf: keep the training sites' learned layouts here")
+    ap.add_argument("--region-data", metavar="FILE", help="region: the rows region_data.py wrote (default: computed)")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
 
@@ -274,6 +311,10 @@ def main(argv: list[str] | None = None) -> int:
             results[method] = figures(layout_pairs(pages), sets, folds)
         elif method == "pagerank":
             results[method] = figures(pagerank_pairs(pages), sets, folds)
+        elif method == "region":
+            results[method] = figures(region_pairs(pages), sets, folds,
+                                      region_fold_pairs(root, entries, folds, pages, args.region_data,
+                                                        args.merge_hosts))
         else:
             from newsstemmer.single.crf import CRFExtractor
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .single.crf import CRFExtractor
 
 __all__ = [
+    "DEFAULT_SINGLE_PAGE_METHOD",
     "SINGLE_PAGE_METHODS",
     "ExtractOptions",
     "extract",
@@ -34,9 +35,11 @@ __all__ = [
     "extract_with_rules",
 ]
 
-#: Single-page extractors, best first (``benchmarks/single_page.py`` and
-#: ``benchmarks/crf_eval.py`` measure them); ``auto`` falls back to the first.
-SINGLE_PAGE_METHODS = ("pagerank", "crf", "decision")
+#: Single-page extractors, best first (``benchmarks/cv.py`` measures them under
+#: site-grouped cross-validation); ``auto`` falls back to the first.
+SINGLE_PAGE_METHODS = ("region", "pagerank", "crf", "decision")
+#: The single-page method used when none is named.
+DEFAULT_SINGLE_PAGE_METHOD = SINGLE_PAGE_METHODS[0]
 
 _CRF = threading.local()  # crfsuite taggers are not thread-safe: one extractor per thread
 
@@ -51,10 +54,12 @@ def shared_crf() -> "CRFExtractor":
     return extractor
 
 
-def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | None" = None) -> Article:
+def extract_single(page: Page, method: str = DEFAULT_SINGLE_PAGE_METHOD, crf: "CRFExtractor | None" = None) -> Article:
     """Extract a page on its own, with no learned layout (SPEC §4–§5).
 
-    ``pagerank``: DOM PageRank + DensitySum; ``crf``: CRF block labelling with
+    ``region`` (the default): DOM PageRank with a learned choice of the article's
+    element and of what to leave out of it (:mod:`newsstemmer.decision.regional`);
+    ``pagerank``: DOM PageRank + DensitySum alone; ``crf``: CRF block labelling with
     hierarchical relabelling, by ``crf`` or else the shipped model; ``decision``: the
     learned per-block decision (:mod:`newsstemmer.decision`).  ``matched``
     stays False (no pattern applied); ``method`` names the extractor.
@@ -64,6 +69,10 @@ def extract_single(page: Page, method: str = "pagerank", crf: "CRFExtractor | No
 
         result = pagerank_extract(page.tree, page.url)
         title, body = result.title, result.body
+    elif method == "region":
+        from .decision.regional import shared_region  # numpy and the models: only when asked for
+
+        title, body = shared_region().extract(page.tree, page.url)
     elif method == "crf":
         title, body = (crf or shared_crf()).extract(page.tree)
     elif method == "decision":
@@ -100,11 +109,11 @@ def extract(
     options: ExtractOptions | None = None,
 ) -> Article:
     """Extract one page: with the site's ``patterns`` if one matches, else on its own
-    (DOM PageRank; ``matched=False``, ``method="pagerank"``).  Pass
+    (the default single-page method; ``matched=False``, ``method="region"``).  Pass
     ``ExtractOptions(fallback="crf")`` for the CRF instead, or
     ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages."""
     page = Page(html, url=url)
-    opts = options or ExtractOptions(fallback="pagerank")
+    opts = options or ExtractOptions(fallback=DEFAULT_SINGLE_PAGE_METHOD)
     if patterns is None:
         return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
     return extract_with_patterns(page, patterns, opts)

@@ -307,9 +307,9 @@ def test_extract_without_patterns(site: Path, capsys):
     recs = records(out)
     assert len(recs) == len(files)
     for i, rec in enumerate(recs):
-        # No layouts known: each page is extracted on its own (DOM PageRank).
+        # No layouts known: each page is extracted on its own (the default single-page method).
         assert rec["matched"] is False
-        assert rec["method"] == "pagerank" and rec["pattern"] is None
+        assert rec["method"] == "region" and rec["pattern"] is None
         assert rec["body"] != ""
         assert rec["title"] in (TITLES[i], f"{TITLES[i]} - Daily Example")
         assert rec["source"] == files[i]

@@ -177,7 +177,7 @@ def test_round_with_one_page_emits_it_unmatched_with_a_reason(tmp_path, test_sit
     (o,) = result.outcomes
     assert o.kind == UNMATCHED and "no layout learned" in o.item.reason
     # no layout, but the page still gets its single-page extraction
-    assert o.item.method == "pagerank" and o.item.body
+    assert o.item.method == "region" and o.item.body
     assert result.saved is None and not (config.patterns_dir).exists()
 
 

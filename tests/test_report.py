@@ -149,7 +149,7 @@ def test_report_shows_layouts_sections_samples_and_unmatched_pages(demo):
                + "</p></body></html>", source="lone.html")
     report = build_site_report(site, [*_pages(files), odd], patterns_source=str(patterns))
     assert report.readable == len(files) + 1
-    assert any(r.source == "lone.html" and r.method == "pagerank" and r.body_chars for r in report.unmatched)
+    assert any(r.source == "lone.html" and r.method == "region" and r.body_chars for r in report.unmatched)
     doc = render_site_report(report)
     tree = html.document_fromstring(doc)
     sections = tree.xpath("//section[@data-layout]")

@@ -6,7 +6,8 @@
 
 ``--method auto`` (default): the site's learned layouts, else single-page extraction;
 ``pattern``: layouts only; ``rules``: the site's CSS-selector rules alone (see
-:mod:`newsstemmer.cli.rules`); ``pagerank`` / ``crf``: a single-page method alone.
+:mod:`newsstemmer.cli.rules`); ``region`` / ``pagerank`` / ``crf`` / ``decision``: a single-page
+method alone.
 A page that cannot be read or extracted gives a record with ``"error"`` and a message;
 the exit code is then 1.
 
@@ -24,7 +25,7 @@ import os
 from typing import Callable, Iterator, Sequence
 
 from ..article import Article
-from ..chain import SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
+from ..chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
 from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
@@ -60,8 +61,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"share of a page's weight a pattern must cover (default {eo.pattern_threshold})")
     p.add_argument("--method", choices=("auto", "pattern", "rules", *SINGLE_PAGE_METHODS), default="auto",
                    help="auto (default): learned layouts, else single-page extraction; pattern: layouts only; "
-                   "rules: the site's CSS-selector rules alone (see 'rules'); pagerank: DOM PageRank alone; "
-                   "crf: CRF block labelling alone")
+                   "rules: the site's CSS-selector rules alone (see 'rules'); region: the learned region "
+                   "decision alone (the single-page default); pagerank: DOM PageRank alone; crf: CRF block "
+                   "labelling alone; decision: the learned block decision alone")
     p.add_argument("--crf-model", metavar="MODEL.zip",
                    help="CRF model for --method crf (written by 'train-crf'; default: the shipped model)")
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
@@ -200,7 +202,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         include_non_articles=args.include_non_articles or None,
     )
     # auto: the site's layouts, else the best single-page method; pattern: layouts only.
-    options = dataclasses.replace(options, fallback="pagerank" if args.method == "auto" else None)
+    options = dataclasses.replace(options, fallback=DEFAULT_SINGLE_PAGE_METHOD if args.method == "auto" else None)
     if args.method in ("pattern", "rules") and site is None:
         raise CLIError(f"--method {args.method} needs a pattern file (-p)")
     extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns

@@ -19,7 +19,7 @@ import argparse
 import os
 from collections.abc import Iterator
 
-from ..chain import SINGLE_PAGE_METHODS
+from ..chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
 from ..layout.matching import ExtractOptions
@@ -49,7 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--patterns-dir", metavar="DIR",
                    help="with --state: the sites' pattern files (default: the folder the crawl used)")
     p.add_argument("--fallback", choices=(*SINGLE_PAGE_METHODS, "none"),
-                   help="single-page method for pages no layout covers (default pagerank; with --state, "
+                   help=f"single-page method for pages no layout covers (default {DEFAULT_SINGLE_PAGE_METHOD}; with --state, "
                    "the crawl's own)")
     p.add_argument("--pattern-threshold", type=fraction, metavar="SHARE",
                    help=f"share of a page's weight a pattern must cover (default {eo.pattern_threshold})")
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         site,
         _read(files, errors, rep),
         patterns_source=patterns_file,
-        fallback=_fallback(args.fallback, "pagerank"),
+        fallback=_fallback(args.fallback, DEFAULT_SINGLE_PAGE_METHOD),
         options=options,
         progress=rep.progress,
         total=len(files),

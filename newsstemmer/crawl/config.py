@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_MAX_PAGES_PER_SITE": 500,
     "NEWSSTEMMER_INCLUDE_NON_ARTICLES": False,
     "NEWSSTEMMER_INCLUDE_UNMATCHED": True,
-    "NEWSSTEMMER_SINGLE_PAGE_METHOD": "pagerank",
+    "NEWSSTEMMER_SINGLE_PAGE_METHOD": "region",
     "NEWSSTEMMER_RESUME": True,
     "NEWSSTEMMER_DEMO_PORT": 8765,
     "NEWSSTEMMER_REPORT": False,
@@ -105,7 +105,7 @@ class Config:
     max_pages_per_site: int = 500
     include_non_articles: bool = False
     include_unmatched: bool = True
-    single_page_method: str = "pagerank"  # or "crf", or "" for none
+    single_page_method: str = "region"  # or "pagerank", "crf", "decision", or "" for none
     resume: bool = True
     demo_port: int = 8765
     report: Path | None = None  # folder of the HTML reports written at close (NEWSSTEMMER_REPORT), None: off

@@ -57,6 +57,8 @@ class TreeModel:
         self.value = value.astype(np.float64)
         self.depth = int(depth)
         self.info = dict(info or {})
+        # Children side by side (right, left): a step is one gather at 2·node + went_left.
+        self._children = np.stack((self.right, self.left), axis=1).ravel()
 
     # -- use ----------------------------------------------------------------------
     def raw(self, X: np.ndarray) -> np.ndarray:
@@ -64,6 +66,15 @@ class TreeModel:
         n = X.shape[0]
         if n == 0:
             return np.zeros(0)
+        if not np.isnan(X).any():  # (the common case: no missing value to route)
+            flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
+            offsets = (np.arange(n) * X.shape[1])[:, None]
+            nodes = np.broadcast_to(self.roots, (n, len(self.roots)))
+            feature, threshold, children = self.feature, self.threshold, self._children
+            for _ in range(self.depth):
+                went_left = flat[offsets + feature[nodes]] <= threshold[nodes]
+                nodes = children[2 * nodes + went_left]
+            return self.value[nodes].sum(axis=1)
         nodes = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
         rows = np.arange(n)[:, None]
         for _ in range(self.depth):

@@ -41,7 +41,7 @@ class ExtractOptions:
     # Below the pattern threshold, the nearest article layout is still used when it
     # covers more than this share and finds main text (0 turns this off).
     loose_threshold: float = 0.5
-    # Single-page method for pages no layout matches ("pagerank" or "crf"), or None: unmatched
+    # Single-page method for pages no layout matches ("region", "pagerank"...), or None: unmatched
     # pages then come back with an empty body (used by :mod:`newsstemmer.chain`).
     fallback: str | None = None
 

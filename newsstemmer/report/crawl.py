@@ -124,6 +124,7 @@ def write_crawl_reports(
     data_dir = Path(state_dir) / DATA_DIR
     summary = read_summary(data_dir)
     out = Path(out_dir) if out_dir is not None else data_dir
+    # (a crawl's summary without the setting was written before it existed: PageRank then)
     fallback = summary.get("single_page_method", "pagerank") if fallback is None else fallback or None
     notes: dict[str, str] = {}
     if patterns is None:

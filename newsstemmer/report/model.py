@@ -35,7 +35,7 @@ class PageResult:
 
     source: str
     url: str | None
-    method: str | None = None  # pattern, pattern-loose, pagerank, crf, or None
+    method: str | None = None  # pattern, pattern-loose, a single-page method (region, pagerank...), or None
     layout: str | None = None  # id of the layout that gave the article
     coverage: float | None = None  # share of the page's weight that layout covers
     nearest: str | None = None  # for pages no layout covers: the closest layout
@@ -95,7 +95,7 @@ def build_site_report(
     pages: Iterable[Page],
     *,
     patterns_source: str = "",
-    fallback: str | None = "pagerank",
+    fallback: str | None = "region",
     options: ExtractOptions | None = None,
     errors: Iterable[tuple[str, str]] = (),
     progress: Callable[[str, int, int], None] | None = None,

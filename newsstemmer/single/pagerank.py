@@ -34,7 +34,7 @@ Choices beyond the source document, each measured on the development data
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -64,6 +64,8 @@ __all__ = [
     "dom_pagerank",
     "pagerank_analysis",
     "pagerank_extract",
+    "region_cleaning",
+    "region_paragraphs",
     "solve_tree",
 ]
 
@@ -471,6 +473,12 @@ def _widen(
 
 def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> set:
     """Descendants of the main element to leave out of the text (never the core's ancestors)."""
+    elements = scores.graph.elements
+    return {elements[i] for i in _left_out_nodes(scores, main, sums, opts)}
+
+
+def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> list[int]:
+    """The nodes of :func:`_left_out`, in page order."""
     total, links, mass, size = sums
     graph = scores.graph
     elements, roles = graph.elements, graph.roles
@@ -479,7 +487,7 @@ def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) 
     while i > main:
         protected.add(i)
         i = graph.parent[i]
-    skip = set()
+    skip = []
     # Node indices are a preorder: the subtree of ``main`` is one contiguous range.
     for i in range(main + 1, main + size[main]):
         el = elements[i]
@@ -487,11 +495,11 @@ def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) 
             continue
         role = roles[i]
         if el.tag in CLEAN_TAGS and total[i] and links[i] > opts.link_density * total[i]:
-            skip.add(el)
+            skip.append(i)
         elif opts.drop_comments and role & IN_COMMENTS:
-            skip.add(el)
+            skip.append(i)
         elif opts.drop_named and role & BOILER and mass[i] <= 0.5 * mass[main]:
-            skip.add(el)
+            skip.append(i)
     return skip
 
 
@@ -537,6 +545,8 @@ class PageRankAnalysis:
     main: int  # node of the main element (-1: none)
     skip: set  # elements left out of the main element's text
     result: PageRankResult
+    mass: list[float] = field(default_factory=list)  # initial weight u of each node's subtree
+    options: PageRankOptions = field(default_factory=PageRankOptions)
 
     def node_of(self) -> dict[etree._Element, int]:
         """Element -> node index."""
@@ -547,10 +557,13 @@ def pagerank_analysis(
     html: etree._Element | str,
     url: str | None = None,
     options: PageRankOptions | None = None,
+    text: bool = True,
 ) -> PageRankAnalysis:
     """Run DOM PageRank on a page and keep its intermediate results with the article.
 
     Same input and errors as :func:`pagerank_extract` (bytes are not accepted here).
+    ``text=False`` stops at the main element: the result's body is left empty and
+    nothing is marked as left out (:func:`region_paragraphs` gives any element's text).
     """
     opts = options or PageRankOptions()
     scores = dom_pagerank(html, opts)
@@ -558,18 +571,52 @@ def pagerank_analysis(
     graph = scores.graph
     sums = _subtree_sums(graph)
     if not graph.elements or graph.elements[scores.core] is None:
-        return PageRankAnalysis(scores, sums[0], sums[1], sums[3], -1, set(), PageRankResult(title, ""))
+        return PageRankAnalysis(
+            scores, sums[0], sums[1], sums[3], -1, set(), PageRankResult(title, ""), sums[2], opts
+        )
     main = _widen(graph, scores.core, sums[0], sums[1], sums[2], opts)
     element = graph.elements[main]
+    xpath = element.getroottree().getpath(element)
+    if not text:
+        result = PageRankResult(title, "", xpath, scores.g[main], [])
+        return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, set(), result, sums[2], opts)
     skip = _left_out(scores, main, sums, opts)
     if opts.skip_hidden:
         skip |= graph.hidden
-    paragraphs = _paragraphs(element, skip)
-    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == norm(title).lower():
-        paragraphs = paragraphs[1:]
-    xpath = element.getroottree().getpath(element)
+    paragraphs = _titleless(_paragraphs(element, skip), title, opts)
     result = PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)
-    return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, skip, result)
+    return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, skip, result, sums[2], opts)
+
+
+def _titleless(paragraphs: list[str], title: str, opts: PageRankOptions) -> list[str]:
+    """``paragraphs`` without a first line equal to the title (``strip_title``)."""
+    if opts.strip_title and paragraphs and title and paragraphs[0].lower() == norm(title).lower():
+        return paragraphs[1:]
+    return paragraphs
+
+
+def region_cleaning(analysis: PageRankAnalysis, node: int) -> list[int]:
+    """The descendants of element ``node`` PageRank's cleaning leaves out had it chosen
+    that element as the main one (node indices, in page order)."""
+    sums = (analysis.chars, analysis.link_chars, analysis.mass, analysis.size)
+    return _left_out_nodes(analysis.scores, node, sums, analysis.options)
+
+
+def region_paragraphs(analysis: PageRankAnalysis, node: int, skip: Iterable[int] | None = None) -> list[str]:
+    """The body PageRank would extract had it chosen element ``node`` as the main
+    element: its text without the nodes ``skip`` (default: what its cleaning leaves
+    out, :func:`region_cleaning`) and without hidden elements."""
+    scores, opts = analysis.scores, analysis.options
+    elements = scores.graph.elements
+    element = elements[node]
+    if element is None:
+        raise ValueError(f"node {node} is a text node, not an element")
+    if skip is None:
+        skip = region_cleaning(analysis, node)
+    left_out = {elements[i] for i in skip}
+    if opts.skip_hidden:
+        left_out |= scores.graph.hidden
+    return _titleless(_paragraphs(element, left_out), scores.signals.headline, opts)
 
 
 def pagerank_extract(

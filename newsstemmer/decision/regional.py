@@ -1,0 +1,130 @@
+"""The learned region extractor for single pages (``--method region``).
+
+DOM PageRank's analysis of the page, then two learned decisions in place of its
+hand-set ones: which element holds the article (:mod:`.region`: a tree model
+ranks the candidates, PageRank's own main element kept unless another scores
+clearly higher) and which of that element's parts to leave out beyond PageRank's
+own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
+own, so what PageRank keeps (short lines, captions of the article) stays.
+Both models are trained by ``benchmarks/train_region.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ..single.pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from .model import DecisionModelError, TreeModel
+from .region import REGION_FEATURES, RegionView, region_candidates, region_features
+
+__all__ = ["RegionExtractor", "default_region_models", "shared_region"]
+
+_LOCK = threading.Lock()
+_SHARED: "RegionExtractor | None" = None
+
+
+def default_region_models() -> tuple[Path, Path]:
+    """The two model files shipped in the package: the region ranker and the cleaning."""
+    base = resources.files("newsstemmer") / "models"
+    return Path(str(base / "region.json")), Path(str(base / "region-clean.json"))
+
+
+def _margin(model: TreeModel | None, key: str, default: float) -> float:
+    if model is None:
+        return default
+    value = model.info.get(key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not np.isfinite(value):
+        raise DecisionModelError(f"the model's {key!r} is not a number: {value!r}")
+    return float(value)
+
+
+class RegionExtractor:
+    """Extract one page by DOM PageRank with a learned region choice and cleaning.
+
+    ``region`` and ``clean`` are model files or loaded :class:`TreeModel` objects
+    (default: the shipped ones); ``None`` as a loaded model keeps PageRank's own
+    decision for that step (``RegionExtractor(region=False)`` and ``clean=False``
+    turn one off).  A corrupt file, or one made for other features, raises
+    :class:`~newsstemmer.decision.model.DecisionModelError`.  Holds no per-page
+    state: one instance serves every thread.
+    """
+
+    def __init__(
+        self,
+        region: str | os.PathLike[str] | TreeModel | bool | None = None,
+        clean: str | os.PathLike[str] | TreeModel | bool | None = None,
+    ) -> None:
+        default_region, default_clean = default_region_models()
+        self.region = self._load(region, default_region, REGION_FEATURES)
+        self.clean = self._load(clean, default_clean, CLEAN_FEATURES)
+        #: A candidate replaces PageRank's main element only if it scores this much higher.
+        self.region_margin = _margin(self.region, "margin", 0.0)
+        #: An element is left out when its score passes this.
+        self.clean_threshold = _margin(self.clean, "threshold", 0.0)
+
+    @staticmethod
+    def _load(model, default: Path, features: tuple[str, ...]) -> TreeModel | None:
+        if model is False:
+            return None
+        if isinstance(model, TreeModel):
+            if model.features != tuple(features):
+                raise DecisionModelError("the model was trained on other features than this version computes")
+            return model
+        return TreeModel.load(default if model is None or model is True else model, features)
+
+    def extract(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str]:
+        """(title, body) of one page on its own (its tree, or its HTML as text)."""
+        return self.extract_analysis(pagerank_analysis(tree, url, text=False))
+
+    def choose_region(self, view: RegionView) -> int:
+        """The node of the element chosen to hold the article."""
+        main = view.an.main
+        if self.region is None:
+            return main
+        cands = region_candidates(view)
+        if len(cands) < 2:
+            return main
+        s = self.region.raw(region_features(view, cands))
+        best = int(np.argmax(s))
+        k = cands.index(main)
+        return cands[best] if s[best] - s[k] > self.region_margin else main
+
+    def left_out(self, view: RegionView, region: int) -> list[int]:
+        """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
+        skip = region_cleaning(view.an, region)
+        if self.clean is None:
+            return skip
+        J = cleaning_candidates(view, region, skip)
+        if not len(J):
+            return skip
+        s = self.clean.raw(cleaning_features(view, region, J))
+        return skip + J[s > self.clean_threshold].tolist()
+
+    def extract_analysis(self, an: PageRankAnalysis) -> tuple[str, str]:
+        """(title, body) from PageRank's analysis of the page (its text is not needed)."""
+        title = an.result.title
+        if an.main < 0:
+            return title, ""
+        if self.region is None and self.clean is None:
+            return title, "\n".join(region_paragraphs(an, an.main))
+        view = RegionView.of(an)
+        region = self.choose_region(view)
+        skip = self.left_out(view, region)
+        return title, "\n".join(region_paragraphs(an, region, skip))
+
+
+def shared_region() -> RegionExtractor:
+    """The process's extractor with the shipped models (loaded on first use)."""
+    global _SHARED
+    if _SHARED is None:
+        with _LOCK:
+            if _SHARED is None:
+                _SHARED = RegionExtractor()
+    return _SHARED

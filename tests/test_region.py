@@ -1,0 +1,260 @@
+"""The learned region decision (issue #12): DOM PageRank with a learned choice of the
+article's element and of what to leave out of it (``newsstemmer.decision.regional``).
+
+Pages are built here; nothing is read from the datasets.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from newsstemmer import Page
+from newsstemmer.chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract, extract_single
+from newsstemmer.cli import main
+from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from newsstemmer.decision.model import DecisionModelError, TreeModel
+from newsstemmer.decision.region import REGION_FEATURES, RegionView, region_candidates, region_features
+from newsstemmer.decision.regional import RegionExtractor, default_region_models
+from newsstemmer.dom.parse import HTMLParseError
+from newsstemmer.evaluation import shingle_prf
+from newsstemmer.single.pagerank import pagerank_analysis, region_cleaning, region_paragraphs
+
+_COMMON = "the of and a to in is was for on that with as by at from his her they were had have which this".split()
+_TOPIC = "river council budget school plan water road market hospital court police energy transport housing".split()
+TITLE = "Council approves the new river bridge after a long budget fight"
+
+
+def _sentence(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(_COMMON + _TOPIC + _TOPIC) for _ in range(n)).capitalize() + "."
+
+
+def header_only_page(seed: int) -> tuple[str, str]:
+    """Headline and standfirst in a header block; the body, in four sibling sections, in a
+    sibling of the header whose only common ancestor also holds a list of 40 links.
+
+    DensitySum's core is the header (the headline and the title-like standfirst weigh
+    most) and the widening stops there: the common ancestor is mostly link text.
+    """
+    rng = random.Random(seed)
+    words = TITLE.lower().split()
+    stand = [" ".join(rng.choice(words + _COMMON) for _ in range(30)).capitalize() + "." for _ in range(2)]
+    sections = [[" ".join(_sentence(rng, rng.randint(10, 16)) for _ in range(2)) for _ in range(3)] for _ in range(4)]
+    menu = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(12))
+    links = "".join(f'<li><a href="/p/{i}">{_sentence(rng, 6)}</a></li>' for i in range(40))
+    body = "".join("<section>" + "".join(f"<p>{p}</p>" for p in sec) + "</section>" for sec in sections)
+    html = f"""<html><head><title>{TITLE} | The Daily</title>
+<meta name="description" content="{stand[0][:150]}"></head><body>
+<div id="top"><ul class="menu">{menu}</ul></div>
+<div class="container">
+ <header class="page-title"><div class="col-9"><h1>{TITLE}</h1>
+  {''.join(f'<p class="standfirst">{s}</p>' for s in stand)}
+  <p class="byline">By <a href="/a">Jo Park</a>, 6 November 2012</p></div></header>
+ <section class="main col-9"><article>{body}</article></section>
+ <aside class="col-3"><h3>Most read</h3><ul>{links}</ul></aside>
+</div>
+<div id="foot">Copyright 2026 The Daily. <a href="/terms">Terms</a></div></body></html>"""
+    return html, "\n".join([TITLE, *stand, *(p for sec in sections for p in sec)])
+
+
+def gallery_page(seed: int) -> tuple[str, str]:
+    """An article whose element also holds a video carousel (titles, captions, "n of 6")
+    and photo credits: PageRank takes them with the text."""
+    rng = random.Random(seed)
+    paragraphs = [" ".join(_sentence(rng, rng.randint(12, 24)) for _ in range(3)) for _ in range(8)]
+    slides = "".join(
+        f'<div class="gallery-slide"><div class="video-title">{_sentence(rng, 8)}</div>'
+        f'<p class="caption">{_sentence(rng, 20)}</p><span>{i + 1} of 6</span></div>'
+        for i in range(6)
+    )
+    photos = "".join(
+        f'<figure class="photo"><figcaption class="credit">{_sentence(rng, 15)} PHOTO: AGENCY</figcaption></figure>'
+        for _ in range(4)
+    )
+    text = "".join(f"<p>{p}</p>" for p in paragraphs[:4]) + photos + "".join(f"<p>{p}</p>" for p in paragraphs[4:])
+    html = f"""<html><head><title>{TITLE}</title></head><body><div class="nav"><a href="/">Home</a></div>
+<article><h1>{TITLE}</h1><div class="story"><div class="video-gallery">{slides}</div>{text}</div></article>
+<div class="footer">Copyright</div></body></html>"""
+    return html, "\n".join(paragraphs)
+
+
+def plain_page(seed: int) -> tuple[str, str]:
+    """An ordinary article page that PageRank gets right."""
+    rng = random.Random(seed)
+    paragraphs = [" ".join(_sentence(rng, rng.randint(12, 20)) for _ in range(3)) for _ in range(6)]
+    menu = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(10))
+    related = "".join(f'<li><a href="/r{i}">{_sentence(rng, 7)}</a></li>' for i in range(8))
+    html = f"""<html><head><title>{TITLE} - Daily</title></head><body>
+<ul class="menu">{menu}</ul>
+<div id="content"><h1>{TITLE}</h1><div class="story-body">{''.join(f'<p>{p}</p>' for p in paragraphs)}</div>
+<div class="related"><h3>Related</h3><ul>{related}</ul></div></div>
+<div id="foot">Copyright 2026 The Daily.</div></body></html>"""
+    return html, "\n".join(paragraphs)
+
+
+# -- the shipped models -----------------------------------------------------------------------
+
+
+def test_shipped_models_load_and_fit_their_features() -> None:
+    ex = RegionExtractor()
+    assert ex.region is not None and ex.clean is not None
+    assert ex.region.features == REGION_FEATURES and ex.clean.features == CLEAN_FEATURES
+    assert len(ex.region.roots) > 10 and len(ex.clean.roots) > 10
+    assert np.isfinite(ex.region_margin) and np.isfinite(ex.clean_threshold)
+    region_file, clean_file = default_region_models()
+    assert region_file.stat().st_size < 400_000 and clean_file.stat().st_size < 400_000
+    html, _ = gallery_page(0)
+    an = pagerank_analysis(html, text=False)
+    view = RegionView.of(an)
+    cands = region_candidates(view)
+    X = region_features(view, cands)
+    assert X.shape == (len(cands), len(ex.region.features)) and np.isfinite(X).all()
+    assert np.isfinite(ex.region.raw(X)).all()
+    J = cleaning_candidates(view, an.main, region_cleaning(an, an.main))
+    Xc = cleaning_features(view, an.main, J)
+    assert len(J) and Xc.shape == (len(J), len(ex.clean.features)) and np.isfinite(Xc).all()
+
+
+def test_region_is_the_default_single_page_method() -> None:
+    assert SINGLE_PAGE_METHODS[0] == DEFAULT_SINGLE_PAGE_METHOD == "region"
+    assert "pagerank" in SINGLE_PAGE_METHODS  # still available by name
+    html, _ = plain_page(1)
+    art = extract(html, url="http://example.com/a")
+    assert art.method == "region" and not art.matched and art.title == TITLE and art.body
+    pr = extract_single(Page(html), "pagerank")
+    assert pr.method == "pagerank" and pr.body
+
+
+def test_corrupt_model_files_give_clear_errors(tmp_path: Path) -> None:
+    region_file, clean_file = default_region_models()
+    garbage = tmp_path / "garbage.json"
+    garbage.write_bytes(b"\x00\x01 not json")
+    with pytest.raises(DecisionModelError, match="garbage.json: not a readable decision model"):
+        RegionExtractor(region=garbage)
+    with pytest.raises(DecisionModelError, match="other features"):
+        RegionExtractor(region=clean_file)  # the cleaning model where the region ranker goes
+    data = json.loads(region_file.read_text(encoding="utf-8"))
+    data["left"] = data["left"][:-3]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DecisionModelError, match="corrupt"):
+        RegionExtractor(region=short)
+    data = json.loads(region_file.read_text(encoding="utf-8"))
+    data["info"]["margin"] = "wide"
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DecisionModelError, match="margin"):
+        RegionExtractor(region=odd)
+    with pytest.raises(DecisionModelError, match="other features"):
+        RegionExtractor(clean=TreeModel.load(region_file, REGION_FEATURES))
+    with pytest.raises(DecisionModelError, match="missing.json"):
+        RegionExtractor(clean=tmp_path / "missing.json")
+
+
+def test_tree_walk_without_missing_values_matches_the_general_walk() -> None:
+    model = RegionExtractor().region
+    rng = np.random.default_rng(0)
+    X = rng.random((30, len(REGION_FEATURES))) * rng.choice([1.0, 10.0, 1000.0], len(REGION_FEATURES))
+    X[:, 0] = 0.0  # (values on a threshold)
+    with_nan = np.vstack([X, np.full((1, X.shape[1]), np.nan)])  # one NaN row: the general walk for all
+    assert np.allclose(model.raw(X), model.raw(with_nan)[:-1])
+
+
+# -- what it decides ----------------------------------------------------------------------------
+
+
+def _pr(text: str, gold: str) -> tuple[float, float]:
+    p, r = shingle_prf(text, gold)
+    return p or 0.0, r
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_finds_the_article_where_densitysum_picks_the_header_only(seed: int) -> None:
+    html, gold = header_only_page(seed)
+    pagerank = pagerank_analysis(html).result
+    p0, r0 = _pr(f"{pagerank.title}\n{pagerank.body}", gold)
+    assert r0 < 0.5  # (the structure does defeat DensitySum and the widening)
+    title, body = RegionExtractor().extract(html)
+    p1, r1 = _pr(f"{title}\n{body}", gold)
+    assert r1 > 0.95 and p1 >= p0 - 0.01
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_leaves_most_of_a_video_carousel_out(seed: int) -> None:
+    html, gold = gallery_page(seed)
+    p0, r0 = _pr(pagerank_analysis(html).result.body, gold)
+    assert p0 < 0.7
+    _, body = RegionExtractor().extract(html)
+    p1, r1 = _pr(body, gold)
+    assert p1 > p0 + 0.08 and r1 >= r0 - 0.02
+
+
+def test_leaves_most_slides_out() -> None:
+    ex = RegionExtractor()
+    kept = [ex.extract(gallery_page(seed)[0])[1].count(" of 6") for seed in range(8)]
+    assert sum(kept) <= 12  # of 48 slides (their "n of 6" lines); the photo credits may stay
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_keeps_what_pagerank_gets_right(seed: int) -> None:
+    html, gold = plain_page(seed)
+    pagerank = pagerank_analysis(html).result
+    _, body = RegionExtractor().extract(html)
+    assert _pr(body, gold)[1] > 0.97 and _pr(body, gold)[0] >= _pr(pagerank.body, gold)[0] - 0.01
+
+
+def test_with_both_steps_off_it_is_pagerank() -> None:
+    for html, _ in (header_only_page(0), gallery_page(0), plain_page(0)):
+        an = pagerank_analysis(html)
+        assert region_paragraphs(an, an.main) == an.result.paragraphs
+        assert RegionExtractor(region=False, clean=False).extract(html) == (an.result.title, an.result.body)
+
+
+# -- odd pages ------------------------------------------------------------------------------------
+
+
+ODD_PAGES = {
+    "empty body": "<html><head><title>T</title></head><body></body></html>",
+    "no body": "<html><head><title>Only a head</title></head></html>",
+    "text only": "just a few words and nothing else",
+    "links only": "<html><body>" + "".join(f'<a href="/{i}">link {i}</a> ' for i in range(50)) + "</body></html>",
+    "image only": '<html><body><img src="a.jpg" width="600"></body></html>',
+    "deep": "<html><body>" + "<div>" * 3000 + "Deep text here. " * 30 + "</div>" * 3000 + "</body></html>",
+    "wide": "<html><body>" + "".join(f"<p>Paragraph {i} has a few words.</p>" for i in range(3000)) + "</body></html>",
+    "frameset": '<html><frameset><frame src="a.html"></frameset></html>',
+    "hidden article": '<html><body><div hidden><p>' + "Hidden words. " * 50 + "</p></div><p>Shown.</p></body></html>",
+    "comments and scripts": "<html><body><!-- c --><script>var a=1;</script><p>Some text. Some more.</p></body></html>",
+    "headline only": f"<html><head><title>{TITLE}</title></head><body><h1>{TITLE}</h1></body></html>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD_PAGES))
+def test_odd_pages_do_not_crash(name: str) -> None:
+    html = ODD_PAGES[name]
+    title, body = RegionExtractor().extract(html)
+    assert isinstance(title, str) and isinstance(body, str)
+    art = extract_single(Page(html), "region")
+    assert art.method == "region" and art.body == body
+    if name == "hidden article":
+        assert "Hidden" not in body
+
+
+def test_unreadable_input_is_refused_as_pagerank_refuses_it() -> None:
+    for doc in ("", "   "):
+        with pytest.raises(HTMLParseError):
+            RegionExtractor().extract(doc)
+
+
+def test_cli_extract_method_region(tmp_path: Path, capsys) -> None:
+    html, gold = header_only_page(2)
+    page = tmp_path / "page.html"
+    page.write_text(html, encoding="utf-8")
+    assert main(["extract", "-q", "--method", "region", str(page)]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    rec = json.loads(line)
+    assert rec["method"] == "region" and rec["title"] == TITLE
+    assert _pr(f"{rec['title']}\n{rec['body']}", gold)[1] > 0.95
