@@ -38,7 +38,7 @@ from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.sections import (
     SECTION_FEATURES,
     decide_sections,
-    region_bodies,
+    page_evidence,
     section_units,
     unit_features,
     unit_labels,
@@ -69,8 +69,7 @@ def site_record(es: list[Entry]) -> dict:
     pages = read_pages(es)
     site = learn(pages, LearnOptions(section_model=False))
     units, matched = section_units(site, pages)
-    region = region_bodies(pages, matched)
-    X = unit_features(units, matched, region)
+    X = unit_features(units, matched, page_evidence(site, pages, matched))
     y = unit_labels(units, {n: es[n].gold() for n in matched})
     w = np.array([sum(b.weight for _, b in u.occurrences) for u in units], dtype=np.float64)
     return {"ids": [page_id(e) for e in es], "site": site.to_dict(), "keys": [u.key for u in units],
@@ -102,6 +101,56 @@ def extract_site(es: list[Entry], rec: dict, main: np.ndarray | None) -> dict[tu
     return out
 
 
+def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
+               args: argparse.Namespace | None = None, variant: str = "model") -> list[dict]:
+    """Per fold, the held-out sites' pages among ``pages`` extracted with their layouts
+    decided by ``variant``: ``model`` (trained on the other folds' sites), ``oracle`` (the
+    gold labels) or ``rules`` (as learned)."""
+    args = args or build_parser().parse_args([])
+    by_id = {page_id(e): e for e in entries}
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    site_group = {key: groups[rec["ids"][0]] for key, rec in data.items()}
+    wanted = {page_id(e) for e in pages}
+    role_main = SECTION_FEATURES.index("role_main")
+    out = []
+    for k, fold in enumerate(folds):
+        held = {groups[page_id(e)] for e in fold}
+        model = None
+        if variant == "model":
+            rest = [r for key, r in data.items() if site_group[key] not in held]
+            model = train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
+                          np.concatenate([r["w"] for r in rest]), args)
+        pairs: dict = {}
+        for key, rec in data.items():
+            if site_group[key] not in held or not any(i in wanted for i in rec["ids"]):
+                continue
+            es = [by_id[i] for i in rec["ids"]]
+            hand = rec["X"][:, role_main] > 0
+            if variant == "rules":
+                main = None
+            elif variant == "oracle":
+                main = np.where(np.isnan(rec["y"]), hand, rec["y"] >= 0.5)
+            else:
+                main = model.predict(rec["X"]) >= args.threshold
+                if args.mode == "demote":
+                    main &= hand
+            pairs.update({i: pair for i, pair in extract_site(es, rec, main).items() if i in wanted})
+        out.append(pairs)
+        print(f"[sections {variant} fold {k}] {len(pairs)} pages", file=sys.stderr, flush=True)
+    return out
+
+
+def load_data(entries: list[Entry], data_file: str | None) -> dict:
+    """The units of every training site: from ``data_file`` if it exists, else built
+    (about 2 minutes) and written there."""
+    if data_file and Path(data_file).is_file():
+        return pickle.loads(Path(data_file).read_bytes())
+    data = build(entries)
+    if data_file:
+        Path(data_file).write_bytes(pickle.dumps(data))
+    return data
+
+
 def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace) -> TreeModel:
     import lightgbm as lgb
 
@@ -131,41 +180,35 @@ def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace)
     return model
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", help="datasets folder")
     ap.add_argument("--data-file", help="cache of the units (written if missing)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threshold", type=float, default=0.3)
+    ap.add_argument("--threshold", type=float, default=0.3, help="P(article) under which a unit is not main")
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--leaves", type=int, default=15)
     ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--min-leaf", type=int, default=10)
     ap.add_argument("--weighting", default="log", choices=("log", "sqrt", "none"))
-    ap.add_argument("--variants", default="rules,model,oracle", help="of rules, model, oracle")
     ap.add_argument("--mode", default="demote", choices=("both", "demote"),
                     help="demote: the model may only take MAIN away from units the rules made main")
+    ap.add_argument("--variants", default="rules,model,oracle", help="of rules, model, oracle")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("-o", "--output", help="train on every site and write the model here")
-    args = ap.parse_args(argv)
+    return ap
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     root = data_dir(args.data)
     entries = load_manifest(root)
-    by_id = {page_id(e): e for e in entries}
     t0 = time.perf_counter()
-    if args.data_file and Path(args.data_file).is_file():
-        data = pickle.loads(Path(args.data_file).read_bytes())
-    else:
-        data = build(entries)
-        if args.data_file:
-            Path(args.data_file).write_bytes(pickle.dumps(data))
+    data = load_data(entries, args.data_file)
     print(f"units of {len(data)} sites in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
-    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
-    site_group = {key: groups[rec["ids"][0]] for key, rec in data.items()}
-
     if args.output:
         X = np.vstack([r["X"] for r in data.values()])
         y = np.concatenate([r["y"] for r in data.values()])
@@ -175,41 +218,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
     if args.no_cv:
         return 0
-
     folds = grouped_folds(entries, args.folds, args.seed)
     sets = {n: set_entries(entries, n) for n in SETS}
-    wanted = {page_id(e) for es in sets.values() for e in es}
-    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    pages = [e for es in sets.values() for e in es]
     results: dict[str, dict] = {}
-    for variant in variants:
-        fold_pairs = []
-        dev: dict = {}
-        for k, fold in enumerate(folds):
-            held = {groups[page_id(e)] for e in fold}
-            model = None
-            if variant == "model":
-                rest = [r for key, r in data.items() if site_group[key] not in held]
-                model = train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
-                              np.concatenate([r["w"] for r in rest]), args)
-            pairs: dict = {}
-            for key, rec in data.items():
-                if site_group[key] not in held or not any(i in wanted for i in rec["ids"]):
-                    continue
-                es = [by_id[i] for i in rec["ids"]]
-                if variant == "rules":
-                    main = None
-                elif variant == "oracle":
-                    hand = rec["X"][:, SECTION_FEATURES.index("role_main")] > 0
-                    main = np.where(np.isnan(rec["y"]), hand, rec["y"] >= 0.5)
-                else:
-                    main = model.predict(rec["X"]) >= args.threshold
-                    if args.mode == "demote":
-                        main &= rec["X"][:, SECTION_FEATURES.index("role_main")] > 0
-                pairs.update(extract_site(es, rec, main))
-            fold_pairs.append(pairs)
-            dev.update(pairs)
-            print(f"[{variant} fold {k}] {len(pairs)} pages", file=sys.stderr, flush=True)
-        results[variant] = figures(dev, sets, folds, fold_pairs)
+    for variant in [v.strip() for v in args.variants.split(",") if v.strip()]:
+        per_fold = fold_pairs(data, entries, folds, pages, args, variant)
+        pooled: dict = {}
+        for pairs in per_fold:
+            pooled.update(pairs)
+        # (dev column: the folds' predictions pooled; cv.py gives the shipped model's dev figure)
+        results[variant] = figures(pooled, sets, folds, per_fold)
     print_tables(results, args.folds, args.per_fold)
     return 0
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -34,12 +34,14 @@ import numpy as np
 from ..dom.parse import HTMLParseError
 from ..dom.text import significant
 from ..evaluation import shingles, tokens
-from ..layout.blocks import LayoutBlock, PageBlocks, blocks_of, line_digest
+from lxml import etree
+
+from ..layout.blocks import LayoutBlock, PageBlocks, block_elements, blocks_of, line_digest
 from ..layout.matching import ExtractOptions, PatternMatch, choose_match
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
 from ..page import Page
-from ..single.crf.hints import HINTS, hints
+from ..single.crf.hints import HINTS, element_hints, hints
 from .model import TreeModel
 
 __all__ = [
@@ -47,7 +49,8 @@ __all__ = [
     "SectionUnit",
     "decide_sections",
     "decide_site",
-    "region_bodies",
+    "PageEvidence",
+    "page_evidence",
     "unit_labels",
     "default_section_model",
     "section_units",
@@ -100,6 +103,7 @@ SECTION_FEATURES: tuple[str, ...] = (
     "largest_region_share",
     *(f"tag_{t}" for t in _TAGS),
     *(f"own_{h}" for h in _HINT_NAMES),
+    *(f"names_{h}" for h in _HINT_NAMES),
     *(f"shared_{h}" for h in _HINT_NAMES),
 )
 _COL = {name: i for i, name in enumerate(SECTION_FEATURES)}
@@ -230,17 +234,80 @@ def _recurring_lines(pages: dict[int, _Matched]) -> Counter[str]:
     return counts
 
 
+@dataclass
+class PageEvidence:
+    """What the site's pages say beyond their blocks, per page number: the body the
+    single-page region extractor gives (``region``) and the role hints of the id/class
+    names on each block's own branch of the tree (``names``: per block index, the hints
+    of its element and its ancestors below the one it shares with the article core).
+    The names are read from the tree, not from the block path, whose steps drop
+    per-item tokens (``author-…``, ``tag-…``) and keep only the last levels."""
+
+    region: dict[int, str] = field(default_factory=dict)
+    names: dict[int, dict[int, frozenset[str]]] = field(default_factory=dict)
+
+
+_MAX_BRANCH = 6  # ancestors climbed from a block's element when reading its names
+
+
+def _branch_names(el: etree._Element | None, stop: set[etree._Element]) -> frozenset[str]:
+    found: set[str] = set()
+    steps = 0
+    while el is not None and el not in stop and steps < _MAX_BRANCH:
+        found.update(element_hints(el))
+        el = el.getparent()
+        steps += 1
+    return frozenset(found)
+
+
+def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, _Matched],
+                  region: bool = True) -> PageEvidence:
+    """Region bodies (if ``region``) and branch names of the matched pages (each page's
+    tree is parsed again if it was let go, and let go after)."""
+    from .regional import shared_region
+
+    ev = PageEvidence()
+    bopts = site.block_options()
+    for n, m in matched.items():
+        page = pages[n]
+        was_parsed = page.parsed
+        try:
+            tree = page.tree
+            if region:
+                ev.region[n] = shared_region().extract(tree, page.url)[1]
+            pb, elements = block_elements(tree, bopts)
+        except HTMLParseError:
+            continue
+        finally:
+            if not was_parsed:
+                page.forget_tree()
+        if len(pb.blocks) != len(m.blocks.blocks):
+            continue
+        s = m.match.pattern.main_section
+        core_i = m.match.blocks[s] if s is not None else None
+        core_el = next((e for e in elements[core_i] if e is not None), None) if core_i is not None else None
+        stop = set(core_el.iterancestors()) if core_el is not None else set()
+        if core_el is not None:
+            stop.add(core_el)
+        ev.names[n] = {
+            i: _branch_names(next((e for e in els if e is not None), None), stop) for i, els in enumerate(elements)
+        }
+    return ev
+
+
 def unit_features(
     units: Sequence[SectionUnit],
     matched: dict[int, _Matched],
-    region_bodies: dict[int, str] | None = None,
-    texts: Callable[[LayoutBlock, LayoutPattern], str] | None = None,
+    evidence: PageEvidence | None = None,
 ) -> np.ndarray:
     """The feature rows of the units (:data:`SECTION_FEATURES`).
 
-    ``region_bodies``: per page number, the body the single-page region extractor
-    gives it (the ``region_share`` features are NaN without it).
+    ``evidence``: the region extractor's bodies and the blocks' branch names
+    (:func:`page_evidence`); the features drawn from them are NaN (region) or 0
+    (names) without it.
     """
+    region_bodies = evidence.region if evidence is not None and evidence.region else None
+    names = evidence.names if evidence is not None else {}
     X = np.zeros((len(units), len(SECTION_FEATURES)), dtype=np.float64)
     recurring = _recurring_lines(matched)
     listings = {n: _listing_blocks(m.blocks) for n, m in matched.items()}
@@ -359,6 +426,15 @@ def unit_features(
                 shared_h.update(hints(part.partition("=")[2]))
         for h in own:
             row[_COL[f"own_{h}"]] = 1.0
+        counts: Counter[str] = Counter()
+        seen = 0
+        for n, b in occ:
+            found = names.get(n, {}).get(b.index)
+            if found is not None:
+                seen += 1
+                counts.update(found)
+        for h, c in counts.items():
+            row[_COL[f"names_{h}"]] = c / seen
         for h in shared_h:
             row[_COL[f"shared_{h}"]] = 1.0
     return X
@@ -421,23 +497,6 @@ def shared_section_model() -> TreeModel:
     return _SHARED
 
 
-def region_bodies(pages: Sequence[Page], numbers) -> dict[int, str]:
-    """The single-page region extractor's body of each page numbered in ``numbers``."""
-    from .regional import shared_region
-
-    out: dict[int, str] = {}
-    for n in numbers:
-        page = pages[n]
-        was_parsed = page.parsed
-        try:
-            out[n] = shared_region().extract(page.tree, page.url)[1]
-        except HTMLParseError:
-            continue
-        if not was_parsed:
-            page.forget_tree()
-    return out
-
-
 def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None) -> int:
     """Decide the roles of ``site``'s article layouts with the section model (default:
     the shipped one), from the pages they were learned on.  Returns how many roles
@@ -446,8 +505,8 @@ def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | No
     units, matched = section_units(site, pages)
     if not units:
         return 0
-    bodies = region_bodies(pages, matched) if model.info.get("region", True) else None
-    p = model.predict(unit_features(units, matched, bodies))
+    ev = page_evidence(site, pages, matched, region=bool(model.info.get("region", True)))
+    p = model.predict(unit_features(units, matched, ev))
     main = p >= float(model.info.get("threshold", 0.5))
     if model.info.get("mode", "demote") == "demote":
         # The model only takes MAIN away from what the rules made main (choice: letting
