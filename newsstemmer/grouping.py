@@ -61,4 +61,10 @@ def learn(
     """
     opts = options or LearnOptions()
     grouper = template_grouper(opts) if opts.pregroup else None
-    return learn_layouts(pages, opts, site=site, progress=progress, grouper=grouper)
+    page_list = list(pages)
+    learned = learn_layouts(page_list, opts, site=site, progress=progress, grouper=grouper)
+    if opts.section_model:
+        from .decision.sections import decide_site  # numpy and the model: only when asked for
+
+        decide_site(learned, page_list)
+    return learned
