@@ -535,10 +535,11 @@ def shared_section_model() -> TreeModel:
     return _SHARED
 
 
-def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None) -> int:
+def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None,
+                evidence: PageEvidence | None = None) -> int:
     """Decide the roles of ``site``'s article layouts with the section model (default:
     the shipped one), from the pages they were learned on.  Returns how many roles
-    changed."""
+    changed; ``evidence``, if given, receives the page evidence gathered."""
     model = model or shared_section_model()
     units, matched = section_units(site, pages)
     if not units:
@@ -546,6 +547,9 @@ def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | No
     # The evidence of a sample of each layout's pages (the model is trained on every
     # page's: the same CV figures, see NOTES.md).
     ev = page_evidence(site, pages, matched, region=bool(model.info.get("region", True)))
+    if evidence is not None:
+        evidence.region.update(ev.region)
+        evidence.names.update(ev.names)
     p = model.predict(unit_features(units, matched, ev))
     main = p >= float(model.info.get("threshold", 0.5))
     if model.info.get("mode", "demote") == "demote":
