@@ -94,7 +94,7 @@ def extract_with_patterns(
 
     ``matched`` is False if no layout applies; the page then gets the single-page
     method named by ``options.fallback``, or an empty body if that is None.  With
-    ``options.page_choice`` (the default) a matched article's body may be replaced by
+    ``options.page_choice`` (off by default) a matched article's body may be replaced by
     the region extractor's where the learned per-page choice judges it better
     (:mod:`newsstemmer.decision.pagechoice`; ``method`` then ends in ``+region``).
     """
@@ -102,11 +102,14 @@ def extract_with_patterns(
     article = extract_with_layouts(page, site, opts, block_options)
     if not article.matched:
         return extract_single(page, opts.fallback) if opts.fallback else article
-    if opts.page_choice and article.is_article:
-        from .decision.choicegate import AGREEMENT_KEY, needs_region
+    agreements = site.extras.get("region_agreement") if opts.page_choice else None
+    # (pattern files learned without the section decision, or before it, carry no
+    # agreements: their articles are returned as the layouts give them)
+    if agreements is not None and article.is_article:
+        from .decision.choicegate import needs_region
 
         pw = blocks_of(page, block_options or site.block_options()).total_weight
-        if needs_region(article, site.extras.get(AGREEMENT_KEY) or {}, pw):
+        if needs_region(article, agreements, pw):
             from .decision.pagechoice import choose  # numpy and the models: only when needed
 
             article = choose(page, site, article, pw)

@@ -46,7 +46,8 @@ class ExtractOptions:
     fallback: str | None = None
     # After a layout matched, let the learned per-page choice (newsstemmer.decision.pagechoice)
     # check the region extractor's body where it could be the better one (chain.py).
-    page_choice: bool = True
+    # Off by default for now: see NOTES.md "#12 per-page choice".
+    page_choice: bool = False
 
 
 @dataclass
