@@ -64,24 +64,24 @@ def read_pages(es: list[Entry]) -> list[Page]:
     return [Page(e.html(), url=e.url, source=f"{e.site}/{e.id}") for e in es]
 
 
-def site_record(es: list[Entry]) -> dict:
+def site_record(es: list[Entry], per_layout: int | None = None) -> dict:
     """One site learned unsupervised: its layouts, units (keys, features, labels, weights)."""
     pages = read_pages(es)
     site = learn(pages, LearnOptions(section_model=False))
     units, matched = section_units(site, pages)
-    X = unit_features(units, matched, page_evidence(site, pages, matched))
+    X = unit_features(units, matched, page_evidence(site, pages, matched, per_layout=per_layout))
     y = unit_labels(units, {n: es[n].gold() for n in matched})
     w = np.array([sum(b.weight for _, b in u.occurrences) for u in units], dtype=np.float64)
     return {"ids": [page_id(e) for e in es], "site": site.to_dict(), "keys": [u.key for u in units],
             "X": X, "y": y, "w": w}
 
 
-def build(entries: list[Entry]) -> dict[tuple, dict]:
+def build(entries: list[Entry], per_layout: int | None = None) -> dict[tuple, dict]:
     out = {}
     sites = training_sites(entries)
     for k, (key, es) in enumerate(sites.items(), 1):
         print(f"[{k}/{len(sites)}] {key[0]}/{key[1]} ({len(es)} pages)", file=sys.stderr, flush=True)
-        out[key] = site_record(es)
+        out[key] = site_record(es, per_layout)
     return out
 
 
@@ -140,12 +140,12 @@ def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages
     return out
 
 
-def load_data(entries: list[Entry], data_file: str | None) -> dict:
+def load_data(entries: list[Entry], data_file: str | None, per_layout: int | None = None) -> dict:
     """The units of every training site: from ``data_file`` if it exists, else built
-    (about 2 minutes) and written there."""
+    (about 2 minutes; page evidence on ``per_layout`` pages per layout) and written there."""
     if data_file and Path(data_file).is_file():
         return pickle.loads(Path(data_file).read_bytes())
-    data = build(entries)
+    data = build(entries, per_layout)
     if data_file:
         Path(data_file).write_bytes(pickle.dumps(data))
     return data
@@ -180,6 +180,10 @@ def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace)
     return model
 
 
+def per_layout(args: argparse.Namespace) -> int | None:
+    return args.evidence_pages or None
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", help="datasets folder")
@@ -196,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--mode", default="demote", choices=("both", "demote"),
                     help="demote: the model may only take MAIN away from units the rules made main")
     ap.add_argument("--variants", default="rules,model,oracle", help="of rules, model, oracle")
+    ap.add_argument("--evidence-pages", type=int, default=0,
+                    help="pages per layout given page evidence (region, names) when building the units "
+                         "(default 0: every page; learning samples EVIDENCE_PAGES per layout)")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("-o", "--output", help="train on every site and write the model here")
@@ -207,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     root = data_dir(args.data)
     entries = load_manifest(root)
     t0 = time.perf_counter()
-    data = load_data(entries, args.data_file)
+    data = load_data(entries, args.data_file, per_layout(args))
     print(f"units of {len(data)} sites in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     if args.output:
         X = np.vstack([r["X"] for r in data.values()])

@@ -16,7 +16,7 @@ from lxml import etree
 
 from .article import Article
 from .dom.walk import element_text
-from .layout.blocks import BlockOptions
+from .layout.blocks import BlockOptions, blocks_of
 from .layout.matching import ExtractOptions, extract_with_layouts
 from .layout.patterns import SitePatterns
 from .page import Page
@@ -93,12 +93,26 @@ def extract_with_patterns(
     """Extract title and body with the site's layouts, else with ``options.fallback``.
 
     ``matched`` is False if no layout applies; the page then gets the single-page
-    method named by ``options.fallback``, or an empty body if that is None.
+    method named by ``options.fallback``, or an empty body if that is None.  With
+    ``options.page_choice`` (off by default) a matched article's body may be replaced by
+    the region extractor's where the learned per-page choice judges it better
+    (:mod:`newsstemmer.decision.pagechoice`; ``method`` then ends in ``+region``).
     """
     opts = options or ExtractOptions()
     article = extract_with_layouts(page, site, opts, block_options)
-    if not article.matched and opts.fallback:
-        return extract_single(page, opts.fallback)
+    if not article.matched:
+        return extract_single(page, opts.fallback) if opts.fallback else article
+    agreements = site.extras.get("region_agreement") if opts.page_choice else None
+    # (pattern files learned without the section decision, or before it, carry no
+    # agreements: their articles are returned as the layouts give them)
+    if agreements is not None and article.is_article:
+        from .decision.choicegate import needs_region
+
+        pw = blocks_of(page, block_options or site.block_options()).total_weight
+        if needs_region(article, agreements, pw):
+            from .decision.pagechoice import choose  # numpy and the models: only when needed
+
+            article = choose(page, site, article, pw)
     return article
 
 

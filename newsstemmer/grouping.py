@@ -64,7 +64,11 @@ def learn(
     page_list = list(pages)
     learned = learn_layouts(page_list, opts, site=site, progress=progress, grouper=grouper)
     if opts.section_model:
-        from .decision.sections import decide_site  # numpy and the model: only when asked for
+        from .decision.pagechoice import store_agreement  # numpy and the models: only when asked for
+        from .decision.sections import PageEvidence, decide_site
 
-        decide_site(learned, page_list)
+        evidence = PageEvidence()
+        decide_site(learned, page_list, evidence=evidence)
+        # The layouts' agreement with region on the same sample, for the page choice.
+        store_agreement(learned, page_list, evidence.region)
     return learned

@@ -90,3 +90,22 @@ def test_learn_uses_the_decision_by_default_and_the_rules_on_request():
 
 def test_text_shares():
     assert list(text_shares(["a b c d e", "x y", "", "zz yy xx ww"], "a b c d e f x y")) == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_text_reference_matches_text_shares():
+    from newsstemmer.decision.sections import TextReference
+
+    ref = TextReference("a b c d e f x y")
+    assert [ref.share(t) for t in ["a b c d e", "x y", "", "zz yy xx ww", "c d e f g"]] == [1.0, 1.0, 0.0, 0.0, 0.5]
+
+
+def test_evidence_is_gathered_on_a_bounded_even_sample_per_layout():
+    from newsstemmer.decision.sections import evidence_sample
+
+    _, pages, site = _site()
+    _, matched = section_units(site, pages)
+    assert evidence_sample(matched, None) == sorted(matched)
+    assert evidence_sample(matched, 3) == [0, 4, 9] == evidence_sample(matched, 3)
+    assert evidence_sample(matched, 1) == [0]
+    ev = page_evidence(site, pages, matched, per_layout=4)
+    assert sorted(ev.region) == sorted(ev.names) == evidence_sample(matched, 4)

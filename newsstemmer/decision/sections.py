@@ -47,12 +47,15 @@ from .model import TreeModel
 __all__ = [
     "SECTION_FEATURES",
     "SectionUnit",
+    "TextReference",
     "decide_sections",
     "decide_site",
     "PageEvidence",
     "page_evidence",
     "unit_labels",
+    "EVIDENCE_PAGES",
     "default_section_model",
+    "evidence_sample",
     "section_units",
     "shared_section_model",
     "text_shares",
@@ -184,26 +187,38 @@ def section_units(site: SitePatterns, pages: Sequence[Page]) -> tuple[list[Secti
     return list(units.values()), matched
 
 
-def text_shares(texts: Sequence[str], reference: str) -> np.ndarray:
-    """Per text, the share of its 4-token shingles found in ``reference`` (a text of 1-3
-    tokens: whether it occurs there whole); the evaluation's tokens."""
-    ref_tokens = tokens(reference)
-    ref_set = set(shingles(ref_tokens))
-    short: dict[int, set[tuple[str, ...]]] = {}
-    out = np.zeros(len(texts), dtype=np.float64)
-    for i, text in enumerate(texts):
+class TextReference:
+    """A reference text's tokens and 4-token shingles, made once to test many texts
+    against it (:meth:`share`)."""
+
+    def __init__(self, text: str) -> None:
+        self.tokens = tokens(text)
+        self.shingles = set(shingles(self.tokens))
+        self._short: dict[int, set[tuple[str, ...]]] = {}
+
+    def share(self, text: str) -> float:
+        """The share of ``text``'s 4-token shingles found in the reference (a text of 1-3
+        tokens: whether it occurs there whole); the evaluation's tokens."""
         toks = tokens(text)
         if not toks:
-            continue
+            return 0.0
         if len(toks) < 4:
             k = len(toks)
-            if k not in short:
-                short[k] = {tuple(ref_tokens[j : j + k]) for j in range(len(ref_tokens) - k + 1)}
-            out[i] = float(tuple(toks) in short[k])
-            continue
+            short = self._short.get(k)
+            if short is None:
+                ref = self.tokens
+                short = self._short[k] = {tuple(ref[j : j + k]) for j in range(len(ref) - k + 1)}
+            return float(tuple(toks) in short)
         mine = shingles(toks)
-        out[i] = sum(c for s, c in mine.items() if s in ref_set) / sum(mine.values())
-    return out
+        ref_set = self.shingles
+        return sum(c for s, c in mine.items() if s in ref_set) / sum(mine.values())
+
+
+def text_shares(texts: Sequence[str], reference: str | TextReference) -> np.ndarray:
+    """Per text, the share of its 4-token shingles found in ``reference`` (a text of 1-3
+    tokens: whether it occurs there whole); the evaluation's tokens."""
+    ref = reference if isinstance(reference, TextReference) else TextReference(reference)
+    return np.array([ref.share(t) for t in texts], dtype=np.float64)
 
 
 def _listing_blocks(pb: PageBlocks, min_repeats: int = 3) -> set[int]:
@@ -248,6 +263,28 @@ class PageEvidence:
 
 
 _MAX_BRANCH = 6  # ancestors climbed from a block's element when reading its names
+#: Pages per layout on which the page evidence (region body, branch names) is gathered:
+#: a bounded, deterministic sample, so that learning's extra cost does not grow with the
+#: site (the features average over the pages that have evidence).
+EVIDENCE_PAGES = 8
+
+
+def evidence_sample(matched: dict[int, _Matched], per_layout: int | None = EVIDENCE_PAGES) -> list[int]:
+    """The page numbers that get page evidence: per layout, at most ``per_layout`` of its
+    matched pages, evenly spaced in page order (None: every matched page)."""
+    by_layout: dict[str, list[int]] = {}
+    for n in sorted(matched):
+        by_layout.setdefault(matched[n].match.pattern.id, []).append(n)
+    chosen: list[int] = []
+    for ns in by_layout.values():
+        if per_layout is None or len(ns) <= per_layout:
+            chosen += ns
+        elif per_layout == 1:
+            chosen.append(ns[0])
+        else:
+            step = (len(ns) - 1) / (per_layout - 1)
+            chosen += [ns[round(i * step)] for i in range(per_layout)]
+    return sorted(chosen)
 
 
 def _branch_names(el: etree._Element | None, stop: set[etree._Element]) -> frozenset[str]:
@@ -261,14 +298,16 @@ def _branch_names(el: etree._Element | None, stop: set[etree._Element]) -> froze
 
 
 def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, _Matched],
-                  region: bool = True) -> PageEvidence:
-    """Region bodies (if ``region``) and branch names of the matched pages (each page's
-    tree is parsed again if it was let go, and let go after)."""
+                  region: bool = True, per_layout: int | None = EVIDENCE_PAGES) -> PageEvidence:
+    """Region bodies (if ``region``) and branch names of a sample of the matched pages
+    (:func:`evidence_sample`; each page's tree is parsed again if it was let go, and let
+    go after)."""
     from .regional import shared_region
 
     ev = PageEvidence()
     bopts = site.block_options()
-    for n, m in matched.items():
+    for n in evidence_sample(matched, per_layout):
+        m = matched[n]
         page = pages[n]
         was_parsed = page.parsed
         try:
@@ -318,11 +357,12 @@ def unit_features(
         s = m.match.pattern.main_section
         b = m.match.blocks[s] if s is not None and s < len(m.match.blocks) else None
         core[n] = m.blocks.blocks[b] if b is not None else None
+    refs = {n: TextReference(body) for n, body in region_bodies.items()} if region_bodies is not None else {}
     region_of_core: dict[int, float] = {}
-    if region_bodies is not None:
-        for n, b in core.items():
-            if b is not None and n in region_bodies:
-                region_of_core[n] = float(text_shares([b.text], region_bodies[n])[0])
+    for n, b in core.items():
+        if b is not None and n in refs:
+            region_of_core[n] = refs[n].share(b.text)
+    page_weight = {n: m.blocks.total_weight for n, m in matched.items()}
     for u, unit in enumerate(units):
         row = X[u]
         p = unit.pattern
@@ -402,12 +442,10 @@ def unit_features(
         row[_COL["block_gap"]] = math.log1p(gaps / counted) if counted else np.nan
         row[_COL["log_pattern_pages"]] = math.log1p(p.pages)
         row[_COL["pattern_article"]] = float(p.article)
-        page_total = [m.blocks.total_weight for k, m in matched.items() if k in by_page]
+        page_total = [page_weight[k] for k in by_page if k in page_weight]
         row[_COL["pattern_share"]] = mean_w / (sum(page_total) / len(page_total)) if page_total and sum(page_total) else 0.0
         if region_bodies is not None:
-            shares = [
-                (b.weight, float(text_shares([b.text], region_bodies[n])[0])) for n, b in occ if n in region_bodies
-            ]
+            shares = [(b.weight, refs[n].share(b.text)) for n, b in occ if n in refs]
             w = sum(x for x, _ in shares)
             row[_COL["region_share"]] = sum(x * s for x, s in shares) / w if w else np.nan
             cs = [region_of_core[n] for n in by_page if n in region_of_core]
@@ -497,15 +535,21 @@ def shared_section_model() -> TreeModel:
     return _SHARED
 
 
-def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None) -> int:
+def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None,
+                evidence: PageEvidence | None = None) -> int:
     """Decide the roles of ``site``'s article layouts with the section model (default:
     the shipped one), from the pages they were learned on.  Returns how many roles
-    changed."""
+    changed; ``evidence``, if given, receives the page evidence gathered."""
     model = model or shared_section_model()
     units, matched = section_units(site, pages)
     if not units:
         return 0
+    # The evidence of a sample of each layout's pages (the model is trained on every
+    # page's: the same CV figures, see NOTES.md).
     ev = page_evidence(site, pages, matched, region=bool(model.info.get("region", True)))
+    if evidence is not None:
+        evidence.region.update(ev.region)
+        evidence.names.update(ev.names)
     p = model.predict(unit_features(units, matched, ev))
     main = p >= float(model.info.get("threshold", 0.5))
     if model.info.get("mode", "demote") == "demote":
