@@ -14,9 +14,9 @@ from lxml import etree
 from ..dom.parse import HTMLParseError
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from .apply import has_content
+from .apply import apply_rules, has_content
 from .blocks import Block, body_of, page_blocks, parse_page
-from .evidence import pattern_roles, title_block, title_signals
+from .evidence import extracted_roles, pattern_roles, text_agreement, title_block, title_signals
 from .selectors import (
     adapted_identifiers,
     id_tokens,
@@ -30,7 +30,10 @@ from .selectors import (
 )
 from .store import Rule, RuleSet
 
-__all__ = ["RuleOptions", "learn_rules", "learn_ruleset"]
+__all__ = ["CONTENT_MODES", "RuleOptions", "learn_rules", "learn_ruleset"]
+
+#: What content on the training pages can be (``RuleOptions.content``).
+CONTENT_MODES = ("auto", "unique", "extracted", "both")
 
 # Attributes whose values browsers compare without case in HTML documents (HTML
 # standard, "case-sensitivity of selectors"); lxml compares them with case.
@@ -72,6 +75,13 @@ class RuleOptions:
     skip_comments: bool = True  # reader-comment threads are not content
     use_patterns: bool = True  # use the layout patterns given to learn_rules
     pattern_exclude: tuple[str, ...] = ("sub", "static")  # layout roles that are not content
+    # What content is on the training pages when an extractor's texts are given
+    # (``learn_rules(extracted=...)``): "unique" (the paper's test alone, the texts
+    # unused), "extracted" (the blocks the extractor kept), "both" (kept and unique),
+    # "auto" (the rules of "extracted", without the layouts' roles, or of "unique",
+    # with them, whichever reproduces the extractor's text on the pages better).
+    content: str = "auto"
+    extracted_share: float = 0.5  # share of a block's weight the extractor must keep
     # Title:
     title_likeness: float = 0.6  # Dice likeness to a headline statement a title block needs
     max_title_weight: int = 400  # longer blocks are not headlines
@@ -93,6 +103,7 @@ def learn_rules(
     pages: Sequence[Page] | Sequence[str],
     patterns: SitePatterns | None = None,
     options: RuleOptions | None = None,
+    extracted: Sequence[str | None] | None = None,
 ) -> dict[str, Any]:
     """Learn a site's rules from ≥ 2 of its pages; return the ``extras["rules"]`` dict.
 
@@ -105,7 +116,7 @@ def learn_rules(
     return learn_ruleset(pages, patterns, options).to_dict()
 
 
-def _training_pages(pages: Sequence[Page] | Sequence[str]) -> list[Page]:
+def _training_pages(pages: Sequence[Page] | Sequence[str]) -> list[tuple[int, Page]]:
     """The readable pages, each holding parsel's parse of its HTML as its tree.
 
     Rules are learned on the tree they will be applied to: parsel's (Scrapy's
@@ -116,33 +127,98 @@ def _training_pages(pages: Sequence[Page] | Sequence[str]) -> list[Page]:
     paper's method lost F1 on big9-05, .752 → .750.)  A :class:`Page` given is not
     changed: its copy carries the parsel tree, and the layout blocks cut from it.
     """
-    kept: list[Page] = []
-    for p in pages:
+    kept: list[tuple[int, Page]] = []
+    for i, p in enumerate(pages):
         html = p.html if isinstance(p, Page) else p
         try:
             root = parse_page(html)
         except HTMLParseError:
             continue
         if isinstance(p, Page):
-            kept.append(Page(p.html, p.url, list(p.anchor_texts), p.source).with_tree(root))
+            kept.append((i, Page(p.html, p.url, list(p.anchor_texts), p.source).with_tree(root)))
         else:
-            kept.append(Page(html=html).with_tree(root))
+            kept.append((i, Page(html=html).with_tree(root)))
     return kept
 
 
 def learn_ruleset(
-    pages: Sequence[Page] | Sequence[str], patterns: SitePatterns | None = None, options: RuleOptions | None = None
+    pages: Sequence[Page] | Sequence[str],
+    patterns: SitePatterns | None = None,
+    options: RuleOptions | None = None,
+    extracted: Sequence[str | None] | None = None,
 ) -> RuleSet:
     """:func:`learn_rules`, returning the :class:`RuleSet` itself."""
     opts = options or RuleOptions()
     bad = [a for a in opts.attributes if a.lower() in _CASELESS_ATTRIBUTES or not is_identifier(a)]
     if bad:
         raise ValueError(f"attributes {bad} cannot serve as identifiers (browsers compare their values without case)")
-    kept = _training_pages(pages)
+    if opts.content not in CONTENT_MODES:
+        raise ValueError(f"content must be one of {', '.join(CONTENT_MODES)}, not {opts.content!r}")
+    if extracted is not None and len(extracted) != len(pages):
+        raise ValueError(f"{len(extracted)} extracted texts for {len(pages)} pages")
+    readable = _training_pages(pages)
+    kept = [page for _, page in readable]
     if len(kept) < 2:
         raise ValueError(f"rules need at least 2 readable pages of the site, got {len(kept)}")
+    texts = [extracted[i] for i, _ in readable] if extracted is not None else None
+    if texts is not None and not any(t for t in texts):
+        texts = None  # the extractor found nothing: uniqueness alone
     roots = [page.tree for page in kept]
     all_blocks = [page_blocks(r) for r in roots]
+    roles = pattern_roles(kept, all_blocks, patterns) if (patterns is not None and opts.use_patterns) else None
+    site = _Site(kept, roots, all_blocks, roles, title_signals(kept))
+    if texts is None or opts.content == "unique":
+        return _learn(site, None, roles is not None, opts)
+    chosen = [
+        extracted_roles(blocks, text, opts.extracted_share) if text else None
+        for blocks, text in zip(all_blocks, texts)
+    ]
+    if opts.content != "auto":
+        return _learn(site, chosen, roles is not None and opts.content == "both", opts, opts.content)
+    # Beyond the paper: the rules from the extractor's blocks and those from unique
+    # blocks (with the layouts' evidence), whichever reproduces the extractor's text on
+    # the training pages better (rules from the extractor's blocks first on a tie).
+    best: tuple[float, RuleSet] | None = None
+    for content, use_roles in (("extracted", False), ("unique", roles is not None)):
+        rules = _learn(site, chosen if content != "unique" else None, use_roles, opts, content)
+        agree = sum(
+            text_agreement(_body_text(root, rules), text or "") for root, text in zip(roots, texts)
+        ) / len(roots)
+        if best is None or agree > best[0]:
+            best = (agree, rules)
+    assert best is not None
+    return best[1]
+
+
+@dataclass
+class _Site:
+    """What every way of learning a site's rules shares: its readable pages, their
+    trees and blocks, the layouts' roles and the headline statements."""
+
+    pages: list[Page]
+    roots: list[etree._Element]
+    blocks: list[list[Block]]
+    roles: list[list[str | None] | None] | None
+    signals: list[list[str]]
+
+
+def _body_text(root: etree._Element, rules: RuleSet) -> str:
+    """The body the rules give on a page (title left out)."""
+    return apply_rules(root, rules)[1] if rules.body else ""
+
+
+def _learn(
+    site: _Site,
+    chosen: list[list[str | None] | None] | None,
+    use_roles: bool,
+    opts: RuleOptions,
+    content_mode: str = "unique",
+) -> RuleSet:
+    """The rules from one definition of content: ``chosen`` per page and block (an
+    extractor's choice, :func:`extracted_roles`) with ``content_mode`` "extracted" or
+    "both", else the unique blocks; the layouts' roles if ``use_roles``."""
+    all_blocks = site.blocks
+    roles = site.roles if use_roles else None
     if opts.per_page:
         counts: Counter[str] = Counter(k for blocks in all_blocks for k in {b.key for b in blocks})
     else:
@@ -150,13 +226,18 @@ def learn_ruleset(
     # The headline may repeat on its own page (print title, breadcrumb): for it,
     # "on no other page" is enough.
     on_pages: Counter[str] = Counter(k for blocks in all_blocks for k in {b.key for b in blocks})
-    roles = pattern_roles(kept, all_blocks, patterns) if (patterns is not None and opts.use_patterns) else None
-    signals = title_signals(kept)
     training: list[_Training] = []
-    for i, (root, blocks) in enumerate(zip(roots, all_blocks)):
+    for i, (root, blocks) in enumerate(zip(site.roots, all_blocks)):
+        picked = chosen[i] if chosen is not None else None
         content = []
         for j, b in enumerate(blocks):
-            ok = counts[b.key] == 1 and not (opts.skip_comments and b.in_comments)
+            if picked is None:
+                ok = counts[b.key] == 1
+            elif content_mode == "extracted":
+                ok = picked[j] == "main"
+            else:
+                ok = counts[b.key] == 1 and picked[j] == "main"
+            ok = ok and not (opts.skip_comments and b.in_comments)
             if ok and roles is not None and roles[i] is not None:
                 ok = roles[i][j] not in opts.pattern_exclude
             content.append(ok)
@@ -165,7 +246,7 @@ def learn_ruleset(
             by_el.setdefault(b.element, []).append(j)
         unique = [on_pages[b.key] == 1 and not b.in_comments for b in blocks]
         title = title_block(
-            signals[i], blocks, unique, roles[i] if roles else None,
+            site.signals[i], blocks, unique, roles[i] if roles else None,
             opts.title_likeness, opts.max_title_weight, opts.pattern_title_first,
         )
         if title is not None:
@@ -175,7 +256,8 @@ def learn_ruleset(
     title_rules = _rank_title_rules(title_cands, training, opts)
     title_els = [_first_title(t.root, title_rules) for t in training]
     body_rules = _filter_body_rules(body_cands, training, title_els, opts)
-    return RuleSet(title_rules, body_rules, pages=len(training), used_patterns=roles is not None)
+    method = "extract-unique-block" if chosen is None else f"extracted-blocks:{content_mode}"
+    return RuleSet(title_rules, body_rules, pages=len(training), used_patterns=roles is not None, method=method)
 
 
 def _candidates(
