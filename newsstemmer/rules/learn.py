@@ -177,15 +177,17 @@ def learn_ruleset(
         return _learn(site, chosen, roles is not None and opts.content == "both", opts, opts.content)
     # Beyond the paper: the rules from the extractor's blocks and those from unique
     # blocks (with the layouts' evidence), whichever reproduces the extractor's text on
-    # the training pages better (rules from the extractor's blocks first on a tie).
-    best: tuple[float, RuleSet] | None = None
+    # the training pages better (rules from the extractor's blocks first on a tie;
+    # rules without a body rule last).
+    best: tuple[tuple[bool, float], RuleSet] | None = None
     for content, use_roles in (("extracted", False), ("unique", roles is not None)):
         rules = _learn(site, chosen if content != "unique" else None, use_roles, opts, content)
         agree = sum(
             text_agreement(_body_text(root, rules), text or "") for root, text in zip(roots, texts)
         ) / len(roots)
-        if best is None or agree > best[0]:
-            best = (agree, rules)
+        key = (bool(rules.body), agree)
+        if best is None or key > best[0]:
+            best = (key, rules)
     assert best is not None
     return best[1]
 
