@@ -22,10 +22,18 @@ across years; the CV figure is the mean over folds of the held-out fold's pooled
   the shipped region models; CV: per fold, models trained (``train_region.py``'s
   defaults) without the fold's sites (``--region-data FILE``: ``region_data.py``'s rows;
   computed when missing, about 80 s);
+* ``region-fit2`` / ``region-ho2`` / ``region-fit3``: ``region`` choosing between two
+  ways of learning (``auto_variants``: from the extractor's blocks, or from unique
+  blocks with the layouts' evidence) or all three (the first also with the greedy
+  check taking the rules that find the most content first), judged on the pages the
+  rules were learned from (``fit``, ``auto_holdout=False``) or on each page left out in
+  turn (``ho``);
+* ``region-nocontainer``: ``region`` without the rules for the element holding a
+  page's content blocks (``RuleOptions(container_rules=False)``);
 * ``region-extracted`` / ``region-both``: content = the extractor's blocks alone / the
   extractor's unique blocks with the layouts' evidence;
-* ``chosen``: per fold, the one of ``rules+patterns``, ``region``, ``region-extracted``,
-  ``region-both`` with the best F1 on the other folds' pages, scored on the fold (the
+* ``chosen``: per fold, the one of ``rules+patterns`` and the ``region*`` rows with the
+  best F1 on the other folds' pages, scored on the fold (the
   choice of content made under CV; ``dev`` is the choice on all pages);
 * ``set``: the set method itself, ExtractUniqueBlock on the page plus the 3 pages.
 
@@ -64,10 +72,20 @@ from newsstemmer.rules import RuleOptions, apply_rules, extract_unique_blocks, l
 DEFAULT_SETS = ("big9", "big9-05", "big9-09", "cleanportal", "dragnet")
 #: Methods that learn nothing from other sites: one prediction serves dev and CV.
 PLAIN = ("paper", "rules", "rules+patterns", "set")
+#: "auto" choosing between rules from the extractor's blocks and from unique blocks only.
+TWO = (("extracted", False, "precision"), ("unique", True, "precision"))
 #: Methods whose evidence is the region extractor (trained on other sites' pages).
-REGIONAL = {"region": "auto", "region-extracted": "extracted", "region-both": "both"}
+REGIONAL = {
+    "region": RuleOptions(),
+    "region-fit2": RuleOptions(auto_variants=TWO, auto_holdout=False),
+    "region-ho2": RuleOptions(auto_variants=TWO),
+    "region-fit3": RuleOptions(auto_holdout=False),
+    "region-nocontainer": RuleOptions(container_rules=False),
+    "region-extracted": RuleOptions(content="extracted"),
+    "region-both": RuleOptions(content="both"),
+}
 #: What ``chosen`` chooses from, per fold.
-CHOICES = ("rules+patterns", "region", "region-extracted", "region-both")
+CHOICES = ("rules+patterns", *REGIONAL)
 METHODS = PLAIN[:3] + tuple(REGIONAL) + ("chosen", "set")
 #: The paper as written: no filter, every template rule kept, comments are content.
 PAPER = RuleOptions(
@@ -141,8 +159,8 @@ def run_site(entries: list[Entry], n_train: int, repeat: int, dev_region, cv_reg
         evidence["cv"] = region_bodies(cv_region, train_pages)
     for kind, texts in evidence.items():
         target = sets if kind == "dev" else cv_sets
-        for name, content in REGIONAL.items():
-            target[name] = learn_or_none(train_pages, patterns, RuleOptions(content=content), texts)
+        for name, opts in REGIONAL.items():
+            target[name] = learn_or_none(train_pages, patterns, opts, texts)
     out["rules"] = {k: (v.to_dict() if v is not None else None) for k, v in sets.items()}
     site_html = {e.id: e.html() for e in entries}
     for e in test:

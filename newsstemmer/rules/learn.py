@@ -5,7 +5,7 @@ the greedy check, and the ranked title rules."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -60,12 +60,18 @@ class RuleOptions:
     max_link_density: float = 0.5  # share of its content that may be anchor text
     min_support: float = 0.0  # share of the pages on which it must find content (always ≥ 1 page)
     min_weight: int = 15  # content weight (word characters) per training page it must find
-    greedy: bool = True  # it must also be precise in what it adds to the more precise rules
+    greedy: bool = True  # it must also be precise in what it adds to the rules before it
+    # The greedy check's order: "precision" (most precise rules first) or "weight" (the
+    # rules finding the most content first: a container before its parts).
+    greedy_order: str = "precision"
     # Candidates:
     bare_rules: bool = True  # the template E (no identifier) gives rules
     loose_rules: bool = True  # text directly under a block element that holds blocks gives rules
     class_rules: bool = True  # a block's own class, unique or not, gives a rule ("E.class")
     path_rules: bool = True  # blocks of MAIN/TITLE layout sections give path rules ("div.x > p")
+    # The element holding all of a page's content blocks gives rules too (its own
+    # identifier, template, class and path), when content is an extractor's choice.
+    container_rules: bool = True
     strict_descendant: bool = False  # the paper's "#id * E" instead of "#id E"
     # Attributes whose values also serve as identifiers, after id and class (none of
     # these may be one browsers compare without case; measured: no gain).
@@ -82,6 +88,13 @@ class RuleOptions:
     # with them, whichever reproduces the extractor's text on the pages better).
     content: str = "auto"
     extracted_share: float = 0.5  # share of a block's weight the extractor must keep
+    # "auto"'s ways of learning, as (content, with the layouts' roles, greedy order).
+    auto_variants: tuple[tuple[str, bool, str], ...] = (
+        ("extracted", False, "precision"),
+        ("extracted", False, "weight"),
+        ("unique", True, "precision"),
+    )
+    auto_holdout: bool = True  # "auto" judges rules on pages they were not learned from
     # Title:
     title_likeness: float = 0.6  # Dice likeness to a headline statement a title block needs
     max_title_weight: int = 400  # longer blocks are not headlines
@@ -175,21 +188,41 @@ def learn_ruleset(
     ]
     if opts.content != "auto":
         return _learn(site, chosen, roles is not None and opts.content == "both", opts, opts.content)
-    # Beyond the paper: the rules from the extractor's blocks and those from unique
-    # blocks (with the layouts' evidence), whichever reproduces the extractor's text on
-    # the training pages better (rules from the extractor's blocks first on a tie;
-    # rules without a body rule last).
-    best: tuple[tuple[bool, float], RuleSet] | None = None
-    for content, use_roles in (("extracted", False), ("unique", roles is not None)):
-        rules = _learn(site, chosen if content != "unique" else None, use_roles, opts, content)
-        agree = sum(
-            text_agreement(_body_text(root, rules), text or "") for root, text in zip(roots, texts)
-        ) / len(roots)
-        key = (bool(rules.body), agree)
+    return _learn_auto(site, chosen, texts, opts)
+
+
+def _learn_auto(
+    site: "_Site", chosen: list[list[str | None] | None], texts: list[str | None], opts: RuleOptions
+) -> RuleSet:
+    """Beyond the paper: of the ways of learning in ``opts.auto_variants`` (rules from
+    the extractor's blocks, from unique blocks with the layouts' evidence, ...), the one
+    whose rules best reproduce the extractor's text on pages they were not learned
+    from (each page left out in turn: the rules of the others applied to it), learned
+    from every page.  Ties go to the earlier variant; variants giving no body rule
+    come last.  With 2 pages, or ``auto_holdout=False``, the rules are judged on the
+    pages they were learned from."""
+    n = len(site.roots)
+    holdout = opts.auto_holdout and n >= 3
+    best: tuple[tuple[bool, float], int] | None = None
+    learned: dict[int, RuleSet] = {}
+    for v, (content, use_roles, order) in enumerate(opts.auto_variants):
+        vopts = replace(opts, greedy_order=order)
+        picked = chosen if content != "unique" else None
+        use = use_roles and site.roles is not None
+        full = learned[v] = _learn(site, picked, use, vopts, content)
+        if holdout:
+            agree = 0.0
+            for k in range(n):
+                keep = [i for i in range(n) if i != k]
+                rules = _learn(site.subset(keep), [picked[i] for i in keep] if picked else None, use, vopts, content)
+                agree += text_agreement(_body_text(site.roots[k], rules), texts[k] or "")
+        else:
+            agree = sum(text_agreement(_body_text(r, full), t or "") for r, t in zip(site.roots, texts))
+        key = (bool(full.body), agree / n)
         if best is None or key > best[0]:
-            best = (key, rules)
+            best = (key, v)
     assert best is not None
-    return best[1]
+    return learned[best[1]]
 
 
 @dataclass
@@ -202,6 +235,16 @@ class _Site:
     blocks: list[list[Block]]
     roles: list[list[str | None] | None] | None
     signals: list[list[str]]
+
+    def subset(self, keep: Sequence[int]) -> "_Site":
+        """The same site seen through some of its pages."""
+        return _Site(
+            [self.pages[i] for i in keep],
+            [self.roots[i] for i in keep],
+            [self.blocks[i] for i in keep],
+            [self.roles[i] for i in keep] if self.roles is not None else None,
+            [self.signals[i] for i in keep],
+        )
 
 
 def _body_text(root: etree._Element, rules: RuleSet) -> str:
@@ -255,6 +298,9 @@ def _learn(
             content[title] = True
         training.append(_Training(root, blocks, content, title, by_el))
     body_cands, title_cands = _candidates(training, roles, opts)
+    if opts.container_rules and chosen is not None:
+        for sel, template in _container_candidates(training, opts).items():
+            body_cands.setdefault(sel, template)
     title_rules = _rank_title_rules(title_cands, training, opts)
     title_els = [_first_title(t.root, title_rules) for t in training]
     body_rules = _filter_body_rules(body_cands, training, title_els, opts)
@@ -295,6 +341,44 @@ def _candidates(
                     if kind == "." and (kind, value.lower()) in stable and is_stable_identifier(value):
                         target.setdefault(f"{b.tag}.{value}", "E.class")
     return body_cands, title_cands
+
+
+def _container_candidates(training: list[_Training], opts: RuleOptions) -> dict[str, str]:
+    """Rules for the element that holds every content block of a page but the headline
+    (the article's container), below ``body``."""
+    roots = [t.root for t in training]
+    adapted = adapted_identifiers(roots, opts.attributes)
+    out: dict[str, str] = {}
+    for t in training:
+        els = [b.element for j, b in enumerate(t.blocks) if t.content[j] and j != t.title]
+        if len(els) < 2:
+            continue
+        common = _common_ancestor(els)
+        if common is None or common.tag in ("body", "html") or common is body_of(t.root):
+            continue
+        nearest = nearest_identifiers(t.root, adapted, opts.attributes)
+        sel, template = rule_for(common.tag, nearest[common], opts.strict_descendant)
+        if template != "E":
+            out.setdefault(sel, template)
+        psel = path_selector(common)
+        if psel:
+            out.setdefault(psel, "path")
+    return out
+
+
+def _common_ancestor(elements: Sequence[etree._Element]) -> etree._Element | None:
+    """The deepest element holding all of ``elements`` (one of them, or an ancestor)."""
+    chain = [elements[0], *elements[0].iterancestors()]
+    depth = {id(el): i for i, el in enumerate(chain)}
+    lowest = 0
+    for el in elements[1:]:
+        node: etree._Element | None = el
+        while node is not None and id(node) not in depth:
+            node = node.getparent()
+        if node is None:
+            return None
+        lowest = max(lowest, depth[id(node)])
+    return chain[lowest]
 
 
 @lru_cache(maxsize=4096)
@@ -387,7 +471,11 @@ def _greedy(
     n = len(training)
     taken: set[tuple[int, int]] = set()
     out = []
-    for rule, covered in sorted(passed, key=lambda rc: (-rc[0].precision, -rc[0].weight, rc[0].selector)):
+    if opts.greedy_order == "weight":
+        order = sorted(passed, key=lambda rc: (-rc[0].weight, -rc[0].precision, rc[0].selector))
+    else:
+        order = sorted(passed, key=lambda rc: (-rc[0].precision, -rc[0].weight, rc[0].selector))
+    for rule, covered in order:
         new = covered - taken
         total = sum(training[p].blocks[j].weight for p, j in new)
         content = sum(training[p].blocks[j].weight for p, j in new if training[p].content[j])
