@@ -22,19 +22,18 @@ across years; the CV figure is the mean over folds of the held-out fold's pooled
   the shipped region models; CV: per fold, models trained (``train_region.py``'s
   defaults) without the fold's sites (``--region-data FILE``: ``region_data.py``'s rows;
   computed when missing, about 80 s);
-* ``region-fit2`` / ``region-ho2`` / ``region-fit3``: ``region`` choosing between two
-  ways of learning (``auto_variants``: from the extractor's blocks, or from unique
-  blocks with the layouts' evidence) or all three (the first also with the greedy
-  check taking the rules that find the most content first), judged on the pages the
-  rules were learned from (``fit``, ``auto_holdout=False``) or on each page left out in
-  turn (``ho``);
+* ``region-ho2`` / ``region-fit3`` / ``region-ho3``: ``region`` judging its two ways of
+  learning on each training page left out in turn (the rules of the other two applied
+  to it; ``auto_holdout=True``), or choosing among three (the extractor's blocks also
+  with the greedy check taking the rules that find the most content first,
+  ``greedy_order="weight"``), on the pages learned from or left out;
 * ``region-nocontainer``: ``region`` without the rules for the element holding a
   page's content blocks (``RuleOptions(container_rules=False)``);
 * ``region-extracted`` / ``region-both``: content = the extractor's blocks alone / the
   extractor's unique blocks with the layouts' evidence;
 * ``chosen``: per fold, the one of ``rules+patterns`` and the ``region*`` rows with the
   best F1 on the other folds' pages, scored on the fold (the
-  choice of content made under CV; ``dev`` is the choice on all pages);
+  choice of content made under CV; ``dev`` is the choice on all pages, from the same CV predictions);
 * ``set``: the set method itself, ExtractUniqueBlock on the page plus the 3 pages.
 
 Speed, per test page, in CPU time of this process (best of ``--repeat`` runs, garbage
@@ -72,14 +71,15 @@ from newsstemmer.rules import RuleOptions, apply_rules, extract_unique_blocks, l
 DEFAULT_SETS = ("big9", "big9-05", "big9-09", "cleanportal", "dragnet")
 #: Methods that learn nothing from other sites: one prediction serves dev and CV.
 PLAIN = ("paper", "rules", "rules+patterns", "set")
-#: "auto" choosing between rules from the extractor's blocks and from unique blocks only.
-TWO = (("extracted", False, "precision"), ("unique", True, "precision"))
+#: "auto" choosing among three ways of learning (the extractor's blocks with the greedy
+#: check in weight order too).
+THREE = (("extracted", False, "precision"), ("extracted", False, "weight"), ("unique", True, "precision"))
 #: Methods whose evidence is the region extractor (trained on other sites' pages).
 REGIONAL = {
     "region": RuleOptions(),
-    "region-fit2": RuleOptions(auto_variants=TWO, auto_holdout=False),
-    "region-ho2": RuleOptions(auto_variants=TWO),
-    "region-fit3": RuleOptions(auto_holdout=False),
+    "region-ho2": RuleOptions(auto_holdout=True),
+    "region-fit3": RuleOptions(auto_variants=THREE),
+    "region-ho3": RuleOptions(auto_variants=THREE, auto_holdout=True),
     "region-nocontainer": RuleOptions(container_rules=False),
     "region-extracted": RuleOptions(content="extracted"),
     "region-both": RuleOptions(content="both"),
@@ -281,11 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         if m in REGIONAL and cv_extractors:
             fold_pairs = [cv[m]] * len(folds)
         results[m] = figures(dev[m], tested, folds, fold_pairs)
-    # Content chosen on the data, under CV: over all the rule sets' pages together.
+    # Content chosen on the data, under CV: over all the rule sets' pages together.  The
+    # choice on all pages (the default's) is made on the CV predictions too when there
+    # are some: the shipped region models have seen every page.
     everything = [pages[i] for i in dev["set"]]
-    dev_best = max(CHOICES, key=lambda m: (evaluate([dev[m][page_id(e)] for e in everything]).f1, -CHOICES.index(m)))
+    cv_pairs = {m: (cv[m] if m in REGIONAL and cv_extractors else dev[m]) for m in CHOICES}
+    dev_best = max(CHOICES, key=lambda m: (evaluate([cv_pairs[m][page_id(e)] for e in everything]).f1, -CHOICES.index(m)))
     if cv_extractors:
-        cv_pairs = {m: (cv[m] if m in REGIONAL else dev[m]) for m in CHOICES}
         per_fold, chosen_names["folds"] = choose(cv_pairs, folds, everything)
         results[f"chosen (dev: {dev_best})"] = figures(dev[dev_best], tested, folds, per_fold)
         print(f"\nchosen per fold: {', '.join(chosen_names['folds'])}")
