@@ -129,3 +129,31 @@ def test_cli_learns_rules_from_the_extractor_by_default(tmp_path, capsys):
     assert article(5)[1] in body and "Copyright" not in body
     assert cli.main(["rules", str(target), "--evidence", "pagerank"]) == 2
     assert "--evidence needs --learn" in capsys.readouterr().err
+
+
+def test_the_articles_container_gives_a_rule_for_what_training_pages_lacked():
+    pages = [article(i) for i in range(3)]
+    htmls = [h for h, _ in pages]
+    texts = [t for _, t in pages]
+    with_container = learn_ruleset(htmls, options=RuleOptions(content="extracted"), extracted=texts)
+    without = learn_ruleset(htmls, options=RuleOptions(content="extracted", container_rules=False), extracted=texts)
+    assert "div.story" in with_container.selectors()["body"]
+    assert "div.story" not in without.selectors()["body"]
+    # A later page whose story holds a list, a kind of block no training page had.
+    html, story = article(7)
+    html = html.replace("</p></div>", "</p><ul><li>A list item the training pages never had</li></ul></div>", 1)
+    assert "A list item" in apply_rules(html, with_container)[1]
+    assert "A list item" not in apply_rules(html, without)[1]
+
+
+@pytest.mark.parametrize("holdout", [False, True])
+def test_auto_variants_and_holdout_judge_the_ways_of_learning(holdout):
+    pages = [article(i) for i in range(4)]
+    htmls, texts = [h for h, _ in pages], [t for _, t in pages]
+    three = (("extracted", False, "precision"), ("extracted", False, "weight"), ("unique", True, "precision"))
+    rules = learn_ruleset(htmls[:3], options=RuleOptions(auto_variants=three, auto_holdout=holdout), extracted=texts[:3])
+    assert rules.method == "extracted-blocks:extracted"
+    assert apply_rules(htmls[3], rules)[1] == texts[3]
+    # Only the unique-block way offered: its rules, whatever the extractor says.
+    only_unique = RuleOptions(auto_variants=(("unique", True, "precision"),), auto_holdout=holdout)
+    assert learn_ruleset(htmls[:3], options=only_unique, extracted=texts[:3]).method == "extract-unique-block"
