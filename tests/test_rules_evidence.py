@@ -101,6 +101,10 @@ def test_options_and_arguments_are_checked():
         learn_ruleset(htmls, options=RuleOptions(content="guess"))
     with pytest.raises(ValueError, match="extracted texts"):
         learn_ruleset(htmls, extracted=["x"])
+    with pytest.raises(ValueError, match="greedy_order"):
+        learn_ruleset(htmls, options=RuleOptions(greedy_order="size"))
+    with pytest.raises(ValueError, match="auto_variants"):
+        learn_ruleset(htmls, options=RuleOptions(auto_variants=(("auto", False, "precision"),)))
 
 
 def test_learn_site_rules_runs_the_single_page_extractor():

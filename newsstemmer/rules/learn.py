@@ -168,6 +168,11 @@ def learn_ruleset(
         raise ValueError(f"attributes {bad} cannot serve as identifiers (browsers compare their values without case)")
     if opts.content not in CONTENT_MODES:
         raise ValueError(f"content must be one of {', '.join(CONTENT_MODES)}, not {opts.content!r}")
+    if opts.greedy_order not in ("precision", "weight"):
+        raise ValueError(f"greedy_order must be precision or weight, not {opts.greedy_order!r}")
+    bad_ways = [v for v in opts.auto_variants if v[0] not in CONTENT_MODES[1:] or v[2] not in ("precision", "weight")]
+    if bad_ways or not opts.auto_variants:
+        raise ValueError(f"auto_variants must be (content, layouts, greedy order) ways of learning, got {bad_ways or '()'}")
     if extracted is not None and len(extracted) != len(pages):
         raise ValueError(f"{len(extracted)} extracted texts for {len(pages)} pages")
     readable = _training_pages(pages)
