@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from .article import Article
+from .dom.parse import HTMLParseError
 from .dom.walk import element_text
 from .layout.blocks import BlockOptions, blocks_of
 from .layout.matching import ExtractOptions, extract_with_layouts
@@ -33,6 +34,7 @@ __all__ = [
     "extract_single",
     "extract_with_patterns",
     "extract_with_rules",
+    "learn_site_rules",
 ]
 
 #: Single-page extractors, best first (``benchmarks/cv.py`` measures them under
@@ -131,6 +133,35 @@ def extract(
     if patterns is None:
         return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
     return extract_with_patterns(page, patterns, opts)
+
+
+def learn_site_rules(
+    pages: "list[Page]",
+    patterns: SitePatterns | None = None,
+    options: object = None,
+    evidence: str | None = DEFAULT_SINGLE_PAGE_METHOD,
+) -> "RuleSet":
+    """Learn a site's CSS rules from a few of its pages (:mod:`newsstemmer.rules`), with
+    a single-page extractor's decisions as evidence of the article.
+
+    ``evidence`` names the single-page method run on each page (:func:`extract_single`;
+    default: the learned ``region`` extractor): the blocks it keeps are the article's,
+    and ``options`` (a :class:`~newsstemmer.rules.RuleOptions`, its ``content``) says
+    how that combines with the paper's unique-block test.  ``None``: the unique-block
+    test alone (SPEC §6 as the paper has it).  ``patterns`` are the site's layouts if
+    known.  Raises ``ValueError`` for fewer than 2 readable pages.
+    """
+    from .rules import learn_ruleset
+
+    bodies: list[str | None] | None = None
+    if evidence is not None:
+        bodies = []
+        for page in pages:
+            try:
+                bodies.append(extract_single(page, evidence).body)
+            except HTMLParseError:
+                bodies.append(None)
+    return learn_ruleset(pages, patterns, options, bodies)  # type: ignore[arg-type]
 
 
 def extract_with_rules(page: Page, site: SitePatterns | RuleSet, options: object = None) -> Article:
