@@ -28,6 +28,7 @@ __all__ = [
     "page_signals",
     "role_of",
     "terms",
+    "thread_shaped",
 ]
 
 _SPACE = re.compile(r"\s+")
@@ -55,6 +56,20 @@ _BOILERPLATE = re.compile(
 )
 #: Elements whose class names describe the whole page, never one of its parts.
 _PAGE_TAGS = frozenset(("html", "body", "main", "article"))
+
+#: A comment-named element is a reader thread only if it holds a list of this many
+#: sibling items of one kind (tag and class) ...
+THREAD_ITEMS = 2
+#: ... none of which holds more than this share of the list's text (items alike in size).
+THREAD_ITEM_SHARE = 0.75
+#: Tags that are not items of a thread: paragraphs and inline markup.
+_NOT_ITEMS = frozenset("p br a span b i em strong small img time abbr cite code sup sub font u s label".split())
+#: A comment-named element whose text is mostly one run of at least this many sibling
+#: paragraphs (more text than any item list) is an article body, not a thread.
+BODY_PARAGRAPHS = 3
+BODY_SHARE = 0.5
+BODY_MIN_CHARS = 400
+_DIGITS = re.compile(r"\d+")
 
 #: Role flags of an element (bits of :func:`role_of`'s result).
 HIDDEN, IN_COMMENTS, IN_SIDEBAR, BOILER = 1, 2, 4, 8
@@ -190,3 +205,65 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
             _ROLE_CACHE.clear()
         _ROLE_CACHE[key] = role
     return role
+
+
+# -- the shape of a reader thread -----------------------------------------------------------
+
+
+def _chars(text: str | None) -> int:
+    """Non-space characters of ``text``."""
+    return len(text) - text.count(" ") - text.count("\n") - text.count("\t") if text else 0
+
+
+def thread_shaped(el: etree._Element) -> bool:
+    """Whether a comment-named element has the shape of a reader thread.
+
+    Class and id words name a thread ("comments", "disqus_thread") but also an
+    article's tone or section ("tone-comment" on an opinion piece).  A thread is a
+    list of repeated items (comments: same tag and class, each a small share of
+    the list), and one comment is one of such items; an article body is a run of
+    sibling paragraphs.  The element is *not* a thread when it has no sibling of
+    its own kind (tag and first class word) and one run of ``BODY_PARAGRAPHS`` or
+    more sibling ``<p>`` outside list items holds at least ``BODY_SHARE`` of its
+    text, ``BODY_MIN_CHARS`` or more, and more than any item list does.
+    """
+    parent = el.getparent()
+    if parent is not None:
+        kind = (el.get("class") or "").split()[:1]
+        for sib in parent:
+            if sib is not el and sib.tag == el.tag and (sib.get("class") or "").split()[:1] == kind:
+                return True
+    nodes = [d for d in el.iter() if d.tag.__class__ is str]
+    in_items = {d for li in el.iter("li") for d in li.iter()}
+    size: dict[etree._Element, int] = {}
+    for d in reversed(nodes):
+        n = _chars(d.text)
+        for child in d:
+            n += size.get(child, 0) + _chars(child.tail)
+        size[d] = n
+    total = size[el]
+    if not total:
+        return True
+    run = thread = 0
+    for d in nodes:
+        paras = count = 0
+        groups: dict[tuple, list[int]] = {}
+        for child in d:
+            tag = child.tag
+            if tag.__class__ is not str:
+                continue
+            n = size[child]
+            if tag == "p":
+                paras += n
+                count += 1
+            elif n and tag not in _NOT_ITEMS:
+                key = (tag, _DIGITS.sub("", child.get("class") or ""))
+                groups.setdefault(key, []).append(n)
+        if count >= BODY_PARAGRAPHS and paras > run and d not in in_items:
+            run = paras
+        for sizes in groups.values():
+            if len(sizes) >= THREAD_ITEMS:
+                s = sum(sizes)
+                if max(sizes) <= THREAD_ITEM_SHARE * s and s > thread:
+                    thread = s
+    return not (run >= BODY_SHARE * total and run >= BODY_MIN_CHARS and run > thread)

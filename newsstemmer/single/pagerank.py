@@ -54,6 +54,7 @@ from .page_signals import (
     page_signals,
     role_of,
     terms,
+    thread_shaped,
 )
 
 __all__ = [
@@ -88,7 +89,6 @@ CLEAN_TAGS = frozenset("div section aside nav ul ol table header footer dl form"
 MEDIA_TAGS = frozenset(("img", "video"))
 
 
-
 @dataclass(frozen=True)
 class PageRankOptions:
     """Settings of the single-page extractor; the defaults are tuned (see the module doc).
@@ -112,6 +112,8 @@ class PageRankOptions:
     #: Multipliers of u for text inside links, reader comments, sidebars/widgets/aside/nav.
     link_weight: float = 0.1
     comment_weight: float = 0.0
+    #: A comment-named element counts as comments only if it has a thread's shape.
+    comment_shape: bool = True
     sidebar_weight: float = 0.3
     #: Weight of the headline element (the h1-h3 that matches the title).
     headline_weight: float = 0.5
@@ -254,7 +256,7 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> _
     capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
     media, min_size = opts.media_weight, opts.media_min_size
-    skip_hidden = opts.skip_hidden
+    skip_hidden, shape = opts.skip_hidden, opts.comment_shape
     words_of = WORD.findall
     role_attrs = ROLE_ATTRS.keys()
     roles: list[int] = []
@@ -288,6 +290,8 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> _
                 skip_subtree()
                 left_out = el
                 continue
+            if role & IN_COMMENTS and factor and shape and not thread_shaped(el):
+                role &= ~IN_COMMENTS  # (named as comments, shaped as an article body)
             i = len(parent)
             parent.append(p)
             u.append(media if media and tag in MEDIA_TAGS and _media_ok(el, min_size) else 0.0)
