@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml import etree
 
 from newsstemmer.dom.parse import parse_html
-from newsstemmer.single.page_signals import IN_COMMENTS, role_of, thread_shaped
+from newsstemmer.single.page_signals import GALLERY, IN_COMMENTS, gallery_of, role_of, thread_shaped
 from newsstemmer.single.pagerank import PageRankOptions, dom_pagerank, pagerank_extract
 
 OPINION = (
@@ -111,3 +111,50 @@ def test_a_reader_thread_below_the_article_is_still_left_out():
     scores = dom_pagerank(html)
     roles = {el.get("id"): r for el, r in zip(scores.graph.elements, scores.graph.roles) if el is not None}
     assert roles["comments"] & IN_COMMENTS
+
+
+# -- galleries ---------------------------------------------------------------------------------
+
+
+def gallery_page() -> str:
+    """An article of plain paragraphs with an embedded photo gallery of long captions."""
+    slides = "".join(
+        f'<div class="slide gallery-slide{" active" if i == 0 else ""}"><img src="/p{i}.jpg" width="600" height="400">'
+        f'<div class="caption">Slide {i}: a long caption about another show to watch this weekend, '
+        "with the cast, the channel and why it is worth your evening.</div><span>Photo: Agency</span></div>"
+        for i in range(12)
+    )
+    paragraphs = "".join(f"<p>Argument {i}: {OPINION}</p>" for i in range(4))
+    return (
+        "<html><head><title>The harbour wall deserves better</title></head><body><article>"
+        f"<h1>The harbour wall deserves better</h1>{paragraphs}"
+        f'<div class="gallery"><div class="viewport">{slides}</div></div></article></body></html>'
+    )
+
+
+def test_a_gallery_is_found_from_its_images():
+    root = parse_html(gallery_page())
+    seen: dict = {}
+    found = {gallery_of(img, seen) for img in root.iter("img")}
+    assert [(g.tag, g.get("class")) for g in found] == [("div", "viewport")]
+
+
+def test_figures_between_paragraphs_are_not_a_gallery():
+    figures = "".join(
+        f"<p>Argument {i}: {OPINION}</p><figure><img src='/f{i}.jpg'><figcaption>Figure {i}</figcaption></figure>"
+        for i in range(5)
+    )
+    root = parse_html(f"<html><body><div class='story'>{figures}</div></body></html>")
+    seen: dict = {}
+    assert all(gallery_of(img, seen) is None for img in root.iter("img"))
+
+
+def test_galleries_are_flagged_in_the_graph_and_can_be_left_out():
+    html = gallery_page()
+    assert not any(r & GALLERY for r in dom_pagerank(html, PageRankOptions(galleries=False)).graph.roles)
+    scores = dom_pagerank(html, PageRankOptions(galleries=True))
+    flagged = [el.get("class") for el, r in zip(scores.graph.elements, scores.graph.roles) if el is not None and r & GALLERY]
+    assert flagged == ["viewport"]
+    assert "Slide 3:" in pagerank_extract(html, options=PageRankOptions(galleries=True)).body  # flagged only
+    res = pagerank_extract(html, options=PageRankOptions(galleries=True, gallery_weight=0.3, drop_galleries=True))
+    assert "Argument 3:" in res.body and "Slide 3:" not in res.body
