@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..single.crf.hints import HINTS, element_hints
-from ..single.page_signals import BOILER, IN_COMMENTS, IN_SIDEBAR
+from ..single.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from .region import CLEANABLE, CLEANABLE_TAGS, RegionView
 
 __all__ = ["CLEANABLE_TAGS", "CLEAN_FEATURES", "cleaning_candidates", "cleaning_features"]
@@ -66,6 +66,7 @@ _NUMERIC = (
     "role_comments",
     "role_sidebar",
     "role_boiler",
+    "role_gallery",
     "region_chars_log",
 )
 #: The columns of an element's feature row, in order.
@@ -163,6 +164,7 @@ def cleaning_features(view: RegionView, region: int, J: np.ndarray) -> np.ndarra
             X[r, k_role] = bool(role & IN_COMMENTS)
             X[r, k_role + 1] = bool(role & IN_SIDEBAR)
             X[r, k_role + 2] = bool(role & BOILER)
+            X[r, k_role + 3] = bool(role & GALLERY)
         t = _TAG_COL.get(tags[j])
         if t is not None:
             X[r, k_tag + t] = 1.0

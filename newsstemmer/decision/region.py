@@ -21,7 +21,7 @@ from itertools import repeat
 import numpy as np
 
 from ..single.crf.hints import element_hints
-from ..single.page_signals import BOILER, IN_COMMENTS, IN_SIDEBAR
+from ..single.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from ..single.pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
 __all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
@@ -75,6 +75,7 @@ REGION_FEATURES: tuple[str, ...] = (
     "role_comments",
     "role_sidebar",
     "role_boiler",
+    "role_gallery",
     "above_roles",
     *(f"tag_{t}" for t in _TAG_FLAGS),
     *(f"hint_{h}" for h in _HINT_FLAGS),
@@ -358,6 +359,7 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
         "role_comments": (roles & IN_COMMENTS) != 0,
         "role_sidebar": (roles & IN_SIDEBAR) != 0,
         "role_boiler": (roles & BOILER) != 0,
+        "role_gallery": (roles & GALLERY) != 0,
         "above_roles": cum["above_roles"][C + 1],
     }
     for name, values in columns.items():

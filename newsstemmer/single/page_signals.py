@@ -17,6 +17,7 @@ from lxml import etree
 
 __all__ = [
     "BOILER",
+    "GALLERY",
     "HIDDEN",
     "IN_COMMENTS",
     "IN_SIDEBAR",
@@ -28,6 +29,10 @@ __all__ = [
     "page_signals",
     "role_of",
     "terms",
+    "flag_galleries",
+    "gallery_of",
+    "media_ok",
+    "thread_shaped",
 ]
 
 _SPACE = re.compile(r"\s+")
@@ -56,8 +61,33 @@ _BOILERPLATE = re.compile(
 #: Elements whose class names describe the whole page, never one of its parts.
 _PAGE_TAGS = frozenset(("html", "body", "main", "article"))
 
+#: A comment-named element is a reader thread only if it holds a list of this many
+#: sibling items of one kind (tag and class) ...
+THREAD_ITEMS = 2
+#: ... none of which holds more than this share of the list's text (items alike in size).
+THREAD_ITEM_SHARE = 0.75
+#: Tags that are not items of a thread: paragraphs and inline markup.
+_NOT_ITEMS = frozenset("p br a span b i em strong small img time abbr cite code sup sub font u s label".split())
+#: A comment-named element whose text is mostly one run of at least this many sibling
+#: paragraphs (more text than any item list) is an article body, not a thread.
+BODY_PARAGRAPHS = 3
+BODY_SHARE = 0.5
+BODY_MIN_CHARS = 400
+_DIGITS = re.compile(r"\d+")
+
+#: A gallery: at least this many sibling items of one kind (tag and first class word) ...
+GALLERY_ITEMS = 3
+#: ... of which this share hold an image, holding this share of their parent's text.
+GALLERY_MEDIA_SHARE = 0.8
+GALLERY_TEXT_SHARE = 0.8
+#: How many levels above an image its gallery item may be.
+GALLERY_DEPTH = 4
+_IMAGES = ("img", "picture", "video")
+
 #: Role flags of an element (bits of :func:`role_of`'s result).
 HIDDEN, IN_COMMENTS, IN_SIDEBAR, BOILER = 1, 2, 4, 8
+#: Set by DOM PageRank (not by names) on a gallery's element (:func:`gallery_of`).
+GALLERY = 16
 
 
 # -- words -------------------------------------------------------------------------------
@@ -190,3 +220,131 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
             _ROLE_CACHE.clear()
         _ROLE_CACHE[key] = role
     return role
+
+
+# -- the shape of a reader thread -----------------------------------------------------------
+
+
+def _chars(text: str | None) -> int:
+    """Non-space characters of ``text``."""
+    return len(text) - text.count(" ") - text.count("\n") - text.count("\t") if text else 0
+
+
+def thread_shaped(el: etree._Element) -> bool:
+    """Whether a comment-named element has the shape of a reader thread.
+
+    Class and id words name a thread ("comments", "disqus_thread") but also an
+    article's tone or section ("tone-comment" on an opinion piece).  A thread is a
+    list of repeated items (comments: same tag and class, each a small share of
+    the list), and one comment is one of such items; an article body is a run of
+    sibling paragraphs.  The element is *not* a thread when it has no sibling of
+    its own kind (tag and first class word) and one run of ``BODY_PARAGRAPHS`` or
+    more sibling ``<p>`` outside list items holds at least ``BODY_SHARE`` of its
+    text, ``BODY_MIN_CHARS`` or more, and more than any item list does.
+    """
+    parent = el.getparent()
+    if parent is not None:
+        kind = (el.get("class") or "").split()[:1]
+        for sib in parent:
+            if sib is not el and sib.tag == el.tag and (sib.get("class") or "").split()[:1] == kind:
+                return True
+    nodes = [d for d in el.iter() if d.tag.__class__ is str]
+    in_items = {d for li in el.iter("li") for d in li.iter()}
+    size: dict[etree._Element, int] = {}
+    for d in reversed(nodes):
+        n = _chars(d.text)
+        for child in d:
+            n += size.get(child, 0) + _chars(child.tail)
+        size[d] = n
+    total = size[el]
+    if not total:
+        return True
+    run = thread = 0
+    for d in nodes:
+        paras = count = 0
+        groups: dict[tuple, list[int]] = {}
+        for child in d:
+            tag = child.tag
+            if tag.__class__ is not str:
+                continue
+            n = size[child]
+            if tag == "p":
+                paras += n
+                count += 1
+            elif n and tag not in _NOT_ITEMS:
+                key = (tag, _DIGITS.sub("", child.get("class") or ""))
+                groups.setdefault(key, []).append(n)
+        if count >= BODY_PARAGRAPHS and paras > run and d not in in_items:
+            run = paras
+        for sizes in groups.values():
+            if len(sizes) >= THREAD_ITEMS:
+                s = sum(sizes)
+                if max(sizes) <= THREAD_ITEM_SHARE * s and s > thread:
+                    thread = s
+    return not (run >= BODY_SHARE * total and run >= BODY_MIN_CHARS and run > thread)
+
+
+def _kind(el: etree._Element) -> tuple:
+    return (el.tag, (el.get("class") or "").split()[:1])
+
+
+def gallery_of(img: etree._Element, seen: dict) -> etree._Element | None:
+    """The gallery an image belongs to, if any: the element whose children are
+    ``GALLERY_ITEMS`` or more items of one kind (tag, first class word), most with an
+    image, holding most of its text (slides, not paragraphs with a figure between
+    them).  ``seen`` caches the verdict per candidate parent (one dict per page)."""
+    item = img
+    for _ in range(GALLERY_DEPTH):
+        parent = item.getparent()
+        if parent is None:
+            return None
+        verdict = seen.get(parent, False)
+        if verdict is False:
+            verdict = seen[parent] = _gallery(parent, _kind(item))
+        if verdict is not None:
+            return verdict
+        item = parent
+    return None
+
+
+def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
+    items = [c for c in parent if c.tag.__class__ is str and _kind(c) == kind]
+    if len(items) < GALLERY_ITEMS:
+        return None
+    media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
+    if media < GALLERY_MEDIA_SHARE * len(items):
+        return None
+    inside = sum(_chars("".join(c.itertext())) for c in items)
+    total = _chars("".join(parent.itertext()))
+    return parent if total and inside >= GALLERY_TEXT_SHARE * total else None
+
+
+def flag_galleries(images: list[int], parent: list[int], u: list[float], elements: list, roles: list[int],
+                     w: float) -> None:
+    """Flag the galleries (:func:`gallery_of`) of a page's graph as ``GALLERY`` and cut u
+    of the text nodes inside them by ``w``.  ``images`` are the nodes of its images; the
+    graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node)."""
+    seen: dict = {}
+    found = {g for i in images if (g := gallery_of(elements[i], seen)) is not None}
+    if not found:
+        return
+    inside = [False] * len(parent)
+    for i, el in enumerate(elements):
+        if el is not None and el in found:
+            inside[i] = True
+            roles[i] |= GALLERY
+        elif parent[i] >= 0 and inside[parent[i]]:
+            inside[i] = True
+            if el is None:
+                u[i] *= w
+
+
+def media_ok(el: etree._Element, min_size: int) -> bool:
+    """Images that look like content, not spacers, icons or tracking pixels."""
+    if el.tag == "video":
+        return True
+    for name in ("width", "height"):
+        v = el.get(name)
+        if v and v.strip().isdigit() and int(v) < min_size:
+            return False
+    return bool(el.get("src") or el.get("data-src") or el.get("srcset"))

@@ -18,8 +18,9 @@ Choices beyond the source document, each measured on the development data
 * α = 5 rather than the document's 0.5 (marginally better here; with the
   widening below, α matters little).
 * ``u`` of a text node grows with its length up to ``text_cap`` characters, is
-  cut for link text and for text inside reader-comment threads, sidebars and
-  widgets (named so by class/id, or ``aside``/``nav``); the headline element
+  cut for link text and for text inside sidebars and widgets (named so by class/id,
+  or ``aside``/``nav``) and reader-comment threads (named so, and shaped as a thread:
+  ``page_signals.thread_shaped``); the headline element
   gets a little weight of its own, and title similarity is the share of the
   title's words a text contains (``similarity="cover"``).
 * The core is widened to its nearest block container, then to ancestors while it
@@ -43,6 +44,7 @@ from ..dom.parse import HTMLParseError, parse_html
 from ..dom.walk import END, START, walk
 from .page_signals import (
     BOILER,
+    GALLERY,
     HIDDEN,
     IN_COMMENTS,
     IN_SIDEBAR,
@@ -53,7 +55,10 @@ from .page_signals import (
     norm,
     page_signals,
     role_of,
+    flag_galleries,
+    media_ok,
     terms,
+    thread_shaped,
 )
 
 __all__ = [
@@ -88,7 +93,6 @@ CLEAN_TAGS = frozenset("div section aside nav ul ol table header footer dl form"
 MEDIA_TAGS = frozenset(("img", "video"))
 
 
-
 @dataclass(frozen=True)
 class PageRankOptions:
     """Settings of the single-page extractor; the defaults are tuned (see the module doc).
@@ -113,6 +117,12 @@ class PageRankOptions:
     link_weight: float = 0.1
     comment_weight: float = 0.0
     sidebar_weight: float = 0.3
+    #: A comment-named element counts as comments only if it has a thread's shape.
+    comment_shape: bool = True
+    #: Flag galleries (repeated items with images: ``GALLERY``, a feature of the learned
+    #: steps) and the multiplier of u for their text (cut: no gain, NOTES.md).
+    galleries: bool = True
+    gallery_weight: float = 1.0
     #: Weight of the headline element (the h1-h3 that matches the title).
     headline_weight: float = 0.5
     #: Weight of an ``img``/``video`` element (0: off); for image-led pages.
@@ -141,6 +151,8 @@ class PageRankOptions:
     #: Leave out blocks named as boilerplate (share, related, tags...) that hold at
     #: most half of the main element's weight u.
     drop_named: bool = True
+    #: Leave out flagged galleries too on the same terms.
+    drop_galleries: bool = False
     #: Leave a first line equal to the title out of the body.
     strip_title: bool = True
 
@@ -209,17 +221,6 @@ def solve_tree(parent: Sequence[int], u: Sequence[float], alpha: float) -> list[
 # -- the DOM graph -----------------------------------------------------------------------
 
 
-def _media_ok(el: etree._Element, min_size: int) -> bool:
-    """Images that look like content, not spacers, icons or tracking pixels."""
-    if el.tag == "video":
-        return True
-    for name in ("width", "height"):
-        v = el.get(name)
-        if v and v.strip().isdigit() and int(v) < min_size:
-            return False
-    return bool(el.get("src") or el.get("data-src") or el.get("srcset"))
-
-
 @dataclass
 class _Graph:
     """The DOM tree as parallel lists; node 0 is the root, ``parent[i] < i``."""
@@ -254,7 +255,8 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> _
     capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
     media, min_size = opts.media_weight, opts.media_min_size
-    skip_hidden = opts.skip_hidden
+    skip_hidden, shape, galleries = opts.skip_hidden, opts.comment_shape, opts.galleries
+    images: list[int] = []
     words_of = WORD.findall
     role_attrs = ROLE_ATTRS.keys()
     roles: list[int] = []
@@ -288,13 +290,17 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> _
                 skip_subtree()
                 left_out = el
                 continue
+            if role & IN_COMMENTS and factor and shape and not thread_shaped(el):
+                role &= ~IN_COMMENTS  # (named as comments, shaped as an article body)
             i = len(parent)
             parent.append(p)
-            u.append(media if media and tag in MEDIA_TAGS and _media_ok(el, min_size) else 0.0)
+            u.append(media if media and tag in MEDIA_TAGS and media_ok(el, min_size) else 0.0)
             elements.append(el)
             chars.append(0)
             link_chars.append(0)
             roles.append(role)
+            if tag in MEDIA_TAGS and galleries:
+                images.append(i)
             in_link = in_link or tag == "a"
             if role & IN_COMMENTS:
                 factor *= comment_w
@@ -341,7 +347,10 @@ def _build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> _
         chars.append(n)
         link_chars.append(n if in_link else 0)
         roles.append(0)
+    if images:
+        flag_galleries(images, parent, u, elements, roles, opts.gallery_weight)
     return _Graph(parent, u, elements, chars, link_chars, roles, hidden)
+
 
 
 # -- scoring -----------------------------------------------------------------------------
@@ -471,14 +480,8 @@ def _widen(
         best = a
 
 
-def _left_out(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> set:
-    """Descendants of the main element to leave out of the text (never the core's ancestors)."""
-    elements = scores.graph.elements
-    return {elements[i] for i in _left_out_nodes(scores, main, sums, opts)}
-
-
 def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> list[int]:
-    """The nodes of :func:`_left_out`, in page order."""
+    """Descendants of the main element to leave out of its text, in page order (never the core's ancestors)."""
     total, links, mass, size = sums
     graph = scores.graph
     elements, roles = graph.elements, graph.roles
@@ -488,6 +491,7 @@ def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOpt
         protected.add(i)
         i = graph.parent[i]
     skip = []
+    named = BOILER | GALLERY if opts.drop_galleries else BOILER
     # Node indices are a preorder: the subtree of ``main`` is one contiguous range.
     for i in range(main + 1, main + size[main]):
         el = elements[i]
@@ -498,7 +502,7 @@ def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOpt
             skip.append(i)
         elif opts.drop_comments and role & IN_COMMENTS:
             skip.append(i)
-        elif opts.drop_named and role & BOILER and mass[i] <= 0.5 * mass[main]:
+        elif opts.drop_named and role & named and mass[i] <= 0.5 * mass[main]:
             skip.append(i)
     return skip
 
@@ -580,7 +584,7 @@ def pagerank_analysis(
     if not text:
         result = PageRankResult(title, "", xpath, scores.g[main], [])
         return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, set(), result, sums[2], opts)
-    skip = _left_out(scores, main, sums, opts)
+    skip = {graph.elements[i] for i in _left_out_nodes(scores, main, sums, opts)}
     if opts.skip_hidden:
         skip |= graph.hidden
     paragraphs = _titleless(_paragraphs(element, skip), title, opts)
