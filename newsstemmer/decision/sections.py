@@ -38,6 +38,7 @@ from lxml import etree
 
 from ..layout.blocks import LayoutBlock, PageBlocks, block_elements, blocks_of, line_digest
 from ..layout.matching import ExtractOptions, PatternMatch, choose_match
+from ..layout.learning import teaser_blocks
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
 from ..page import Page
@@ -221,21 +222,6 @@ def text_shares(texts: Sequence[str], reference: str | TextReference) -> np.ndar
     return np.array([ref.share(t) for t in texts], dtype=np.float64)
 
 
-def _listing_blocks(pb: PageBlocks, min_repeats: int = 3) -> set[int]:
-    """Blocks following a linked headline in a (link, plain text) pair repeated under
-    the same paths: teaser listings (related stories, "more from")."""
-    blocks = pb.blocks
-    pairs: Counter[tuple[str, str]] = Counter()
-    found: list[tuple[int, tuple[str, str]]] = []
-    for i in range(1, len(blocks)):
-        prev, b = blocks[i - 1], blocks[i]
-        if prev.plain_weight * 5 <= prev.weight and b.plain_weight * 2 >= b.weight:
-            key = (prev.path, b.path)
-            pairs[key] += 1
-            found.append((i, key))
-    return {i for i, key in found if pairs[key] >= min_repeats}
-
-
 def _recurring_lines(pages: dict[int, _Matched]) -> Counter[str]:
     counts: Counter[str] = Counter()
     for m in pages.values():
@@ -349,7 +335,7 @@ def unit_features(
     names = evidence.names if evidence is not None else {}
     X = np.zeros((len(units), len(SECTION_FEATURES)), dtype=np.float64)
     recurring = _recurring_lines(matched)
-    listings = {n: _listing_blocks(m.blocks) for n, m in matched.items()}
+    listings = {n: teaser_blocks(m.blocks) for n, m in matched.items()}
     pattern_pages = Counter(id(m.match.pattern) for m in matched.values())
     # Per page, the block of its layout's largest section (the article's core).
     core: dict[int, LayoutBlock | None] = {}

@@ -25,7 +25,7 @@ from ..page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
 from .scoring import dice, diff_score, main_score, pattern_score, run_score
 
-__all__ = ["LearnOptions", "PageGrouper", "learn", "site_of"]
+__all__ = ["LearnOptions", "PageGrouper", "learn", "site_of", "teaser_blocks"]
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def learn(
         else:
             if not was_parsed:
                 page.forget_tree()  # a site's worth of trees would not fit in memory
-            members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks]), _teasers(pb)))
+            members.append(_Member(page, pb, codes.encode([b.path for b in pb.blocks]), teaser_blocks(pb)))
         if progress:
             progress("reading", n, len(page_list))
     # Visit pages in URL order so that pages of one directory meet early (as the original).
@@ -223,7 +223,7 @@ def _shared_share(blocks: Iterable, shared: Counter[str], opts: LearnOptions) ->
     return recurring / total if total else 0.0
 
 
-def _teasers(page: PageBlocks, min_repeats: int = 3) -> set[int]:
+def teaser_blocks(page: PageBlocks, min_repeats: int = 3) -> set[int]:
     """Blocks that follow a headline link in a repeated (link, text) pattern: listings.
 
     Index pages, related-story boxes and "more from" lists pair a linked headline with
