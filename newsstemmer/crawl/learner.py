@@ -43,7 +43,8 @@ from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 from w3lib.url import canonicalize_url
 
-from ..chain import ExtractOptions, extract_single, extract_with_patterns
+from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
+from ..dom.parse import HTMLParseError
 from ..grouping import learn
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
@@ -58,18 +59,8 @@ from .runlog import RunLog
 from .storage import Storage, open_linkinfo, open_page_buffer
 
 __all__ = [
-    "EMIT_META",
-    "FAILED_BY_SITE",
-    "Outcome",
-    "RoundResult",
-    "SiteLearner",
-    "emit_key",
-    "extract_page",
-    "load_patterns",
-    "merge_patterns",
-    "page_failed",
-    "patterns_path",
-    "run_round",
+    "EMIT_META", "FAILED_BY_SITE", "Outcome", "RoundResult", "SiteLearner", "emit_key", "extract_page",
+    "load_patterns", "merge_patterns", "page_failed", "patterns_path", "run_round",
 ]
 
 log = logging.getLogger(__name__)
@@ -200,6 +191,14 @@ def run_round(
         finally:
             links.close()
     cores = [p.core_page() for p in pages]
+    if sum(len(p.html) for p in pages) <= ROUND_INLINE_MAX_CHARS:
+        # Parsed before learning, which then keeps the trees (it lets go of those it
+        # parses itself), so that extraction below reads them again without a second parse.
+        for core in cores:
+            try:
+                core.tree
+            except HTMLParseError:
+                pass  # learning skips it, and extraction reports it
     result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
     if learn_now and len(cores) >= 2:
         try:
@@ -293,6 +292,12 @@ class SiteLearner:
         self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
+        if config.single_page_method:  # loaded now, not in the middle of the crawl (see load_single)
+            try:
+                load_single(config.single_page_method)
+            except Exception as exc:  # noqa: BLE001 - the pages that need it report it (_single_page)
+                log.warning("newsstemmer: cannot load the single-page method %r: %s: %s",
+                            config.single_page_method, type(exc).__name__, exc)
         self.incremental = Incremental(crawler, config)
         self.monitor = RunMonitor(self.stats, config, self.patterns)
         self.runlog = RunLog(config.runlog_path)
