@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -192,13 +193,10 @@ def run_round(
             links.close()
     cores = [p.core_page() for p in pages]
     if sum(len(p.html) for p in pages) <= ROUND_INLINE_MAX_CHARS:
-        # Parsed before learning, which then keeps the trees (it lets go of those it
-        # parses itself), so that extraction below reads them again without a second parse.
+        # parsed before learning, which keeps such trees (not those it parses) for the extraction below
         for core in cores:
-            try:
+            with suppress(HTMLParseError):  # learning skips the page, extraction reports it
                 core.tree
-            except HTMLParseError:
-                pass  # learning skips it, and extraction reports it
     result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
     if learn_now and len(cores) >= 2:
         try:
@@ -340,7 +338,7 @@ class SiteLearner:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
         if self._emitted(outcome):
-            if outcome.item is None or not self.emits.claim(emit_key(outcome.item)):
+            if outcome.item is None or not self._claim(outcome.item):
                 self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
                 return None
             self._count(outcome, page.site)
@@ -449,7 +447,7 @@ class SiteLearner:
                 or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
                 or (outcome.kind == UNMATCHED and self.config.include_unmatched)
             ):
-                if not self.emits.claim(emit_key(outcome.item)):
+                if not self._claim(outcome.item):
                     self._inc("duplicates_skipped")  # emitted by another worker (or before a worker died)
                     done.append(outcome.url)
                     continue
@@ -525,18 +523,22 @@ class SiteLearner:
             self._in_flight[id(item)] = (site, item.url, item)
         return items
 
+    def _claim(self, item: Article) -> bool:
+        """Claim the emission of an article: in a shared crawl, by its key (one process alone emits all)."""
+        return not self.storage.shared or self.emits.claim(emit_key(item))
+
     def item_scraped(self, item: Any) -> None:
-        if isinstance(item, Article):
+        if isinstance(item, Article) and self.storage.shared:
             self.emits.confirm(emit_key(item))
         self._item_done(item, keep=False)
 
     def item_dropped(self, item: Any) -> None:
-        if isinstance(item, Article):
+        if isinstance(item, Article) and self.storage.shared:
             self.emits.confirm(emit_key(item))  # a later pipeline decided: not emitted again in this crawl
         self._item_done(item, keep=False)
 
     def item_error(self, item: Any) -> None:
-        if isinstance(item, Article):
+        if isinstance(item, Article) and self.storage.shared:
             self.emits.release(emit_key(item))
         self._item_done(item, keep=True)
 
