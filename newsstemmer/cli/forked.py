@@ -139,8 +139,10 @@ class _Run:
         """Read what the children sent (waiting up to ``timeout`` seconds for something)."""
         if not self.children:
             return
-        ready, _, _ = select.select(list(self.children), [], [], timeout)
-        for fd in ready:
+        poller = select.poll()  # (no limit on descriptor numbers, unlike select.select)
+        for fd in self.children:
+            poller.register(fd, select.POLLIN)
+        for fd, _ in poller.poll(None if timeout is None else int(timeout * 1000)):
             child = self.children[fd]
             data = os.read(fd, PIPE_BYTES)
             if not data:
