@@ -10,12 +10,16 @@ shingle F1 (P, R), with the lowest and highest fold.
 
 Methods:
 
-- ``layout``: each site learned from all its pages (``newsstemmer.learn``), every
-  page extracted with ``extract_with_patterns`` and the PageRank fallback
-  (``quality.run_site``).  Unsupervised per site, so nothing is trained across
-  folds: its CV figure is its figure on each fold's held-out sites (the spread
-  across folds is the point).  Judged on big9 (both years), cleanportal and
-  dragnet sites with >= 5 pages.
+- ``layout``: each site learned from all its pages (``newsstemmer.learn``, the
+  default: the hand rules' roles, then the learned section decision), every page
+  extracted with ``extract_with_patterns`` and the PageRank fallback
+  (``quality.run_site``).  Dev: the shipped section model.  CV: per fold a section
+  model trained as ``train_sections.py`` trains it, without the held-out fold's
+  sites (``--sections-data FILE`` reuses the units it wrote; otherwise about 2 min
+  more).  Judged on big9 (both years), cleanportal and dragnet sites with >= 5 pages.
+- ``layout-rules``: the same with the unsupervised Webstemmer roles alone
+  (``LearnOptions(section_model=False)``); nothing is trained across folds: its
+  CV figure is its figure on each fold's held-out sites.
 - ``pagerank``: DOM PageRank on each page alone (``single_page.run``), nothing
   trained.  Judged on readability, chaos and dragnet's single-page sites.
 - ``region``: the learned region extractor (``RegionExtractor``), each page alone.
@@ -32,9 +36,10 @@ Methods:
 ``--cross`` also runs the single-page methods on the multi-page sets (where the
 shipped CRF's dev figure is in-sample: those sites trained it).
 
-    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,pagerank,region,crf]
+    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,layout-rules,pagerank,region,crf]
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
                             [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
+                            [--sections-data FILE]
                             [--json FILE] [--data DIR]
 """
 
@@ -66,7 +71,7 @@ SETS: dict[str, tuple[tuple[str, ...], int]] = {
 }
 MULTI_SETS = ("big9", "cleanportal", "dragnet")
 SINGLE_SETS = ("readability", "chaos", "dragnet-single")
-METHODS = ("layout", "pagerank", "region", "crf")
+METHODS = ("layout", "layout-rules", "pagerank", "region", "crf")
 DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
 
 
@@ -92,8 +97,9 @@ def page_id(e: Entry) -> tuple[str, str, str]:
 # --- per-page predictions, one (prediction, gold) pair per page --------------------------------
 
 
-def layout_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
-    """quality.py's transductive run: learn each site from all its pages, extract them."""
+def layout_pairs(pages: list[Entry], options=None) -> dict[tuple, tuple[str, str]]:
+    """quality.py's transductive run: learn each site from all its pages (with
+    ``options``: LearnOptions), extract them."""
     from quality import run_site
 
     sites: dict[tuple[str, str], list[Entry]] = {}
@@ -102,7 +108,7 @@ def layout_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
     out = {}
     for k, ((ds, site), es) in enumerate(sorted(sites.items()), 1):
         print(f"[layout {k}/{len(sites)}] {ds}/{site} ({len(es)} pages)", file=sys.stderr, flush=True)
-        for e, pair in zip(es, run_site(es)["pairs"]):
+        for e, pair in zip(es, run_site(es, options)["pairs"]):
             out[page_id(e)] = pair
     return out
 
@@ -261,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="one group for sites of different datasets sharing a host (folds.py)")
     ap.add_argument("--per-fold", action="store_true", help="print every fold's F1")
     ap.add_argument("--cache", metavar="DIR", help="crf: keep the training sites' learned layouts here")
+    ap.add_argument("--sections-data", metavar="FILE",
+                    help="layout: the units train_sections.py wrote (default: computed, ~2 min)")
     ap.add_argument("--region-data", metavar="FILE", help="region: the rows region_data.py wrote (default: computed)")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
@@ -282,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     all_sets = {n: set_entries(entries, n) for n in names}
 
     def sets_for(method: str) -> dict[str, list[Entry]]:
-        if method == "layout":
+        if method.startswith("layout"):
             return {n: es for n, es in all_sets.items() if n not in SINGLE_SETS}
         if args.cross:
             return all_sets
@@ -308,7 +316,14 @@ def main(argv: list[str] | None = None) -> int:
         pages = union(sets)
         t0 = time.perf_counter()
         if method == "layout":
-            results[method] = figures(layout_pairs(pages), sets, folds)
+            from train_sections import fold_pairs as section_fold_pairs, load_data
+
+            results[method] = figures(layout_pairs(pages), sets, folds,
+                                      section_fold_pairs(load_data(entries, args.sections_data), entries, folds, pages))
+        elif method == "layout-rules":
+            from newsstemmer.layout.learning import LearnOptions
+
+            results[method] = figures(layout_pairs(pages, LearnOptions(section_model=False)), sets, folds)
         elif method == "pagerank":
             results[method] = figures(pagerank_pairs(pages), sets, folds)
         elif method == "region":
@@ -329,8 +344,9 @@ def main(argv: list[str] | None = None) -> int:
     grouping = "groups merged across datasets by host" if args.merge_hosts else "dataset/site groups, Big9 years merged"
     print(f"## Dev and {args.folds}-fold site-grouped CV figures (seed {args.seed}; {grouping})")
     print("\nShingle F1 / P / R. Dev: every page of the set pooled. CV: mean over folds of the held-out")
-    print("fold's pooled figures (F1 range across folds in brackets). layout and pagerank train nothing")
-    print("across sites; crf's CV figure comes from models trained without the held-out fold's sites.")
+    print("fold's pooled figures (F1 range across folds in brackets). layout-rules and pagerank train")
+    print("nothing across sites; the CV figures of layout (its section model), region and crf come from")
+    print("models trained without the held-out fold's sites.")
     print_tables(results, args.folds, args.per_fold)
     print(f"\nruntime: {elapsed:.0f}s (" + ", ".join(f"{m} {s:.0f}s" for m, s in timing.items()) + ")")
 

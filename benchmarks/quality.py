@@ -20,7 +20,7 @@ from pathlib import Path
 
 from _common import Entry, by_site, data_dir, load_manifest, prediction
 
-from newsstemmer import ExtractOptions, Page, extract_with_patterns, learn
+from newsstemmer import ExtractOptions, LearnOptions, Page, extract_with_patterns, learn
 from newsstemmer.evaluation import evaluate, score_page
 
 DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
@@ -29,8 +29,9 @@ DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
 DEFAULT_MIN_PAGES = {"dragnet": 5}
 
 
-def run_site(entries: list[Entry]) -> dict:
-    """Learn one site from all its pages and extract each; return per-page records."""
+def run_site(entries: list[Entry], options: LearnOptions | None = None) -> dict:
+    """Learn one site from all its pages (``options``: the learning settings, default
+    ``newsstemmer.learn``'s) and extract each; return per-page records."""
     pages: list[Page | None] = []
     records: list[dict] = []
     for e in entries:
@@ -45,7 +46,7 @@ def run_site(entries: list[Entry]) -> dict:
     t0 = time.perf_counter()
     patterns = None
     try:
-        patterns = learn([p for p in pages if p is not None])
+        patterns = learn([p for p in pages if p is not None], options)
     except Exception as exc:
         for rec in records:
             rec["error"] = rec["error"] or f"learn: {type(exc).__name__}: {exc}"

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from _common import Entry, REPO_ROOT, data_dir, load_manifest, prediction
 
-from newsstemmer import Page, learn
+from newsstemmer import LearnOptions, Page, learn
 from newsstemmer.single.crf import (
     DEFAULT_SPLIT_TAGS,
     DEFAULT_TRAIN_PARAMS,
@@ -70,7 +70,9 @@ def site_patterns(key: str, pages: list[Page], cache: Path | None) -> SitePatter
     path = cache / f"{key.replace('/', '__')}-{digest}.json" if cache else None
     if path is not None and path.exists():
         return SitePatterns.load(path)
-    site = learn(pages)
+    # The unsupervised roles: the CRF is trained without gold labels, and the learned
+    # section decision was trained on the gold of these very sites.
+    site = learn(pages, LearnOptions(section_model=False))
     if path is not None:
         site.save(path)
     return site

@@ -115,6 +115,32 @@ def lgb_params(args: argparse.Namespace, prefix: str) -> dict:
     }
 
 
+def scaled(node: dict, factor: float) -> dict:
+    """A LightGBM tree dump's node with its leaf values multiplied by ``factor``."""
+    out = dict(node)
+    if "leaf_value" in out:
+        out["leaf_value"] = out["leaf_value"] * factor
+    for side in ("left_child", "right_child"):
+        if side in out:
+            out[side] = scaled(out[side], factor)
+    return out
+
+
+def bagged(params: dict, make_ds, rounds: int, bags: int) -> dict:
+    """The tree dump of ``bags`` boosters trained with different seeds (bagging and
+    feature sampling), their outputs averaged: one model of all their trees."""
+    import lightgbm as lgb
+
+    dumps = []
+    for b in range(bags):
+        p = dict(params, seed=params["seed"] + 1000 * b)
+        dumps.append(lgb.train(p, make_ds(), rounds).dump_model())
+    merged = dict(dumps[0])
+    merged["tree_info"] = [dict(t, tree_structure=scaled(t["tree_structure"], 1.0 / bags))
+                           for d in dumps for t in d["tree_info"]]
+    return merged
+
+
 def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel, TreeModel]:
     import lightgbm as lgb
 
@@ -122,26 +148,31 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
     params = lgb_params(args, "region")
     if args.region_objective == "lambdarank":
         params.update(objective="lambdarank", label_gain=[float(i) for i in range(11)], lambdarank_truncation_level=3)
-        ds = lgb.Dataset(X, y, group=groups, feature_name=list(REGION_FEATURES))
+
+        def ds():
+            return lgb.Dataset(X, y, group=groups, feature_name=list(REGION_FEATURES))
     else:
         params.update(objective="regression")
-        ds = lgb.Dataset(X, y, weight=w, feature_name=list(REGION_FEATURES))
-    booster = lgb.train(params, ds, args.region_rounds)
-    region = TreeModel.from_lightgbm(booster.dump_model(), REGION_FEATURES)
-    region.info.update(objective=args.region_objective, margin=args.margin)
+
+        def ds():
+            return lgb.Dataset(X, y, weight=w, feature_name=list(REGION_FEATURES))
+    region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags), REGION_FEATURES)
+    region.info.update(objective=args.region_objective, margin=args.margin, guard=args.guard)
 
     X, y, w = clean_training(rows, args.clean_objective, args.balance)
     params = lgb_params(args, "clean")
     params.update(objective="binary" if args.clean_objective == "binary" else "regression")
-    booster = lgb.train(params, lgb.Dataset(X, y, weight=w, feature_name=list(CLEAN_FEATURES)), args.clean_rounds)
-    clean = TreeModel.from_lightgbm(booster.dump_model(), CLEAN_FEATURES)
+    clean = TreeModel.from_lightgbm(
+        bagged(params, lambda: lgb.Dataset(X, y, weight=w, feature_name=list(CLEAN_FEATURES)), args.clean_rounds,
+               args.bags), CLEAN_FEATURES)
     clean.info.update(objective=args.clean_objective, threshold=args.threshold)
     return region, clean
 
 
 def extractors(region: TreeModel, clean: TreeModel, variants: list[str]) -> dict[str, RegionExtractor]:
-    """``region[:M]``, ``clean[:T]``, ``both[:M[:T]]``: the steps used, with the region margin
-    M and the cleaning threshold T (default: the models' own)."""
+    """``region[:M[:G]]``, ``clean[:T[:G]]``, ``both[:M[:T[:G]]]``: the steps used, with the
+    region margin M, the cleaning threshold T and the guard G (PageRank's text when less
+    than that share of it is kept) (default: the models' own)."""
     out = {}
     for v in variants:
         kind, *values = v.split(":")
@@ -153,6 +184,8 @@ def extractors(region: TreeModel, clean: TreeModel, variants: list[str]) -> dict
             ex.region_margin = float(values.pop(0))
         if values and use_clean:
             ex.clean_threshold = float(values.pop(0))
+        if values:
+            ex.guard = float(values.pop(0))
         out[v] = ex
     return out
 
@@ -198,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="cleaning: log-odds from which an element goes (binary), or F1 gain (regression)")
     ap.add_argument("--balance", type=float, default=0.5,
                     help="cleaning: weigh datasets towards equal totals (0: by pages, 1: equal)")
+    ap.add_argument("--guard", type=float, default=0.3,
+                    help="PageRank's own text when the learned steps keep less than this share of it (0: off)")
+    ap.add_argument("--bags", type=int, default=3, help="models per step trained with other seeds, averaged")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("-o", "--output", default=None, metavar="DIR")

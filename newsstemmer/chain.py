@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from .article import Article
+from .dom.parse import HTMLParseError
 from .dom.walk import element_text
-from .layout.blocks import BlockOptions
+from .layout.blocks import BlockOptions, blocks_of
 from .layout.matching import ExtractOptions, extract_with_layouts
 from .layout.patterns import SitePatterns
 from .page import Page
@@ -32,8 +33,9 @@ __all__ = [
     "extract",
     "extract_single",
     "extract_with_patterns",
-    "load_single",
     "extract_with_rules",
+    "learn_site_rules",
+    "load_single",
 ]
 
 #: Single-page extractors, best first (``benchmarks/cv.py`` measures them under
@@ -115,12 +117,26 @@ def extract_with_patterns(
     """Extract title and body with the site's layouts, else with ``options.fallback``.
 
     ``matched`` is False if no layout applies; the page then gets the single-page
-    method named by ``options.fallback``, or an empty body if that is None.
+    method named by ``options.fallback``, or an empty body if that is None.  With
+    ``options.page_choice`` (off by default) a matched article's body may be replaced by
+    the region extractor's where the learned per-page choice judges it better
+    (:mod:`newsstemmer.decision.pagechoice`; ``method`` then ends in ``+region``).
     """
     opts = options or ExtractOptions()
     article = extract_with_layouts(page, site, opts, block_options)
-    if not article.matched and opts.fallback:
-        return extract_single(page, opts.fallback)
+    if not article.matched:
+        return extract_single(page, opts.fallback) if opts.fallback else article
+    agreements = site.extras.get("region_agreement") if opts.page_choice else None
+    # (pattern files learned without the section decision, or before it, carry no
+    # agreements: their articles are returned as the layouts give them)
+    if agreements is not None and article.is_article:
+        from .decision.choicegate import needs_region
+
+        pw = blocks_of(page, block_options or site.block_options()).total_weight
+        if needs_region(article, agreements, pw):
+            from .decision.pagechoice import choose  # numpy and the models: only when needed
+
+            article = choose(page, site, article, pw)
     return article
 
 
@@ -139,6 +155,35 @@ def extract(
     if patterns is None:
         return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
     return extract_with_patterns(page, patterns, opts)
+
+
+def learn_site_rules(
+    pages: "list[Page]",
+    patterns: SitePatterns | None = None,
+    options: object = None,
+    evidence: str | None = DEFAULT_SINGLE_PAGE_METHOD,
+) -> "RuleSet":
+    """Learn a site's CSS rules from a few of its pages (:mod:`newsstemmer.rules`), with
+    a single-page extractor's decisions as evidence of the article.
+
+    ``evidence`` names the single-page method run on each page (:func:`extract_single`;
+    default: the learned ``region`` extractor): the blocks it keeps are the article's,
+    and ``options`` (a :class:`~newsstemmer.rules.RuleOptions`, its ``content``) says
+    how that combines with the paper's unique-block test.  ``None``: the unique-block
+    test alone (SPEC §6 as the paper has it).  ``patterns`` are the site's layouts if
+    known.  Raises ``ValueError`` for fewer than 2 readable pages.
+    """
+    from .rules import learn_ruleset
+
+    bodies: list[str | None] | None = None
+    if evidence is not None:
+        bodies = []
+        for page in pages:
+            try:
+                bodies.append(extract_single(page, evidence).body)
+            except HTMLParseError:
+                bodies.append(None)
+    return learn_ruleset(pages, patterns, options, bodies)  # type: ignore[arg-type]
 
 
 def extract_with_rules(page: Page, site: SitePatterns | RuleSet, options: object = None) -> Article:

@@ -61,4 +61,14 @@ def learn(
     """
     opts = options or LearnOptions()
     grouper = template_grouper(opts) if opts.pregroup else None
-    return learn_layouts(pages, opts, site=site, progress=progress, grouper=grouper)
+    page_list = list(pages)
+    learned = learn_layouts(page_list, opts, site=site, progress=progress, grouper=grouper)
+    if opts.section_model:
+        from .decision.pagechoice import store_agreement  # numpy and the models: only when asked for
+        from .decision.sections import PageEvidence, decide_site
+
+        evidence = PageEvidence()
+        decide_site(learned, page_list, evidence=evidence)
+        # The layouts' agreement with region on the same sample, for the page choice.
+        store_agreement(learned, page_list, evidence.region)
+    return learned

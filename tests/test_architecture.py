@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "decision": BASE | METHODS,
     "chain": BASE | METHODS | {"rules", "decision"},
     "training": BASE | METHODS | {"rules", "chain"},
-    "grouping": BASE | METHODS | {"chain"},
+    "grouping": BASE | METHODS | {"chain", "decision"},
     "io": BASE | {"layout"},
     "report": BASE | METHODS | {"chain"},
     "cli": BASE | METHODS | {"rules", "chain", "decision", "training", "grouping", "io", "report", "__init__"},

@@ -576,13 +576,20 @@ def test_extract_and_learn_import_only_what_they_use(tmp_path: Path) -> None:
     fixture = Path(__file__).parent / "fixtures" / "site"
     pfile = tmp_path / "p.json"
     for argv in (
-        ["learn", "-q", "-o", str(pfile), str(fixture)],
+        ["learn", "-q", "--rules-only", "-o", str(pfile), str(fixture)],
         ["extract", "-q", "-p", str(pfile), str(fixture)],
         ["extract", "-q", "--method", "pattern", "-p", str(pfile), str(fixture)],
     ):
         mods = _imported_after(f"from newsstemmer.cli import main\nmain({argv!r})")
         assert not [h for h in _HEAVY if h in mods], argv
         assert "newsstemmer.rules" not in mods and "newsstemmer.single.crf" not in mods
+    # The learned section decision (learn's default) needs numpy and the region
+    # extractor's models, nothing heavier.
+    argv = ["learn", "-q", "-o", str(pfile), str(fixture)]
+    mods = _imported_after(f"from newsstemmer.cli import main\nmain({argv!r})")
+    assert "newsstemmer.decision.sections" in mods
+    assert not [h for h in _HEAVY if h in mods and h != "numpy"], argv
+    assert "newsstemmer.rules" not in mods and "pycrfsuite" not in mods
 
 
 def test_package_names_load_on_first_use() -> None:

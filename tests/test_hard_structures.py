@@ -7,10 +7,15 @@ and as a strict xfail where it does not: such a test turns red (XPASS) the day t
 behaviour is fixed, and its mark must then go.  Scores of the code these tests were
 written against (mean over 10 pages):
 
-* inline box with a teaser paragraph: F1 0.921 (P 0.860, R 0.991); the card's headline
-  and teaser come out inside the body on every page.
+* inline box with a teaser paragraph: F1 0.921 (P 0.860, R 0.991) with the hand rules
+  alone (``LearnOptions(section_model=False)``): the card's headline and teaser come out
+  inside the body on every page.  The learned section decision (default) takes MAIN
+  away from the card's section: fixed.
 * varying boilerplate: F1 0.907 (P 0.830, R 1.000); the author bio comes out as body on
-  every page; the archive banner and the related-stories list do not.
+  every page; the archive banner and the related-stories list do not.  Still so with the
+  learned section decision: in the training data, main sections whose own branch is
+  named author/byline/meta are article text as often as not (10 of 21), and the region
+  extractor takes the bio too.
 """
 
 from __future__ import annotations
@@ -63,6 +68,17 @@ def varying():
     return _run(varying_boilerplate_site())
 
 
+def test_inline_teaser_box_taken_by_the_rules_alone():
+    """The unsupervised roles (the option the learned decision corrects) still take the card."""
+    from newsstemmer import LearnOptions
+
+    pages = inline_box_site(teaser=True)
+    site = learn([Page(p.html, url=p.url) for p in pages], LearnOptions(section_model=False))
+    bodies = [(extract(p.html, site, url=p.url).body, p.body) for p in pages]
+    assert any(p.not_body[1] in body for (body, _), p in zip(bodies, pages))
+    assert evaluate(bodies).f1 < F1_TARGET
+
+
 def test_fixtures_are_deterministic():
     assert [p.html for p in inline_box_site()] == [p.html for p in inline_box_site()]
     assert [p.html for p in varying_boilerplate_site()] == [p.html for p in varying_boilerplate_site()]
@@ -96,14 +112,12 @@ def test_inline_caption_box_left_out(inline_caption):
     assert evaluate([(body, page.body) for page, body in inline_caption]).f1 == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="issue #12: a related card's teaser paragraph inside the body is taken as main")
 def test_inline_teaser_box_left_out(inline_teaser):
     for page, body in inline_teaser:
         for text in page.not_body:
             assert text not in body, (page.url, text[:40])
 
 
-@pytest.mark.xfail(strict=True, reason="issue #12: inline box in the body costs precision (F1 0.92)")
 def test_inline_teaser_box_f1(inline_teaser):
     score = evaluate([(body, page.body) for page, body in inline_teaser])
     assert score.f1 >= F1_TARGET, _report(inline_teaser)

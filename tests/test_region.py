@@ -214,6 +214,27 @@ def test_with_both_steps_off_it_is_pagerank() -> None:
         assert RegionExtractor(region=False, clean=False).extract(html) == (an.result.title, an.result.body)
 
 
+def _constant(features: tuple[str, ...], value: float, **info) -> TreeModel:
+    """A model giving every row the same score (one leaf)."""
+    one = np.zeros(1)
+    return TreeModel(features, one, one, np.full(1, np.inf), one, one, np.ones(1), np.full(1, value), 0, info)
+
+
+def test_the_guard_returns_pagerank_text_when_the_learned_steps_gut_it() -> None:
+    html, gold = plain_page(0)
+    drop_all = _constant(CLEAN_FEATURES, 10.0, threshold=1.5)
+    ex = RegionExtractor(region=False, clean=drop_all)
+    ex.guard = 0.0
+    assert ex.extract(html)[1] == ""  # every block of the article left out
+    ex.guard = 0.5  # most of PageRank's text lost: PageRank's text instead
+    assert ex.extract(html)[1] == pagerank_analysis(html).result.body
+    assert _pr(ex.extract(html)[1], gold)[1] > 0.97
+    keep_all = _constant(CLEAN_FEATURES, -10.0, threshold=1.5)
+    ex = RegionExtractor(region=False, clean=keep_all)
+    assert ex.extract(html)[1] == pagerank_analysis(html).result.body
+    assert RegionExtractor().guard == 0.3  # (the shipped models' setting)
+
+
 # -- odd pages ------------------------------------------------------------------------------------
 
 

@@ -47,6 +47,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"MainScore a section needs to be main text (default {lo.main_threshold:g})")
     p.add_argument("--score-threshold", type=non_negative, metavar="SCORE",
                    help=f"pattern score below which a layout is not an article layout (default {lo.score_threshold:g})")
+    p.add_argument("--rules-only", action="store_true",
+                   help="keep the unsupervised section roles (no learned section decision)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.set_defaults(func=run)
 
@@ -95,6 +97,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         diff_threshold=args.diff_threshold,
         main_threshold=args.main_threshold,
         score_threshold=args.score_threshold,
+        section_model=False if args.rules_only else None,
     )
     linkinfo = read_linkinfo(args.linkinfo)
     files = find_pages(args.pages, rep.message, info=rep.info, progress=rep.progress)

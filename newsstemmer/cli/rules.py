@@ -7,8 +7,10 @@
     newsstemmer rules PATTERNS.json --learn PAGE...      # learn them from pages first
 
 ``--learn`` takes pages (files or directories, as ``learn`` does) of the site, learns
-CSS-selector rules from them (:mod:`newsstemmer.rules`, with the file's layout
-patterns as evidence unless ``--no-patterns``), stores them in the pattern file
+CSS-selector rules from them (:mod:`newsstemmer.rules`: the blocks the learned
+single-page extractor keeps on each page generalised into selectors, unless
+``--evidence none``; with the file's layout patterns as evidence unless
+``--no-patterns``), stores them in the pattern file
 (``extras["rules"]``, written atomically) and prints them.  If the file does not
 exist yet, a pattern file holding only the rules is created.
 
@@ -35,8 +37,9 @@ from ..io.files import NO_PAGES, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
+from ..chain import learn_site_rules
 from ..page import Page
-from ..rules import RuleOptions, RuleSet, RulesError, learn_rules, rules_of
+from ..rules import RuleOptions, RuleSet, RulesError, rules_of
 from .common import CLIError, Reporter, load_patterns, plural, read_linkinfo, write_line
 
 __all__ = ["add_arguments", "run", "load_site_rules", "format_rules"]
@@ -59,6 +62,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--linkinfo", metavar="FILE", help="with --learn: anchor texts of links to the pages (JSON Lines)")
     p.add_argument("--no-patterns", action="store_true", help="with --learn: do not use the file's layout patterns")
+    p.add_argument(
+        "--evidence", choices=("region", "pagerank", "crf", "none"), default="region",
+        help="with --learn: the single-page extractor whose choice of each page's article the rules "
+        "generalise (default: region, the learned one); none: the unique-block test alone (the paper's)",
+    )
     p.add_argument("--site", metavar="NAME", help="with --learn, for a new file: the site's name")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.set_defaults(func=run)
@@ -120,7 +128,10 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     if args.learn:
         site = _learn_into(args, rep)
     else:
-        for flag, given in (("--linkinfo", args.linkinfo), ("--no-patterns", args.no_patterns), ("--site", args.site)):
+        for flag, given in (
+            ("--linkinfo", args.linkinfo), ("--no-patterns", args.no_patterns), ("--site", args.site),
+            ("--evidence", args.evidence != "region"),
+        ):
             if given:
                 raise CLIError(f"{flag} needs --learn PAGE...")
         site = load_patterns(path)
@@ -153,7 +164,8 @@ def _learn_into(args: argparse.Namespace, rep: Reporter) -> SitePatterns:
     rep.finish()
     patterns = None if (args.no_patterns or site is None or not site.patterns) else site
     try:
-        raw = learn_rules(pages, patterns, RuleOptions())
+        evidence = None if args.evidence == "none" else args.evidence
+        raw = learn_site_rules(pages, patterns, RuleOptions(), evidence).to_dict()
     except ValueError as exc:
         raise CLIError(f"cannot learn rules: {exc}") from None
     if site is None:

@@ -68,6 +68,10 @@ class RegionExtractor:
         self.region_margin = _margin(self.region, "margin", 0.0)
         #: An element is left out when its score passes this.
         self.clean_threshold = _margin(self.clean, "threshold", 0.0)
+        #: PageRank's own text is returned instead when the learned steps keep less than
+        #: this share of it (characters of its lines): a body that lost most of what
+        #: PageRank found is not returned without that check (0: off).
+        self.guard = _margin(self.region if self.region is not None else self.clean, "guard", 0.0)
 
     @staticmethod
     def _load(model, default: Path, features: tuple[str, ...]) -> TreeModel | None:
@@ -117,7 +121,15 @@ class RegionExtractor:
         view = RegionView.of(an)
         region = self.choose_region(view)
         skip = self.left_out(view, region)
-        return title, "\n".join(region_paragraphs(an, region, skip))
+        lines = region_paragraphs(an, region, skip)
+        if self.guard > 0:
+            own = region_paragraphs(an, an.main)
+            total = sum(map(len, own))
+            if total:
+                found = set(lines)
+                if sum(len(line) for line in own if line in found) < self.guard * total:
+                    lines = own
+        return title, "\n".join(lines)
 
 
 def shared_region() -> RegionExtractor:

@@ -66,6 +66,11 @@ class LearnOptions:
     # engine does not group pages itself: ``newsstemmer.learn`` (newsstemmer.grouping)
     # computes the groups and hands them to ``learn(..., grouper=...)``.
     pregroup: bool = False
+    # Decide the roles of the article layouts' sections again with the learned section
+    # model (``newsstemmer.decision.sections``), after the hand rules above.  The layout
+    # engine does not do it itself: ``newsstemmer.learn`` (newsstemmer.grouping) does.
+    # False keeps the unsupervised Webstemmer roles.
+    section_model: bool = True
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
     def as_dict(self) -> dict[str, object]:

@@ -44,6 +44,10 @@ class ExtractOptions:
     # Single-page method for pages no layout matches ("region", "pagerank"...), or None: unmatched
     # pages then come back with an empty body (used by :mod:`newsstemmer.chain`).
     fallback: str | None = None
+    # After a layout matched, let the learned per-page choice (newsstemmer.decision.pagechoice)
+    # check the region extractor's body where it could be the better one (chain.py).
+    # Off by default for now: see NOTES.md "#12 per-page choice".
+    page_choice: bool = False
 
 
 @dataclass

@@ -80,6 +80,23 @@ rules learned with layout patterns unless said otherwise):
   those several pages share), else the layout's title section; ranked by the pages
   on which the rule's first match is that block.
 
+**Content from an extractor's decisions** (issue #12; ``learn_rules(extracted=...)``,
+:func:`newsstemmer.chain.learn_site_rules` and ``newsstemmer rules --learn`` run the
+learned single-page ``region`` extractor on each training page): the blocks holding
+its body text (:func:`~newsstemmer.rules.evidence.extracted_roles`, met by words) are
+the article's, instead of the unique ones, so text that varies per page but is not
+the article (related stories, galleries, bios) gives no rule, on sites nobody tuned
+the options on.  ``RuleOptions.content``: ``extracted`` (those blocks), ``both`` (those
+blocks if unique too), ``unique`` (the paper's test), ``auto`` (default): of the ways of
+learning in ``auto_variants`` (from the extractor's blocks, with the greedy check in
+precision or in weight order, or from unique blocks with the layouts' evidence), the
+one whose rules best reproduce the extractor's text on each training page when
+learned from the others.  With extractor evidence, the element holding a page's
+content blocks (the article's container) gives rules too (``container_rules``), so
+that paragraphs of a kind the training pages lacked are still taken.  Measured by
+``benchmarks/rules.py`` under site-grouped cross-validation (the region models trained
+without the held-out sites): see ``benchmarks/README.md``.
+
 Options that measured no gain are kept off: ``attributes`` (attribute values such as
 ``[width="426"]`` as identifiers), ``per_page`` (content = on no other page),
 ``strict_descendant`` (the paper's ``#id * E``: the same figures as ``#id E``).
@@ -96,7 +113,7 @@ The rules are kept in the site's pattern file as ``extras["rules"]``::
 
     {
       "format": "newsstemmer-rules", "version": 1,
-      "method": "extract-unique-block",
+      "method": "extract-unique-block",  # or "extracted-blocks:<content>"
       "pages": 3,                       # training pages the rules were learned from
       "used_patterns": true,            # whether layout patterns helped
       "title": [RULE, ...],             # ranked: the first that matches gives the title
@@ -128,7 +145,7 @@ from .blocks import (
     root_of,
     unique_blocks,
 )
-from .learn import RuleOptions, learn_rules, learn_ruleset
+from .learn import CONTENT_MODES, RuleOptions, learn_rules, learn_ruleset
 from .selectors import (
     TEMPLATES,
     adapted_identifiers,
@@ -152,6 +169,7 @@ from .store import (
 
 __all__ = [
     "BLOCK_LEVEL",
+    "CONTENT_MODES",
     "EXCLUDED",
     "RULES_FORMAT",
     "RULES_VERSION",

@@ -8,6 +8,7 @@ shared with layout learning when that has cut them already.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Sequence
 
@@ -20,7 +21,12 @@ from ..layout.scoring import dice
 from ..page import Page
 from .blocks import Block
 
-__all__ = ["pattern_roles", "title_block", "title_signals"]
+__all__ = ["extracted_roles", "pattern_roles", "text_agreement", "title_block", "title_signals"]
+
+_WORD = re.compile(r"\w+")
+#: A line of fewer words must be a whole line of the extracted text to count as in it
+#: (a short menu entry such as "Home" is found inside almost any article).
+_SHORT_LINE = 4
 
 #: Which role wins when layout blocks of several roles hold the same line.
 _PRIORITY = {"title": 3, "main": 2, "sub": 1, "static": 0}
@@ -129,3 +135,56 @@ def pattern_roles(
             roles.append(weights.most_common(1)[0][0] if weights else None)
         out.append(roles)
     return out
+
+
+def _words(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def extracted_roles(blocks: Sequence[Block], body: str, share: float = 0.5) -> list[str | None]:
+    """Per block: ``main`` if an extractor's body text (``body``, one paragraph a line)
+    holds most of the block's text, else None.
+
+    The extractor read the page with its own parse and cut it its own way, so blocks
+    meet its text by words: each line of a block is looked for in the body as a run of
+    whole words (lines of fewer than 4 words only as a whole line of the body); the
+    block is ``main`` when the lines found hold at least ``share`` of its weight.
+    """
+    lines = [_words(x) for x in body.split("\n")]
+    whole = {x for x in lines if x}
+    joined = " " + " ".join(x for x in lines if x) + " "
+    out: list[str | None] = []
+    for b in blocks:
+        if not b.weight or not whole:
+            out.append(None)
+            continue
+        found = 0
+        for line in b.lines:
+            w = _words(line)
+            if not w:
+                continue
+            hit = w in whole if w.count(" ") + 1 < _SHORT_LINE else f" {w} " in joined
+            if hit:
+                found += weight(line)
+        out.append("main" if found >= share * b.weight else None)
+    return out
+
+
+def _shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    if len(words) < n:
+        return Counter([tuple(words)]) if words else Counter()
+    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+
+def text_agreement(text: str, reference: str) -> float:
+    """How well ``text`` reproduces ``reference``: the F1 of their word 4-grams (both
+    empty: 1; one empty: 0)."""
+    a, b = _shingles(text), _shingles(reference)
+    if not a or not b:
+        return float(not a and not b)
+    common = sum((a & b).values())
+    if not common:
+        return 0.0
+    p, r = common / sum(a.values()), common / sum(b.values())
+    return 2 * p * r / (p + r)

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Train the per-page choice between a layout's article and region's, by site-grouped CV.
+
+Every multi-page site of big9 (both years), cleanportal and dragnet (sites with >= 2
+pages, as ``train_sections.py``) is learned from all its pages.  For each of K folds
+(``folds.py``, the folds of ``cv.py``) a section model (``train_sections.py``) and the
+region models (``train_region.py``'s defaults) are trained without the fold's sites;
+the fold's sites' layouts are decided by that section model, and every page gets the
+layout's article (``extract_with_layouts``) and the fold's region article, with the
+features of :mod:`newsstemmer.decision.pagechoice` (the layout's agreement with region
+measured on the section decision's evidence sample, as ``learn`` does).  Pages no
+layout matches get region's article (the library's default fallback).
+
+The choice model (LightGBM, plain numpy trees at run time) is then trained per fold on
+the other folds' pages (label: region's body scores higher than the layout's; weight:
+the difference) and applied to the fold's pages, gated as the library gates it
+(:func:`~newsstemmer.decision.pagechoice.needs_region`).  Printed: ``layout`` (the
+layout's article, region for unmatched pages), ``choice`` (gated), ``choice-all`` (no
+gate), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
+on every page and writes the model (``newsstemmer/models/pagechoice.json``).
+
+    python benchmarks/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
+        [--sections-data /tmp/sections.pkl] [--region-data FILE] [--threshold 0.5]
+        [--per-fold] [-o newsstemmer/models/pagechoice.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from _common import Entry, data_dir, load_manifest, prediction
+from cv import figures, page_id, print_tables, set_entries
+from folds import grouped_folds, site_groups
+
+from newsstemmer.decision.model import TreeModel
+from newsstemmer.decision.choicegate import DISAGREEING, SHORT_BODY, layout_text, needs_region
+from newsstemmer.decision.pagechoice import PAGE_FEATURES, layout_agreement, page_features, pairs_by_layout
+from newsstemmer.decision.sections import SECTION_FEATURES, decide_sections, evidence_sample, section_units
+from newsstemmer.evaluation import shingle_prf
+from newsstemmer.layout.blocks import blocks_of
+from newsstemmer.layout.matching import ExtractOptions, extract_with_layouts
+from newsstemmer.layout.patterns import SitePatterns
+
+SETS = ("big9", "cleanportal", "dragnet")
+
+
+def f1(pred: str, gold: str) -> float:
+    p, r = shingle_prf(pred, gold)
+    return 2 * p * r / (p + r) if p and r else 0.0
+
+
+def region_extractors(entries: list[Entry], folds: list[list[Entry]], region_data: str | None) -> list:
+    """Per fold, a RegionExtractor trained as train_region.py trains it, without the fold's groups."""
+    from train_region import build_parser as region_parser, extractors, load_rows, row_id, train_models
+
+    if region_data and Path(region_data).is_file():
+        rows = load_rows(Path(region_data))
+    else:
+        from region_data import page_record
+
+        groups = site_groups(entries)
+        rows = [page_record(e, g) for e, g in zip(entries, groups)]
+        if region_data:
+            from region_data import CLEAN_FEATURES, REGION_FEATURES
+
+            Path(region_data).write_bytes(pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES,
+                                                        "rows": rows}))
+    args = region_parser().parse_args([])
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    out = []
+    for k, fold in enumerate(folds):
+        held = {groups[page_id(e)] for e in fold}
+        region, clean = train_models([r for r in rows if groups[row_id(r)] not in held], args)
+        out.append(extractors(region, clean, ["both"])["both"])
+        print(f"[region fold {k}] trained", file=sys.stderr, flush=True)
+    return out
+
+
+def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dict]:
+    """The pages of one held-out site: layout and region articles, features, F1s."""
+    from train_sections import read_pages
+
+    pages = read_pages(es)
+    site = SitePatterns.from_dict(rec["site"])
+    units, matched = section_units(site, pages)
+    decide_sections(units, main)
+    site.match_cache = None
+    arts = [extract_with_layouts(p, site, ExtractOptions()) for p in pages]
+    regions = []
+    for p in pages:
+        try:
+            regions.append(region.extract(p.tree, p.url))
+        except Exception:  # an unreadable page: nothing
+            regions.append(("", ""))
+    # The layouts' agreement with region on the section decision's evidence sample.
+    sample = [n for n in evidence_sample(matched) if arts[n].matched]
+    agree = layout_agreement(pairs_by_layout([arts[n].pattern for n in sample], [layout_text(arts[n]) for n in sample],
+                                             [regions[n][1] for n in sample]))
+    out = []
+    for e, p, art, (rtitle, rbody) in zip(es, pages, arts, regions):
+        gold = e.gold()
+        pw = blocks_of(p, site.block_options()).total_weight
+        rec_p = {"id": page_id(e), "matched": art.matched, "gold": gold, "has_title": e.gold_has_title}
+        rec_p["region"] = prediction(rtitle, rbody, e.gold_has_title)
+        if art.matched:
+            rec_p["layout"] = prediction(art.title, art.body, e.gold_has_title)
+            # region's body with the layout's title (the layout finds titles well)
+            rec_p["region_lt"] = prediction(art.title, rbody, e.gold_has_title)
+            ag = agree.get(art.pattern)
+            rec_p["x"] = page_features(layout_text(art), rbody, art.score, art.method, ag, pw)
+            rec_p["gate"] = needs_region(art, agree, pw)
+        else:
+            rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
+            rec_p["x"] = None
+            rec_p["gate"] = False
+        rec_p["f1_layout"] = f1(rec_p["layout"], gold)
+        rec_p["f1_region"] = f1(rec_p["region_lt"], gold)
+        out.append(rec_p)
+    return out
+
+
+def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | None,
+          region_data: str | None) -> list[dict]:
+    """Every training site's pages, each decided and extracted by its fold's models."""
+    import train_sections as ts
+
+    data = ts.load_data(entries, sections_data)
+    sargs = ts.build_parser().parse_args([])
+    regions = region_extractors(entries, folds, region_data)
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    by_id = {page_id(e): e for e in entries}
+    site_group = {key: groups[rec["ids"][0]] for key, rec in data.items()}
+    role_main = SECTION_FEATURES.index("role_main")
+    out = []
+    for k, fold in enumerate(folds):
+        held = {groups[page_id(e)] for e in fold}
+        rest = [r for key, r in data.items() if site_group[key] not in held]
+        model = ts.train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
+                         np.concatenate([r["w"] for r in rest]), sargs)
+        for key, rec in data.items():
+            if site_group[key] not in held:
+                continue
+            main = (model.predict(rec["X"]) >= sargs.threshold) & (rec["X"][:, role_main] > 0)
+            for r in site_pages([by_id[i] for i in rec["ids"]], rec, main, regions[k]):
+                r["fold"] = k
+                out.append(r)
+        print(f"[fold {k}] {len(out)} pages", file=sys.stderr, flush=True)
+    return out
+
+
+def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
+    import lightgbm as lgb
+
+    rows = [r for r in records if r["x"] is not None]
+    X = np.vstack([r["x"] for r in rows])
+    diff = np.array([r["f1_region"] - r["f1_layout"] for r in rows])
+    y = (diff > 0).astype(np.float64)
+    # The figures pool shingles over pages: a page counts by its size (the gold's tokens).
+    size = np.array([len(r["gold"].split()) for r in rows], dtype=np.float64)
+    w = (np.abs(diff) + args.base_weight) * (np.sqrt(size) if args.size_weight == "sqrt" else
+                                            (size if args.size_weight == "linear" else 1.0))
+    params = {"objective": "binary", "learning_rate": args.lr, "num_leaves": args.leaves, "max_depth": args.depth,
+              "min_data_in_leaf": args.min_leaf, "lambda_l2": 1.0, "seed": 0, "deterministic": True,
+              "num_threads": 1, "verbose": -1}
+    booster = lgb.train(params, lgb.Dataset(X, y, weight=w, feature_name=list(PAGE_FEATURES)), args.rounds)
+    model = TreeModel.from_lightgbm(booster.dump_model(), PAGE_FEATURES)
+    model.info.update(threshold=args.threshold, rounds=args.rounds, trained_on=len(rows))
+    return model
+
+
+def gate(x: np.ndarray) -> bool:
+    """``needs_region`` from a feature row (the records keep the rows, not the articles)."""
+    agree = x[PAGE_FEATURES.index("layout_agreement")]
+    return bool((not np.isnan(agree) and agree < DISAGREEING) or x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
+
+
+def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool) -> dict[tuple, tuple[str, str]]:
+    out = {}
+    for r in records:
+        pred = r["layout"]
+        if r["x"] is not None and (gate(r["x"]) or not gated):
+            if model.predict(r["x"][None, :])[0] >= threshold:
+                pred = r["region_lt"]
+        out[r["id"]] = (pred, r["gold"])
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="datasets folder")
+    ap.add_argument("--data-file", help="cache of the per-page records (written if missing)")
+    ap.add_argument("--sections-data", help="train_sections.py's units (written if missing)")
+    ap.add_argument("--region-data", help="region_data.py's rows (written if missing)")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threshold", type=float, default=0.6, help="P(region better) from which region's body is taken")
+    ap.add_argument("--rounds", type=int, default=60)
+    ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--leaves", type=int, default=7)
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--min-leaf", type=int, default=20)
+    ap.add_argument("--base-weight", type=float, default=0.01)
+    ap.add_argument("--size-weight", default="sqrt", choices=("none", "sqrt", "linear"))
+    ap.add_argument("--per-fold", action="store_true")
+    ap.add_argument("-o", "--output", help="train on every page and write the model here")
+    return ap
+
+
+def load_records(entries, folds, args) -> list[dict]:
+    if args.data_file and Path(args.data_file).is_file():
+        return pickle.loads(Path(args.data_file).read_bytes())
+    records = build(entries, folds, args.sections_data, args.region_data)
+    if args.data_file:
+        Path(args.data_file).write_bytes(pickle.dumps(records))
+    return records
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    entries = load_manifest(data_dir(args.data))
+    folds = grouped_folds(entries, args.folds, args.seed)
+    t0 = time.perf_counter()
+    records = load_records(entries, folds, args)
+    print(f"{len(records)} pages in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    if args.output:
+        model = train(records, args)
+        Path(args.output).write_text(model.to_json(), encoding="utf-8")
+        print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
+    sets = {n: set_entries(entries, n) for n in SETS}
+    wanted = {page_id(e) for es in sets.values() for e in es}
+    mine = [r for r in records if r["id"] in wanted]
+    full = train(records, args)
+    results = {}
+    base = {r["id"]: (r["layout"], r["gold"]) for r in mine}
+    oracle = {r["id"]: (r["region_lt"] if r["f1_region"] > r["f1_layout"] else r["layout"], r["gold"]) for r in mine}
+    results["layout"] = figures(base, sets, folds)
+    for name, gated in (("choice", True), ("choice-all", False)):
+        per_fold = []
+        for k in range(len(folds)):
+            model = train([r for r in records if r["fold"] != k], args)
+            per_fold.append(choices([r for r in mine if r["fold"] == k], model, args.threshold, gated))
+        results[name] = figures(choices(mine, full, args.threshold, gated), sets, folds, per_fold)
+    results["oracle"] = figures(oracle, sets, folds)
+    gated = [r for r in mine if r["x"] is not None]
+    print(f"gate: region runs on {sum(gate(r['x']) for r in gated)} of {len(gated)} matched pages", file=sys.stderr)
+    print_tables(results, args.folds, args.per_fold)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Train the learned section decision and measure it by site-grouped cross-validation.
+
+Every multi-page site of big9 (both years), cleanportal and dragnet (sites with >= 2
+pages) is learned from all its pages, unsupervised (``newsstemmer.learn`` with
+``section_model=False``: the hand rules' roles), then every section and free path of
+its article layouts becomes a *unit* (``newsstemmer.decision.sections``) with its
+features and a label from the gold: the weighted share of its text found in the gold
+of its pages (>= 0.5: article text).  For each of K folds (``folds.py``: no site in two
+folds, a Big9 site one group across years) a LightGBM model is trained on the units of
+the other folds' sites and decides the held-out sites' units; their pages are then
+extracted with the decided layouts, as ``newsstemmer`` extracts them.  Figures are
+``cv.py``'s (dev beside the mean over folds), for the hand rules (``rules``), the
+model (``model``) and the gold-label oracle of the same units (``oracle``: the
+ceiling of a decision per unit).  ``-o FILE`` trains on every site and writes the
+model (what newsstemmer ships as ``newsstemmer/models/sections.json``).
+
+    python benchmarks/train_sections.py [--data-file /tmp/sections.pkl] [--folds 5] [--seed 0]
+        [--threshold 0.5] [--no-cv] [--per-fold] [-o newsstemmer/models/sections.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from _common import Entry, data_dir, load_manifest, prediction
+from cv import figures, page_id, print_tables, set_entries
+from folds import grouped_folds, site_groups
+
+from newsstemmer import ExtractOptions, Page, extract_with_patterns
+from newsstemmer.decision.model import TreeModel
+from newsstemmer.decision.sections import (
+    SECTION_FEATURES,
+    decide_sections,
+    page_evidence,
+    section_units,
+    unit_features,
+    unit_labels,
+)
+from newsstemmer.grouping import learn
+from newsstemmer.layout.learning import LearnOptions
+from newsstemmer.layout.patterns import SitePatterns
+
+SETS = ("big9", "cleanportal", "dragnet")
+TRAIN_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
+OPTIONS = ExtractOptions(fallback="pagerank")  # as quality.py / cv.py's layout
+
+
+def training_sites(entries: list[Entry]) -> dict[tuple[str, str], list[Entry]]:
+    sites: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        if e.dataset in TRAIN_DATASETS:
+            sites.setdefault((e.dataset, e.site), []).append(e)
+    return {k: v for k, v in sorted(sites.items()) if len(v) >= 2}
+
+
+def read_pages(es: list[Entry]) -> list[Page]:
+    return [Page(e.html(), url=e.url, source=f"{e.site}/{e.id}") for e in es]
+
+
+def site_record(es: list[Entry], per_layout: int | None = None) -> dict:
+    """One site learned unsupervised: its layouts, units (keys, features, labels, weights)."""
+    pages = read_pages(es)
+    site = learn(pages, LearnOptions(section_model=False))
+    units, matched = section_units(site, pages)
+    X = unit_features(units, matched, page_evidence(site, pages, matched, per_layout=per_layout))
+    y = unit_labels(units, {n: es[n].gold() for n in matched})
+    w = np.array([sum(b.weight for _, b in u.occurrences) for u in units], dtype=np.float64)
+    return {"ids": [page_id(e) for e in es], "site": site.to_dict(), "keys": [u.key for u in units],
+            "X": X, "y": y, "w": w}
+
+
+def build(entries: list[Entry], per_layout: int | None = None) -> dict[tuple, dict]:
+    out = {}
+    sites = training_sites(entries)
+    for k, (key, es) in enumerate(sites.items(), 1):
+        print(f"[{k}/{len(sites)}] {key[0]}/{key[1]} ({len(es)} pages)", file=sys.stderr, flush=True)
+        out[key] = site_record(es, per_layout)
+    return out
+
+
+def extract_site(es: list[Entry], rec: dict, main: np.ndarray | None) -> dict[tuple, tuple[str, str]]:
+    """The site's pages extracted with its layouts, the units decided by ``main`` (None: as learned)."""
+    pages = read_pages(es)
+    site = SitePatterns.from_dict(rec["site"])
+    if main is not None:
+        units, _ = section_units(site, pages)
+        if [u.key for u in units] != rec["keys"]:
+            raise RuntimeError(f"{es[0].site}: the units differ from the recorded ones")
+        decide_sections(units, main)
+    out = {}
+    for e, page in zip(es, pages):
+        art = extract_with_patterns(page, site, OPTIONS)
+        out[page_id(e)] = (prediction(art.title, art.body, e.gold_has_title), e.gold())
+    return out
+
+
+def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
+               args: argparse.Namespace | None = None, variant: str = "model") -> list[dict]:
+    """Per fold, the held-out sites' pages among ``pages`` extracted with their layouts
+    decided by ``variant``: ``model`` (trained on the other folds' sites), ``oracle`` (the
+    gold labels) or ``rules`` (as learned)."""
+    args = args or build_parser().parse_args([])
+    by_id = {page_id(e): e for e in entries}
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    site_group = {key: groups[rec["ids"][0]] for key, rec in data.items()}
+    wanted = {page_id(e) for e in pages}
+    role_main = SECTION_FEATURES.index("role_main")
+    out = []
+    for k, fold in enumerate(folds):
+        held = {groups[page_id(e)] for e in fold}
+        model = None
+        if variant == "model":
+            rest = [r for key, r in data.items() if site_group[key] not in held]
+            model = train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
+                          np.concatenate([r["w"] for r in rest]), args)
+        pairs: dict = {}
+        for key, rec in data.items():
+            if site_group[key] not in held or not any(i in wanted for i in rec["ids"]):
+                continue
+            es = [by_id[i] for i in rec["ids"]]
+            hand = rec["X"][:, role_main] > 0
+            if variant == "rules":
+                main = None
+            elif variant == "oracle":
+                main = np.where(np.isnan(rec["y"]), hand, rec["y"] >= 0.5)
+            else:
+                main = model.predict(rec["X"]) >= args.threshold
+                if args.mode == "demote":
+                    main &= hand
+            pairs.update({i: pair for i, pair in extract_site(es, rec, main).items() if i in wanted})
+        out.append(pairs)
+        print(f"[sections {variant} fold {k}] {len(pairs)} pages", file=sys.stderr, flush=True)
+    return out
+
+
+def load_data(entries: list[Entry], data_file: str | None, per_layout: int | None = None) -> dict:
+    """The units of every training site: from ``data_file`` if it exists, else built
+    (about 2 minutes; page evidence on ``per_layout`` pages per layout) and written there."""
+    if data_file and Path(data_file).is_file():
+        return pickle.loads(Path(data_file).read_bytes())
+    data = build(entries, per_layout)
+    if data_file:
+        Path(data_file).write_bytes(pickle.dumps(data))
+    return data
+
+
+def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace) -> TreeModel:
+    import lightgbm as lgb
+
+    ok = ~np.isnan(y)
+    labels = (y[ok] >= 0.5).astype(np.float64)
+    weights = np.log1p(w[ok]) if args.weighting == "log" else (np.sqrt(w[ok]) if args.weighting == "sqrt" else None)
+    params = {
+        "objective": "binary",
+        "learning_rate": args.lr,
+        "num_leaves": args.leaves,
+        "max_depth": args.depth,
+        "min_data_in_leaf": args.min_leaf,
+        "feature_fraction": 0.8,
+        "bagging_fraction": 0.8,
+        "bagging_freq": 1,
+        "lambda_l2": 1.0,
+        "seed": 0,
+        "deterministic": True,
+        "num_threads": 1,
+        "verbose": -1,
+    }
+    ds = lgb.Dataset(X[ok], labels, weight=weights, feature_name=list(SECTION_FEATURES))
+    booster = lgb.train(params, ds, args.rounds)
+    model = TreeModel.from_lightgbm(booster.dump_model(), SECTION_FEATURES)
+    model.info.update(threshold=args.threshold, mode=args.mode, region=True, rounds=args.rounds,
+                      trained_on=int(ok.sum()))
+    return model
+
+
+def per_layout(args: argparse.Namespace) -> int | None:
+    return args.evidence_pages or None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="datasets folder")
+    ap.add_argument("--data-file", help="cache of the units (written if missing)")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threshold", type=float, default=0.3, help="P(article) under which a unit is not main")
+    ap.add_argument("--rounds", type=int, default=100)
+    ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--leaves", type=int, default=15)
+    ap.add_argument("--depth", type=int, default=5)
+    ap.add_argument("--min-leaf", type=int, default=10)
+    ap.add_argument("--weighting", default="log", choices=("log", "sqrt", "none"))
+    ap.add_argument("--mode", default="demote", choices=("both", "demote"),
+                    help="demote: the model may only take MAIN away from units the rules made main")
+    ap.add_argument("--variants", default="rules,model,oracle", help="of rules, model, oracle")
+    ap.add_argument("--evidence-pages", type=int, default=0,
+                    help="pages per layout given page evidence (region, names) when building the units "
+                         "(default 0: every page; learning samples EVIDENCE_PAGES per layout)")
+    ap.add_argument("--no-cv", action="store_true")
+    ap.add_argument("--per-fold", action="store_true")
+    ap.add_argument("-o", "--output", help="train on every site and write the model here")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    root = data_dir(args.data)
+    entries = load_manifest(root)
+    t0 = time.perf_counter()
+    data = load_data(entries, args.data_file, per_layout(args))
+    print(f"units of {len(data)} sites in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    if args.output:
+        X = np.vstack([r["X"] for r in data.values()])
+        y = np.concatenate([r["y"] for r in data.values()])
+        w = np.concatenate([r["w"] for r in data.values()])
+        model = train(X, y, w, args)
+        Path(args.output).write_text(model.to_json(), encoding="utf-8")
+        print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
+    if args.no_cv:
+        return 0
+    folds = grouped_folds(entries, args.folds, args.seed)
+    sets = {n: set_entries(entries, n) for n in SETS}
+    pages = [e for es in sets.values() for e in es]
+    results: dict[str, dict] = {}
+    for variant in [v.strip() for v in args.variants.split(",") if v.strip()]:
+        per_fold = fold_pairs(data, entries, folds, pages, args, variant)
+        pooled: dict = {}
+        for pairs in per_fold:
+            pooled.update(pairs)
+        # (dev column: the folds' predictions pooled; cv.py gives the shipped model's dev figure)
+        results[variant] = figures(pooled, sets, folds, per_fold)
+    print_tables(results, args.folds, args.per_fold)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

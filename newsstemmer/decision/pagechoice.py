@@ -1,0 +1,181 @@
+"""The learned per-page choice between a layout's article and the region extractor's.
+
+A learned layout decides its sections once for all the site's pages
+(:mod:`newsstemmer.decision.sections`); on some pages it still gives the wrong text
+(a near-empty body when the article sits in a part of the page the layout judged not
+main, a box of varying text kept as main), where the single-page region extractor
+(:mod:`newsstemmer.decision.regional`) finds the article, and on others the reverse.
+A small tree model trained on the gold of many sites (``benchmarks/train_pagechoice.py``,
+site-grouped) decides per page which of the two bodies to return.
+
+Running region on every page would cost more than the layout itself, so it runs only
+where it can change the answer (:func:`needs_region`): on pages of a layout that
+disagreed with region on its own pages at learning time (the agreement is measured on
+the section decision's evidence sample and kept in the pattern file,
+``extras["region_agreement"]``: pattern id -> mean shingle F1 of the two bodies; files
+without it are read as agreeing), or whose body is short against the page's text.
+
+Features of a page (:data:`PAGE_FEATURES`): both bodies' weights and ratio, their
+shingle overlap both ways, the match's coverage and kind (pattern or loose), the
+layout's agreement with region, and the page's own text weight.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..article import Article
+from ..dom.text import weight
+from ..layout.matching import ExtractOptions, extract_with_layouts
+from ..layout.patterns import SitePatterns
+from ..page import Page
+from .choicegate import AGREEMENT_KEY, layout_text
+from .model import TreeModel
+from .sections import TextReference
+
+__all__ = [
+    "PAGE_FEATURES",
+    "agreement",
+    "choose_body",
+    "default_choice_model",
+    "layout_agreement",
+    "page_features",
+    "choose",
+    "shared_choice_model",
+    "store_agreement",
+]
+
+PAGE_FEATURES: tuple[str, ...] = (
+    "log_layout_weight",
+    "log_region_weight",
+    "log_ratio",
+    "layout_in_region",
+    "region_in_layout",
+    "coverage",
+    "loose",
+    "layout_agreement",
+    "log_page_weight",
+    "layout_page_share",
+    "region_page_share",
+)
+
+
+def agreement(layout_body: str, region_body: str) -> float:
+    """Shingle F1 of two bodies (1.0 when both are empty)."""
+    if not layout_body and not region_body:
+        return 1.0
+    if not layout_body or not region_body:
+        return 0.0
+    p = TextReference(region_body).share(layout_body)
+    r = TextReference(layout_body).share(region_body)
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def layout_agreement(bodies: dict[str, list[tuple[str, str]]]) -> dict[str, float]:
+    """Per layout id, the mean :func:`agreement` of its (layout body, region body) pairs."""
+    return {pid: round(sum(agreement(a, b) for a, b in pairs) / len(pairs), 4)
+            for pid, pairs in bodies.items() if pairs}
+
+
+def page_features(
+    layout_text: str,
+    region_body: str,
+    coverage: float | None,
+    method: str | None,
+    layout_agreement: float | None,
+    page_weight: int,
+) -> np.ndarray:
+    """The feature row of one page (:data:`PAGE_FEATURES`); ``layout_text``: see
+    :func:`layout_text`."""
+    layout_body = layout_text
+    lw, rw = weight(layout_body), weight(region_body)
+    row = np.zeros(len(PAGE_FEATURES), dtype=np.float64)
+    row[0] = math.log1p(lw)
+    row[1] = math.log1p(rw)
+    row[2] = math.log((rw + 1) / (lw + 1))
+    row[3] = TextReference(region_body).share(layout_body) if layout_body else 0.0
+    row[4] = TextReference(layout_body).share(region_body) if region_body else 0.0
+    row[5] = coverage if coverage is not None else np.nan
+    row[6] = float(method == "pattern-loose")
+    row[7] = layout_agreement if layout_agreement is not None else np.nan
+    row[8] = math.log1p(page_weight)
+    row[9] = lw / page_weight if page_weight else 0.0
+    row[10] = rw / page_weight if page_weight else 0.0
+    return row
+
+
+def default_choice_model() -> Path:
+    """The model file shipped in the package."""
+    return Path(str(resources.files("newsstemmer") / "models" / "pagechoice.json"))
+
+
+_LOCK = threading.Lock()
+_SHARED: TreeModel | None = None
+
+
+def shared_choice_model() -> TreeModel:
+    """The process's page-choice model (the shipped one, loaded on first use)."""
+    global _SHARED
+    if _SHARED is None:
+        with _LOCK:
+            if _SHARED is None:
+                _SHARED = TreeModel.load(default_choice_model(), PAGE_FEATURES)
+    return _SHARED
+
+
+def choose_body(rows: np.ndarray, model: TreeModel | None = None) -> np.ndarray:
+    """Per feature row, whether region's body is the one to return."""
+    model = model or shared_choice_model()
+    return model.predict(rows) >= float(model.info.get("threshold", 0.5))
+
+
+def pairs_by_layout(pattern_ids: Sequence[str], layout_bodies: Sequence[str],
+                    region_bodies: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    """(layout body, region body) pairs grouped by layout id, for :func:`layout_agreement`."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for pid, a, b in zip(pattern_ids, layout_bodies, region_bodies):
+        out.setdefault(pid, []).append((a, b))
+    return out
+
+
+def store_agreement(site: SitePatterns, pages: Sequence[Page], region_bodies: dict[int, str]) -> dict[str, float]:
+    """Measure each layout's agreement with region on the pages whose region body is
+    known (page number -> body: the section decision's evidence sample) and keep it in
+    ``site.extras`` (:data:`AGREEMENT_KEY`)."""
+    ids, mine, theirs = [], [], []
+    opts = ExtractOptions(page_choice=False)
+    for n, body in sorted(region_bodies.items()):
+        art = extract_with_layouts(pages[n], site, opts)
+        if art.matched and art.pattern:
+            ids.append(art.pattern)
+            mine.append(layout_text(art))
+            theirs.append(body)
+    found = layout_agreement(pairs_by_layout(ids, mine, theirs))
+    site.extras[AGREEMENT_KEY] = found
+    return found
+
+
+def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
+           model: TreeModel | None = None) -> Article:
+    """The page's article after the learned choice: ``article`` (a layout's, matched) as
+    it is, or with region's body where the model judges region's the better one.  The
+    caller runs it where :func:`~newsstemmer.decision.choicegate.needs_region` says it
+    could change the answer (``page_weight``: the page's blocks' total weight)."""
+    from .regional import shared_region
+
+    pw = page_weight
+    agreements = site.extras.get(AGREEMENT_KEY) or {}
+
+    _, region_body = shared_region().extract(page.tree, page.url)
+    row = page_features(layout_text(article), region_body, article.score, article.method,
+                        agreements.get(article.pattern or ""), pw)
+    if choose_body(row[None, :], model)[0]:
+        article.body = region_body
+        article.method = f"{article.method}+region"
+    return article

@@ -1,0 +1,43 @@
+"""The per-page choice between a layout's article and region's (decision/pagechoice.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from newsstemmer import ExtractOptions, Page, extract_with_patterns, learn
+from newsstemmer.article import Article
+from newsstemmer.decision.choicegate import AGREEMENT_KEY, needs_region
+from newsstemmer.decision.pagechoice import PAGE_FEATURES, agreement, page_features
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+from hard_structures import inline_box_site  # noqa: E402
+
+
+def test_agreement_and_features():
+    assert agreement("a b c d e f", "a b c d e f") == 1.0
+    assert agreement("a b c d e f", "") == 0.0
+    row = page_features("one two three four five", "one two three four five six seven", 1.0, "pattern-loose", 0.5, 100)
+    assert row.shape == (len(PAGE_FEATURES),)
+    assert row[PAGE_FEATURES.index("layout_in_region")] == 1.0
+    assert row[PAGE_FEATURES.index("loose")] == 1.0
+
+
+def test_gate_runs_region_only_where_it_could_change_the_answer():
+    art = Article("u", "Title", "word " * 100, matched=True, pattern="p0")
+    assert not needs_region(art, {"p0": 0.95}, 600)
+    assert needs_region(art, {"p0": 0.5}, 600)  # a layout that disagreed with region
+    assert needs_region(art, {"p0": 0.95}, 5000)  # a short body on a long page
+
+
+def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():
+    fixture = inline_box_site(teaser=True)
+    pages = [Page(p.html, url=p.url) for p in fixture]
+    site = learn(pages)
+    agreements = site.extras[AGREEMENT_KEY]
+    assert agreements and all(0.0 <= v <= 1.0 for v in agreements.values())
+    for page in pages:
+        on = extract_with_patterns(page, site, ExtractOptions(page_choice=True))
+        off = extract_with_patterns(page, site)
+        assert on.matched and off.matched and on.title == off.title
+        assert on.body == off.body or on.method.endswith("+region")
