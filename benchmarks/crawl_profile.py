@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gc
 import importlib
+import inspect
 import json
 import threading
 import time
@@ -38,6 +39,24 @@ STEPS = (
     ("learn", "newsstemmer.crawl.learner", "learn"),
     ("core.parse_html", "newsstemmer.page", "parse_html"),
     ("page_blocks", "newsstemmer.layout.blocks", "page_blocks"),
+    ("single_page", "newsstemmer.crawl.learner", "_single_page"),
+    ("page_metadata", "newsstemmer.crawl.learner", "page_metadata"),
+    ("visible_text", "newsstemmer.crawl.learner", "visible_text"),
+    ("learner.round_done", "newsstemmer.crawl.learner", "SiteLearner._round_done"),
+    ("learner.spider_closed", "newsstemmer.crawl.learner", "SiteLearner.spider_closed"),
+    ("pipeline", "newsstemmer.crawl.pipeline", "NewsstemmerPipeline.process_item"),
+    ("incremental.check", "newsstemmer.crawl.incremental", "Incremental.check"),
+    ("incremental.item_scraped", "newsstemmer.crawl.incremental", "Incremental.item_scraped"),
+    ("history.put", "newsstemmer.crawl.history", "ArticleHistory.put"),
+    ("fetchlog.seen", "newsstemmer.crawl.fetchlog", "FetchLog.seen"),
+    ("fetchlog.plan", "newsstemmer.crawl.fetchlog", "FetchLog.plan"),
+    ("fetchlog.commit", "newsstemmer.crawl.fetchlog", "FetchLog.commit"),
+    ("buffer.add", "newsstemmer.crawl.buffer", "PageBuffer.add"),
+    ("buffer.delete", "newsstemmer.crawl.buffer", "PageBuffer.delete"),
+    ("spider.sitemap", "newsstemmer.crawl.spiders.news", "NewsSpider.parse_sitemap"),
+    ("spider.feed", "newsstemmer.crawl.spiders.news", "NewsSpider.parse_feed"),
+    ("spider.feed_links", "newsstemmer.crawl.spiders.news", "feed_links"),
+    ("monitor.finish", "newsstemmer.crawl.monitor", "RunMonitor.finish"),
 )
 
 
@@ -68,7 +87,8 @@ class CrawlProfile:
         fn = getattr(owner, name, None) if owner is not None else None
         if fn is None:
             return
-        setattr(owner, name, (self._timed_generator if label == "spider.parse" else self._timed)(label, fn))
+        wrap = self._timed_generator if inspect.isgeneratorfunction(fn) else self._timed
+        setattr(owner, name, wrap(label, fn))
 
     def _add(self, label: str, dt: float) -> None:
         key = ("reactor" if threading.current_thread() is threading.main_thread() else "worker", label)

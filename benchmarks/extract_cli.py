@@ -27,6 +27,7 @@ import argparse
 import gc
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -72,13 +73,22 @@ def write_pages(folder: Path, n: int, seed: int) -> int:
     return total
 
 
-def run(cmd: list[str], env: dict[str, str]) -> float:
-    """Wall time of one subprocess, stdout to /dev/null; stop on failure."""
+#: CPU seconds (user + system) of every subprocess run, by command label (see :func:`run`).
+CPU: dict[str, list[float]] = {}
+
+
+def run(cmd: list[str], env: dict[str, str], label: str = "") -> float:
+    """Wall time of one subprocess, stdout to /dev/null; stop on failure.  With ``label``,
+    its CPU time (its own and its children's: the worker processes) goes to ``CPU``."""
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     dt = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"error: {' '.join(cmd)} exited {done.returncode}:\n{done.stderr.decode(errors='replace')}")
+    if label:
+        CPU.setdefault(label, []).append(ru1.ru_utime - ru0.ru_utime + ru1.ru_stime - ru0.ru_stime)
     return dt
 
 
@@ -159,11 +169,11 @@ def main(argv: list[str] | None = None) -> int:
         run(extract, env)  # warm the file cache and the bytecode
         run(bare, env)
         for _ in range(args.runs):
-            times["extract"].append(run(extract, env))
-            times["extract_one"].append(run(extract_one, env))
-            times["lxml"].append(run(bare, env))
-            times["version"].append(run(version, env))
-            times["python"].append(run(empty, env))
+            times["extract"].append(run(extract, env, "extract"))
+            times["extract_one"].append(run(extract_one, env, "extract_one"))
+            times["lxml"].append(run(bare, env, "lxml"))
+            times["version"].append(run(version, env, "version"))
+            times["python"].append(run(empty, env, "python"))
         med = {k: statistics.median(v) for k, v in times.items()}
 
         print(f"\nwhole processes, median of {args.runs} interleaved runs (min-max):")
@@ -174,11 +184,15 @@ def main(argv: list[str] | None = None) -> int:
             "version": "   newsstemmer --version (start-up)",
             "python": "   python -c pass",
         }
+        cpu = {k: statistics.median(v) for k, v in CPU.items()}
         for key, label in labels.items():
             v = times[key]
-            print(f"  {label:<48} {1000 * med[key]:7.0f} ms  ({1000 * min(v):.0f}-{1000 * max(v):.0f})")
+            print(f"  {label:<48} {1000 * med[key]:7.0f} ms  ({1000 * min(v):.0f}-{1000 * max(v):.0f}); "
+                  f"CPU {1000 * cpu[key]:.0f} ms")
         print(f"  ratio a/b = {med['extract'] / med['lxml']:.2f}   (target <= 3); "
               f"a1/b = {med['extract_one'] / med['lxml']:.2f}")
+        print(f"  CPU (user + system, workers included, medians): a/b = {cpu['extract'] / cpu['lxml']:.2f}, "
+              f"a1/b = {cpu['extract_one'] / cpu['lxml']:.2f}; load average {os.getloadavg()[0]:.2f} (1 min) at the end")
         print(f"  start-up share of a: {med['version'] / med['extract']:.0%}; "
               f"a minus start-up = {1000 * (med['extract'] - med['version']):.0f} ms "
               f"({1000 * (med['extract'] - med['version']) / args.pages:.2f} ms/page)")

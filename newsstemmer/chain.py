@@ -35,6 +35,7 @@ __all__ = [
     "extract_with_patterns",
     "extract_with_rules",
     "learn_site_rules",
+    "load_single",
 ]
 
 #: Single-page extractors, best first (``benchmarks/cv.py`` measures them under
@@ -54,6 +55,27 @@ def shared_crf() -> "CRFExtractor":
 
         extractor = _CRF.extractor = CRFExtractor()
     return extractor
+
+
+def load_single(method: str = DEFAULT_SINGLE_PAGE_METHOD) -> None:
+    """Import a single-page method and load its shared model now rather than at its first
+    page (a crawl does it at start: a tenth of a second of imports, numpy and the models,
+    would otherwise stall its downloads in the middle of the run).  Raises what the first
+    page would (an unknown method, an unreadable model)."""
+    if method == "region":
+        from .decision.regional import shared_region
+
+        shared_region()
+    elif method == "pagerank":
+        from .single import pagerank  # noqa: F401
+    elif method == "crf":
+        shared_crf()  # (this thread's; crfsuite taggers are per thread)
+    elif method == "decision":
+        from .decision.extractor import shared_decision
+
+        shared_decision()
+    else:
+        raise ValueError(f"unknown single-page method {method!r} (expected one of {', '.join(SINGLE_PAGE_METHODS)})")
 
 
 def extract_single(page: Page, method: str = DEFAULT_SINGLE_PAGE_METHOD, crf: "CRFExtractor | None" = None) -> Article:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import random
 import subprocess
 import sys
@@ -652,11 +653,39 @@ def test_extract_loses_no_page_when_a_worker_process_dies(site: Path, patterns: 
     real = cli_extract.extract_file
 
     def dies_in_a_worker(pf, job):
-        if os.getpid() != parent and pf.source.endswith("p02-3.html"):
-            os._exit(1)  # as a worker killed by the system would
+        if os.getpid() != parent:
+            os._exit(1)  # as a worker killed by the system would (this process works too: every worker dies)
         return real(pf, job)
 
     monkeypatch.setattr(cli_extract, "extract_file", dies_in_a_worker)
     code2, out2, err2 = run(capsys, "extract", "-q", "-j", "2", "-p", str(patterns), str(many))
     assert (code2, out2) == (code1, out1)
     assert "a worker process died" in err2
+
+
+def test_extract_redoes_the_chunks_a_worker_held_when_it_dies(site: Path, patterns: Path, tmp_path: Path, capsys,
+                                                             monkeypatch):
+    from newsstemmer.cli import extract as cli_extract
+
+    many = tmp_path / "many"
+    many.mkdir()
+    for k in range(6):
+        for i, path in enumerate(article_files(site)):
+            (many / f"p{k:02d}-{i}.html").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    code1, out1, _ = run(capsys, "extract", "-q", "-j", "1", "-p", str(patterns), str(many))
+    parent = os.getpid()
+    real = cli_extract.extract_file
+    calls = []
+
+    def dies_after_its_first_chunk(pf, job):
+        if os.getpid() != parent:
+            calls.append(pf)  # (the worker's own copy of the list)
+            if len(calls) > cli_extract.CHUNK:  # its first chunk was sent back; it holds the next one
+                os._exit(1)
+        return real(pf, job)
+
+    monkeypatch.setattr(cli_extract, "extract_file", dies_after_its_first_chunk)
+    code2, out2, err2 = run(capsys, "extract", "-q", "-j", "2", "-p", str(patterns), str(many))
+    assert (code2, out2) == (code1, out1)
+    died = re.search(r"a worker process died; its (\d+) page\(s\) are extracted in this process", err2)
+    assert died and int(died[1]) >= cli_extract.CHUNK  # the chunk it was on, and the next if it had it

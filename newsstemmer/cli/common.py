@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROG",
     "CLIError",
+    "HelpFormatter",
     "Parser",
     "Reporter",
     "ReporterLogHandler",
@@ -34,6 +35,7 @@ __all__ = [
     "read_linkinfo",
     "replace_given",
     "silence_stdout",
+    "terminal_columns",
     "whole_number",
     "write_line",
 ]
@@ -180,6 +182,31 @@ def silence_stdout() -> None:
 # -- argument parsing ---------------------------------------------------------------------
 
 
+def terminal_columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` gives it (``COLUMNS``, else the
+    terminal of stdout, else 80), without importing :mod:`shutil` (and the compression
+    modules it loads: a few milliseconds of every start)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout.  argparse makes one for every argument added (to check its
+    metavar); its own reads the terminal's width through :mod:`shutil`."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but errors raise :class:`CLIError` instead of exiting (``main`` returns the code).
 
@@ -189,6 +216,7 @@ class Parser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, arguments: Callable[["Parser"], None] | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
         self._pending = arguments
 

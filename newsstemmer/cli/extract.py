@@ -12,8 +12,9 @@ A page that cannot be read or extracted gives a record with ``"error"`` and a me
 the exit code is then 1.
 
 With ``--jobs N`` (default: every core this process may use), the pages are extracted by
-N forked worker processes, in chunks, and printed in input order: the same lines as one
-process gives, in less wall time on a machine with several cores.
+N processes, this one and N-1 forked ones (:mod:`newsstemmer.cli.forked`), in chunks, and
+printed in input order: the same lines as one process gives, in less wall time on a
+machine with several cores.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import argparse
 import dataclasses
 import json
 import os
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
 from ..article import Article
 from ..chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
@@ -70,7 +71,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--include-non-articles", action="store_true",
                    help="give the body of pages whose layout is not an article layout")
     p.add_argument("-j", "--jobs", type=non_negative_int, default=0, metavar="N",
-                   help="worker processes (default 0: one per core available; 1: none, all in this process)")
+                   help="processes that extract, this one included (default 0: one per core available; "
+                   "1: this process alone)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
@@ -129,7 +131,7 @@ def extract_records(
     jobs: int = 1,
 ) -> Iterator[dict[str, object]]:
     """Read and extract each page; yield its JSON record, in input order (errors reported
-    on ``rep`` too).  ``jobs`` > 1 extracts in that many forked worker processes."""
+    on ``rep`` too).  ``jobs`` > 1 extracts with that many processes (this one and forked ones)."""
     job: Job = (site, options, method, extractor, single)
     for n, (record, message) in enumerate(_results(files, job, jobs, rep.message), 1):
         if message:
@@ -138,14 +140,14 @@ def extract_records(
         rep.progress("extracting", n, len(files))
 
 
-#: Pages a worker takes at a time: large enough that handing them over costs little.
-CHUNK = 16
-_WORKER_JOB: list[Job] = []  # the job, inherited by forked workers (nothing is pickled)
+#: Pages a process takes at a time: enough that handing them over costs little, few
+#: enough that no process is left waiting long for the others at the end.
+CHUNK = 8
 
 
 def worker_count(requested: int, pages: int) -> int:
-    """The worker processes to use: ``requested`` (0: the cores available), 1 when
-    there is too little work to share or processes cannot be forked here."""
+    """The processes to extract with (this one included): ``requested`` (0: the cores
+    available), 1 when there is too little work to share or processes cannot be forked here."""
     if requested == 1 or pages < 2 * CHUNK or not hasattr(os, "fork"):
         return 1
     available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -160,35 +162,9 @@ def _results(
         for pf in files:
             yield extract_file(pf, job)
         return
-    import multiprocessing  # (a tenth of a second to import: only when workers are used)
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    from .forked import ordered_map  # (this process works too; see the module)
 
-    chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
-    done = 0  # chunks given out so far
-    _WORKER_JOB[:] = [job]
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-    try:
-        for results in pool.map(_extract_chunk, chunks):
-            done += 1
-            yield from results
-    except BrokenProcessPool:
-        # A worker died (killed, out of memory, a crash in a C library): nothing is lost,
-        # the pages not yet given out are extracted here.
-        note(f"a worker process died; extracting the last {sum(map(len, chunks[done:]))} page(s) in this process")
-        for chunk in chunks[done:]:
-            yield from _extract_chunk_of(chunk, job)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-        _WORKER_JOB.clear()
-
-
-def _extract_chunk(chunk: Sequence[PageFile]) -> list[tuple[dict[str, object], str | None]]:
-    return _extract_chunk_of(chunk, _WORKER_JOB[0])
-
-
-def _extract_chunk_of(chunk: Sequence[PageFile], job: Job) -> list[tuple[dict[str, object], str | None]]:
-    return [extract_file(pf, job) for pf in chunk]
+    yield from ordered_map(lambda pf: extract_file(pf, job), files, workers, CHUNK, note)
 
 
 def run(args: argparse.Namespace, rep: Reporter) -> int:

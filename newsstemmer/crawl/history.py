@@ -26,6 +26,9 @@ from .store import open_versioned
 __all__ = ["ArticleHistory", "Emitted"]
 
 SCHEMA_VERSION = 1
+#: zlib level of the stored texts: the fastest (written once per emitted article, on the
+#: crawl's thread; read back only when the article is seen again).
+_LEVEL = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS articles (
     key TEXT PRIMARY KEY,
@@ -83,8 +86,8 @@ class ArticleHistory:
         self._conn.execute(
             "INSERT OR REPLACE INTO articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.key, record.site, record.url, record.content_hash,
-             zlib.compress(record.body.encode("utf-8")), record.version, record.first_seen, utc_now(),
-             record.published, zlib.compress(record.page_text.encode("utf-8"))),
+             zlib.compress(record.body.encode("utf-8"), _LEVEL), record.version, record.first_seen, utc_now(),
+             record.published, zlib.compress(record.page_text.encode("utf-8"), _LEVEL)),
         )
 
     def recent(self, site: str, n: int) -> list[str]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -43,7 +44,8 @@ from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 from w3lib.url import canonicalize_url
 
-from ..chain import ExtractOptions, extract_single, extract_with_patterns
+from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
+from ..dom.parse import HTMLParseError
 from ..grouping import learn
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
@@ -58,18 +60,8 @@ from .runlog import RunLog
 from .storage import Storage, open_linkinfo, open_page_buffer
 
 __all__ = [
-    "EMIT_META",
-    "FAILED_BY_SITE",
-    "Outcome",
-    "RoundResult",
-    "SiteLearner",
-    "emit_key",
-    "extract_page",
-    "load_patterns",
-    "merge_patterns",
-    "page_failed",
-    "patterns_path",
-    "run_round",
+    "EMIT_META", "FAILED_BY_SITE", "Outcome", "RoundResult", "SiteLearner", "emit_key", "extract_page",
+    "load_patterns", "merge_patterns", "page_failed", "patterns_path", "run_round",
 ]
 
 log = logging.getLogger(__name__)
@@ -200,6 +192,11 @@ def run_round(
         finally:
             links.close()
     cores = [p.core_page() for p in pages]
+    if sum(len(p.html) for p in pages) <= ROUND_INLINE_MAX_CHARS:
+        # parsed before learning, which keeps such trees (not those it parses) for the extraction below
+        for core in cores:
+            with suppress(HTMLParseError):  # learning skips the page, extraction reports it
+                core.tree
     result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
     if learn_now and len(cores) >= 2:
         try:
@@ -293,6 +290,12 @@ class SiteLearner:
         self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
+        if config.single_page_method:  # loaded now, not in the middle of the crawl (see load_single)
+            try:
+                load_single(config.single_page_method)
+            except Exception as exc:  # noqa: BLE001 - the pages that need it report it (_single_page)
+                log.warning("newsstemmer: cannot load the single-page method %r: %s: %s",
+                            config.single_page_method, type(exc).__name__, exc)
         self.incremental = Incremental(crawler, config)
         self.monitor = RunMonitor(self.stats, config, self.patterns)
         self.runlog = RunLog(config.runlog_path)
@@ -335,7 +338,7 @@ class SiteLearner:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
         if self._emitted(outcome):
-            if outcome.item is None or not self.emits.claim(emit_key(outcome.item)):
+            if outcome.item is None or not self._claim(outcome.item):
                 self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
                 return None
             self._count(outcome, page.site)
@@ -444,7 +447,7 @@ class SiteLearner:
                 or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
                 or (outcome.kind == UNMATCHED and self.config.include_unmatched)
             ):
-                if not self.emits.claim(emit_key(outcome.item)):
+                if not self._claim(outcome.item):
                     self._inc("duplicates_skipped")  # emitted by another worker (or before a worker died)
                     done.append(outcome.url)
                     continue
@@ -520,18 +523,22 @@ class SiteLearner:
             self._in_flight[id(item)] = (site, item.url, item)
         return items
 
+    def _claim(self, item: Article) -> bool:
+        """Claim the emission of an article: in a shared crawl, by its key (one process alone emits all)."""
+        return not self.storage.shared or self.emits.claim(emit_key(item))
+
     def item_scraped(self, item: Any) -> None:
-        if isinstance(item, Article):
+        if isinstance(item, Article) and self.storage.shared:
             self.emits.confirm(emit_key(item))
         self._item_done(item, keep=False)
 
     def item_dropped(self, item: Any) -> None:
-        if isinstance(item, Article):
+        if isinstance(item, Article) and self.storage.shared:
             self.emits.confirm(emit_key(item))  # a later pipeline decided: not emitted again in this crawl
         self._item_done(item, keep=False)
 
     def item_error(self, item: Any) -> None:
-        if isinstance(item, Article):
+        if isinstance(item, Article) and self.storage.shared:
             self.emits.release(emit_key(item))
         self._item_done(item, keep=True)
 

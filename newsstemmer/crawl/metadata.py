@@ -20,10 +20,9 @@ __all__ = ["PageMeta", "page_metadata", "visible_text"]
 
 _META_NAMES = ("article:published_time", "og:published_time", "datepublished", "pubdate", "publishdate",
                "dc.date.issued", "date")
-_META = etree.XPath("//meta[@content]")
-_LD = etree.XPath('//script[@type="application/ld+json"]/text()')
-_TIME = etree.XPath("//time[@datetime]")
-_CANONICAL = etree.XPath('//link[@href][translate(@rel, "CANONIL", "canonil") = "canonical"]/@href')
+#: The elements metadata is read from, found in one pass over the tree.
+_TAGS = ("meta", "script", "time", "link")
+_LOWER_CANONICAL = str.maketrans("CANONIL", "canonil")  # (as XPath's translate(): those letters only)
 _MAX_LD_CHARS = 100_000
 #: The body's text nodes; in-body scripts are left in (a predicate to drop them made this
 #: 3× slower, ~1.3 ms a demo page, and extra page text only makes a change look smaller).
@@ -40,26 +39,43 @@ def page_metadata(tree: Any, url: str) -> PageMeta:
     """The publication date and canonical URL of a parsed page (None when absent)."""
     if tree is None:
         return PageMeta()
+    metas: list[Any] = []  # <meta content>
+    scripts: list[str] = []  # JSON-LD
+    times: list[Any] = []  # <time datetime>
+    href = None  # the first <link rel=canonical href>
     try:
-        published = _from_meta(tree) or _from_json_ld(tree) or _from_time(tree)
-        hrefs = _CANONICAL(tree)
-        canonical = urljoin(url, hrefs[0].strip()) if hrefs and hrefs[0].strip() else None
+        for el in tree.iter(_TAGS):
+            tag = el.tag
+            if tag == "meta":
+                if el.get("content") is not None:
+                    metas.append(el)
+            elif tag == "script":
+                if el.get("type") == "application/ld+json":  # its text nodes, as XPath's text() gives them
+                    scripts.extend(t for t in (el.text, *(child.tail for child in el)) if t)
+            elif tag == "time":
+                if el.get("datetime") is not None:
+                    times.append(el)
+            elif href is None and (rel := el.get("rel")) is not None and el.get("href") is not None:
+                if rel.translate(_LOWER_CANONICAL) == "canonical":
+                    href = el.get("href")
+        published = _from_meta(metas) or _from_json_ld(scripts) or _from_time(times)
+        canonical = urljoin(url, href.strip()) if href and href.strip() else None
     except (ValueError, etree.Error):
         return PageMeta()
     return PageMeta(published, canonical)
 
 
-def _from_meta(tree: Any) -> str | None:
+def _from_meta(metas: list[Any]) -> str | None:
     found: dict[str, str] = {}
-    for el in _META(tree):
+    for el in metas:
         name = (el.get("property") or el.get("name") or el.get("itemprop") or "").strip().lower()
         if name in _META_NAMES and name not in found and el.get("content", "").strip():
             found[name] = el.get("content").strip()
     return next((found[n] for n in _META_NAMES if n in found), None)
 
 
-def _from_json_ld(tree: Any) -> str | None:
-    for raw in _LD(tree):
+def _from_json_ld(scripts: list[str]) -> str | None:
+    for raw in scripts:
         if len(raw) > _MAX_LD_CHARS:
             continue
         try:
@@ -80,8 +96,7 @@ def _from_json_ld(tree: Any) -> str | None:
     return None
 
 
-def _from_time(tree: Any) -> str | None:
-    times = _TIME(tree)
+def _from_time(times: list[Any]) -> str | None:
     marked = [t for t in times if {"published", "pubdate"} & set((t.get("class") or "").split()) or t.get("pubdate")
               is not None]
     for t in marked + times:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,8 @@ def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None =
     """Write a UTF-8 text file atomically (a temporary file beside it, synced, then renamed):
     a reader sees the old file or the new one, never half.  ``mode``: its permissions
     (default: the temporary file's, readable by its owner only)."""
+    import tempfile  # (only to write: reading pattern files does not load it)
+
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

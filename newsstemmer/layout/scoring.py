@@ -49,19 +49,24 @@ _WORD = re.compile(r"[^\W_]+")
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
-def _word_units(text: str, symbols: dict[tuple[str, int], int]) -> list[int]:
+def _word_units(text: str, symbols: dict[tuple[str, int], int], known: dict[str, list[int]]) -> list[int]:
     """The significant characters of ``text`` as symbols tied to their word.
 
     Character ``k`` of word ``w`` becomes the symbol of ``(w, k)``: a common
     subsequence of two unit lists can only pair whole words (or their prefixes), yet
-    its length still counts characters, as Weight does.
+    its length still counts characters, as Weight does.  ``known`` keeps each word's
+    symbols once made (words recur: "the", "of"), for the same ``symbols``.
     """
     units: list[int] = []
     for word in _WORD.findall(text.lower()):
-        if _UNSPACED.search(word):
-            units.extend(symbols.setdefault((ch, 0), len(symbols)) for ch in word)
-        else:
-            units.extend(symbols.setdefault((word, k), len(symbols)) for k in range(len(word)))
+        codes = known.get(word)
+        if codes is None:
+            if _UNSPACED.search(word):
+                codes = [symbols.setdefault((ch, 0), len(symbols)) for ch in word]
+            else:
+                codes = [symbols.setdefault((word, k), len(symbols)) for k in range(len(word))]
+            known[word] = codes
+        units.extend(codes)
     return units
 
 
@@ -80,6 +85,7 @@ def diff_score(texts: Sequence[str], max_partners: int = 8, word_level_from: int
     sigs = [significant(t) for t in texts]
     words: dict[int, list[int]] = {}
     symbols: dict[tuple[str, int], int] = {}
+    known: dict[str, list[int]] = {}
     num = den = 0
     for i, j in sample_pairs(len(texts), max_partners):
         a, b = sigs[i], sigs[j]
@@ -87,7 +93,7 @@ def diff_score(texts: Sequence[str], max_partners: int = 8, word_level_from: int
         if len(a) >= word_level_from and len(b) >= word_level_from and a != b:
             for k in (i, j):
                 if k not in words:
-                    words[k] = _word_units(texts[k], symbols)
+                    words[k] = _word_units(texts[k], symbols, known)
             common = lcs_length(words[i], words[j])
         else:
             common = lcs_length(a, b)

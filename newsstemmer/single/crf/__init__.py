@@ -45,45 +45,69 @@ The modules, in the order they import each other:
 * :mod:`.relabelling`: the second pass (:func:`relabel`);
 * :mod:`.model`: model files (:func:`train`, :data:`DEFAULT_MODEL`);
 * :mod:`.extractor`: :class:`CRFExtractor` and the headline.
+
+The names below are imported from their modules on first use (PEP 562): a method
+that needs only one part (the region decision reads :mod:`.hints`) does not load the
+segmenter, the features and crfsuite with it.
 """
 
 from __future__ import annotations
 
-from .extractor import CRFExtractor, LabelledBlock, headline
-from .features import FEATURE_VERSION, block_features
-from .model import DEFAULT_MODEL, DEFAULT_TRAIN_PARAMS, CRFModelError, TrainingPage, train
-from .region import article_region, fill_gaps, teaser_blocks
-from .relabelling import relabel
-from .segmentation import (
-    DEFAULT_SPLIT_TAGS,
-    IGNORED_TAGS,
-    LINE_TAGS,
-    PAPER_SPLIT_TAGS,
-    CRFBlock,
-    CRFPage,
-    segment,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "CRFBlock",
-    "CRFExtractor",
-    "CRFModelError",
-    "CRFPage",
-    "DEFAULT_MODEL",
-    "DEFAULT_SPLIT_TAGS",
-    "DEFAULT_TRAIN_PARAMS",
-    "FEATURE_VERSION",
-    "IGNORED_TAGS",
-    "LINE_TAGS",
-    "LabelledBlock",
-    "PAPER_SPLIT_TAGS",
-    "TrainingPage",
-    "article_region",
-    "block_features",
-    "fill_gaps",
-    "headline",
-    "relabel",
-    "segment",
-    "teaser_blocks",
-    "train",
-]
+#: Public name -> the module (in this package) that defines it.
+_HOMES: dict[str, str] = {
+    "CRFExtractor": ".extractor",
+    "LabelledBlock": ".extractor",
+    "headline": ".extractor",
+    "FEATURE_VERSION": ".features",
+    "block_features": ".features",
+    "DEFAULT_MODEL": ".model",
+    "DEFAULT_TRAIN_PARAMS": ".model",
+    "CRFModelError": ".model",
+    "TrainingPage": ".model",
+    "train": ".model",
+    "article_region": ".region",
+    "fill_gaps": ".region",
+    "teaser_blocks": ".region",
+    "relabel": ".relabelling",
+    "DEFAULT_SPLIT_TAGS": ".segmentation",
+    "IGNORED_TAGS": ".segmentation",
+    "LINE_TAGS": ".segmentation",
+    "PAPER_SPLIT_TAGS": ".segmentation",
+    "CRFBlock": ".segmentation",
+    "CRFPage": ".segmentation",
+    "segment": ".segmentation",
+}
+
+__all__ = sorted(_HOMES, key=str.lower)
+
+if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports on demand
+    from .extractor import CRFExtractor, LabelledBlock, headline
+    from .features import FEATURE_VERSION, block_features
+    from .model import DEFAULT_MODEL, DEFAULT_TRAIN_PARAMS, CRFModelError, TrainingPage, train
+    from .region import article_region, fill_gaps, teaser_blocks
+    from .relabelling import relabel
+    from .segmentation import (
+        DEFAULT_SPLIT_TAGS,
+        IGNORED_TAGS,
+        LINE_TAGS,
+        PAPER_SPLIT_TAGS,
+        CRFBlock,
+        CRFPage,
+        segment,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value  # found once: later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
