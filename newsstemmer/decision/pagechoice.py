@@ -16,8 +16,12 @@ the section decision's evidence sample and kept in the pattern file,
 without it are read as agreeing), or whose body is short against the page's text.
 
 Features of a page (:data:`PAGE_FEATURES`): both bodies' weights and ratio, their
-shingle overlap both ways, the match's coverage and kind (pattern or loose), the
-layout's agreement with region, and the page's own text weight.
+shingle overlap both ways and their overlap in significant characters (any script),
+where region's extra text comes from on this page (lines the layout holds as the site's
+boilerplate, its SUB sections, or blocks it never saw: :func:`where_features`), the
+match's coverage and kind (pattern or loose), the layout's agreement with region, and
+the page's own text weight.  Region's body is never taken empty or made mostly of the
+layout's boilerplate (:func:`admissible`).
 """
 
 from __future__ import annotations
