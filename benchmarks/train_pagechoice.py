@@ -40,7 +40,8 @@ from folds import grouped_folds, site_groups
 
 from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.choicegate import DISAGREEING, SHORT_BODY, layout_text, needs_region
-from newsstemmer.decision.pagechoice import PAGE_FEATURES, layout_agreement, page_features, pairs_by_layout
+from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, layout_agreement, line_roles, page_features,
+                                             pairs_by_layout, without_known)
 from newsstemmer.decision.sections import SECTION_FEATURES, decide_sections, evidence_sample, section_units
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.layout.blocks import blocks_of
@@ -112,8 +113,10 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
             rec_p["layout"] = prediction(art.title, art.body, e.gold_has_title)
             # region's body with the layout's title (the layout finds titles well)
             rec_p["region_lt"] = prediction(art.title, rbody, e.gold_has_title)
-            ag = agree.get(art.pattern)
-            rec_p["x"] = page_features(layout_text(art), rbody, art.score, art.method, ag, pw)
+            # what the features are made of, kept so that they can be made anew from the records
+            rec_p["raw"] = (layout_text(art), rbody, art.score, art.method, agree.get(art.pattern), pw,
+                            line_roles(p, site, art))
+            rec_p["x"] = page_features(*rec_p["raw"])
             rec_p["gate"] = needs_region(art, agree, pw)
         else:
             rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
@@ -154,6 +157,21 @@ def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | N
     return out
 
 
+def featurize(records: list[dict], drop: set[str], strip: frozenset[str] = frozenset()) -> None:
+    """Every matched page's feature row made anew from its kept inputs; the features
+    named in ``drop`` are blanked (NaN: the trees cannot split on them).  ``strip``: the
+    roles of the page's lines left out of region's body (``without_known``)."""
+    cols = [PAGE_FEATURES.index(n) for n in drop]
+    for r in records:
+        if r.get("raw") is not None:
+            r["x"] = page_features(*r["raw"])
+            r["x"][cols] = np.nan
+            if strip:
+                r.setdefault("region_lt0", r["region_lt"])
+                r["region_lt"] = without_known(r["region_lt0"], r["raw"][6], strip)
+                r["f1_region"] = f1(r["region_lt"], r["gold"])
+
+
 def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
     import lightgbm as lgb
 
@@ -185,7 +203,7 @@ def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool
     for r in records:
         pred = r["layout"]
         if r["x"] is not None and (gate(r["x"]) or not gated):
-            if model.predict(r["x"][None, :])[0] >= threshold:
+            if choose_body(r["x"][None, :], model, threshold)[0]:
                 pred = r["region_lt"]
         out[r["id"]] = (pred, r["gold"])
     return out
@@ -206,8 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--min-leaf", type=int, default=20)
     ap.add_argument("--base-weight", type=float, default=0.01)
-    ap.add_argument("--size-weight", default="sqrt", choices=("none", "sqrt", "linear"))
+    ap.add_argument("--size-weight", default="none", choices=("none", "sqrt", "linear"))
     ap.add_argument("--per-fold", action="store_true")
+    ap.add_argument("--strip", default="", help="roles of page lines left out of region's body (static,sub)")
+    ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
     return ap
 
@@ -227,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     folds = grouped_folds(entries, args.folds, args.seed)
     t0 = time.perf_counter()
     records = load_records(entries, folds, args)
+    featurize(records, {n for n in args.drop.split(",") if n}, frozenset(n for n in args.strip.split(",") if n))
     print(f"{len(records)} pages in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     if args.output:
         model = train(records, args)

@@ -41,3 +41,44 @@ def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():
         off = extract_with_patterns(page, site)
         assert on.matched and off.matched and on.title == off.title
         assert on.body == off.body or on.method.endswith("+region")
+
+
+def test_where_features_tell_known_boilerplate_from_unseen_text():
+    from newsstemmer.decision.pagechoice import where_features
+    from newsstemmer.dom.text import significant
+
+    layout = "Harbour library opens late\n市立図書館は今月から閲覧室の開館時間を延長した。"
+    lines = [("title", significant("Harbour library opens late")),
+             ("static", significant("By Staff Reporter 1077")),
+             ("main", significant("市立図書館は今月から閲覧室の開館時間を延長した。")),
+             ("none", significant("A box the layout never saw on its pages"))]
+    # region adds the byline the layout knows as boilerplate on this page
+    l_in_r, r_in_l, known, sub, unknown = where_features(
+        layout, "By Staff Reporter 1077\n市立図書館は今月から閲覧室の開館時間を延長した。", lines)
+    assert l_in_r < 1.0 and 0.0 < r_in_l < 1.0  # the title is not in region's body
+    assert known > 0.3 and sub == unknown == 0.0
+    # region adds text from a block the layout never saw
+    _, r_in_l, known, sub, unknown = where_features(
+        layout, "市立図書館は今月から閲覧室の開館時間を延長した。\nA box the layout never saw on its pages", lines)
+    assert known == sub == 0.0 and unknown > 0.3
+    # the same body, in a script written without spaces: full overlap both ways
+    body = "市立図書館は今月から閲覧室の開館時間を延長した。"
+    assert where_features(body, body, lines) == (1.0, 1.0, 0.0, 0.0, 0.0)
+    assert where_features(body, "", lines)[:2] == (0.0, 0.0)
+
+
+def test_an_empty_or_boilerplate_region_body_is_never_taken():
+    import numpy as np
+
+    from newsstemmer.decision.pagechoice import admissible
+
+    def row(region: str, lines) -> np.ndarray:
+        return page_features("Harbour library opens late at night for students", region, 1.0, "pattern", 0.5, 400,
+                             lines)[None, :]
+
+    from newsstemmer.dom.text import significant
+
+    menu = [("static", significant("Home News Sport Weather and the rest of the menu"))]
+    assert not admissible(row("", menu))[0]
+    assert not admissible(row("Home News Sport Weather and the rest of the menu", menu))[0]
+    assert admissible(row("Harbour library opens late at night for students and more", menu))[0]

@@ -16,8 +16,12 @@ the section decision's evidence sample and kept in the pattern file,
 without it are read as agreeing), or whose body is short against the page's text.
 
 Features of a page (:data:`PAGE_FEATURES`): both bodies' weights and ratio, their
-shingle overlap both ways, the match's coverage and kind (pattern or loose), the
-layout's agreement with region, and the page's own text weight.
+shingle overlap both ways and their overlap in significant characters (any script),
+where region's extra text comes from on this page (lines the layout holds as the site's
+boilerplate, its SUB sections, or blocks it never saw: :func:`where_features`), the
+match's coverage and kind (pattern or loose), the layout's agreement with region, and
+the page's own text weight.  Region's body is never taken empty or made mostly of the
+layout's boilerplate (:func:`admissible`).
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from pathlib import Path
 import numpy as np
 
 from ..article import Article
-from ..dom.text import weight
-from ..layout.matching import ExtractOptions, extract_with_layouts
+from ..dom.text import significant, weight
+from ..layout.blocks import blocks_of, line_digest
+from ..layout.matching import ExtractOptions, block_roles, extract_with_layouts, match_pattern
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .choicegate import AGREEMENT_KEY, layout_text
@@ -41,11 +46,16 @@ from .sections import TextReference
 
 __all__ = [
     "PAGE_FEATURES",
+    "MOSTLY_BOILERPLATE",
+    "admissible",
     "agreement",
     "choose_body",
     "default_choice_model",
     "layout_agreement",
+    "line_roles",
     "page_features",
+    "where_features",
+    "without_known",
     "choose",
     "shared_choice_model",
     "store_agreement",
@@ -63,7 +73,16 @@ PAGE_FEATURES: tuple[str, ...] = (
     "log_page_weight",
     "layout_page_share",
     "region_page_share",
+    "layout_in_region_chars",
+    "region_in_layout_chars",
+    "extra_static",
+    "extra_sub",
+    "extra_unknown",
 )
+
+#: Page lines with fewer significant characters than this are not looked for in region's
+#: body (a short line occurs inside any text by chance).
+MIN_LINE_CHARS = 6
 
 
 def agreement(layout_body: str, region_body: str) -> float:
@@ -83,6 +102,70 @@ def layout_agreement(bodies: dict[str, list[tuple[str, str]]]) -> dict[str, floa
             for pid, pairs in bodies.items() if pairs}
 
 
+def line_roles(page: Page, site: SitePatterns, article: Article) -> list[tuple[str, str]]:
+    """(role, significant characters) of every line of the page's blocks under the
+    layout that gave ``article``: ``title``/``main``/``sub``/``static`` as the layout
+    aligns them (a line among the layout's ``static_lines`` is ``static``), ``none`` for
+    blocks the layout never saw.  Empty if the layout is not the site's."""
+    pattern = next((p for p in site.patterns if p.id == article.pattern), None)
+    if pattern is None:
+        return []
+    pb = blocks_of(page, site.block_options())
+    roles = block_roles(pb, match_pattern(pb, pattern))
+    static = set(pattern.static_lines)
+    out = []
+    for block, role in zip(pb.blocks, roles):
+        for line in block.text.split("\n"):
+            sig = significant(line)
+            if sig:
+                out.append(("static" if static and line_digest(line) in static else (role or "none"), sig))
+    return out
+
+
+def without_known(text: str, lines: Sequence[tuple[str, str]], roles: frozenset[str] = frozenset({"static"})) -> str:
+    """``text`` without its lines that are, on this page, lines the layout knows as
+    ``roles`` (default: boilerplate, i.e. repeated on the site's pages): region's body
+    must not bring back what the site's own pages showed to be boilerplate."""
+    known = {sig for role, sig in lines if role in roles}
+    if not known:
+        return text
+    kept = [line for line in text.split("\n") if significant(line) not in known]
+    return "\n".join(kept)
+
+
+def where_features(layout_text: str, region_body: str, lines: Sequence[tuple[str, str]]) -> tuple[float, ...]:
+    """Where the two bodies differ, in significant characters (any script):
+    the share of the layout's text found in region's body and the reverse, and the
+    shares of region's body that are text outside the layout's made of lines the layout
+    knows as not the article on this page (``lines`` from :func:`line_roles`): its
+    boilerplate (``static``: repeated on the site's pages), its SUB sections (text that
+    varies but is not main), and of other text (blocks the layout never saw, or text
+    its blocks do not hold as lines)."""
+    sig_layout, sig_region = significant(layout_text), significant(region_body)
+
+    def found(text: str, within: str) -> tuple[int, int]:
+        total = hit = 0
+        for line in text.split("\n"):
+            sig = significant(line)
+            total += len(sig)
+            if sig and sig in within:
+                hit += len(sig)
+        return hit, total
+
+    lin, lt = found(layout_text, sig_region)
+    rin, rt = found(region_body, sig_layout)
+    if not rt:
+        return (lin / lt if lt else 0.0, 0.0, 0.0, 0.0, 0.0)
+    extra = rt - rin
+    known = {"static": 0, "sub": 0}
+    for role, sig in set(lines):
+        if role in known and len(sig) >= MIN_LINE_CHARS and sig in sig_region and sig not in sig_layout:
+            known[role] += len(sig)
+    static = min(known["static"], extra)
+    sub = min(known["sub"], extra - static)
+    return (lin / lt if lt else 0.0, rin / rt, static / rt, sub / rt, (extra - static - sub) / rt)
+
+
 def page_features(
     layout_text: str,
     region_body: str,
@@ -90,9 +173,10 @@ def page_features(
     method: str | None,
     layout_agreement: float | None,
     page_weight: int,
+    lines: Sequence[tuple[str, str]] = (),
 ) -> np.ndarray:
     """The feature row of one page (:data:`PAGE_FEATURES`); ``layout_text``: see
-    :func:`layout_text`."""
+    :func:`layout_text`; ``lines``: :func:`line_roles`."""
     layout_body = layout_text
     lw, rw = weight(layout_body), weight(region_body)
     row = np.zeros(len(PAGE_FEATURES), dtype=np.float64)
@@ -107,6 +191,7 @@ def page_features(
     row[8] = math.log1p(page_weight)
     row[9] = lw / page_weight if page_weight else 0.0
     row[10] = rw / page_weight if page_weight else 0.0
+    row[11:16] = where_features(layout_body, region_body, lines)
     return row
 
 
@@ -129,10 +214,24 @@ def shared_choice_model() -> TreeModel:
     return _SHARED
 
 
-def choose_body(rows: np.ndarray, model: TreeModel | None = None) -> np.ndarray:
-    """Per feature row, whether region's body is the one to return."""
+#: A region body whose text is at least this share of lines the layout knows as the
+#: site's boilerplate on this page is not an article body, whatever the model says.
+MOSTLY_BOILERPLATE = 0.5
+
+
+def admissible(rows: np.ndarray) -> np.ndarray:
+    """Per feature row, whether region's body may be taken at all: not empty, and not
+    mostly text the site's own pages showed to be boilerplate (``extra_static``)."""
+    return (rows[:, PAGE_FEATURES.index("log_region_weight")] > 0) & ~(
+        rows[:, PAGE_FEATURES.index("extra_static")] >= MOSTLY_BOILERPLATE)
+
+
+def choose_body(rows: np.ndarray, model: TreeModel | None = None, threshold: float | None = None) -> np.ndarray:
+    """Per feature row, whether region's body is the one to return: the model's
+    P(region's is better) at or above its threshold, for an :func:`admissible` body."""
     model = model or shared_choice_model()
-    return model.predict(rows) >= float(model.info.get("threshold", 0.5))
+    t = float(model.info.get("threshold", 0.5)) if threshold is None else threshold
+    return (model.predict(rows) >= t) & admissible(rows)
 
 
 def pairs_by_layout(pattern_ids: Sequence[str], layout_bodies: Sequence[str],
@@ -174,7 +273,7 @@ def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
 
     _, region_body = shared_region().extract(page.tree, page.url)
     row = page_features(layout_text(article), region_body, article.score, article.method,
-                        agreements.get(article.pattern or ""), pw)
+                        agreements.get(article.pattern or ""), pw, line_roles(page, site, article))
     if choose_body(row[None, :], model)[0]:
         article.body = region_body
         article.method = f"{article.method}+region"
