@@ -64,7 +64,7 @@ from folds import grouped_folds, site_groups
 
 from parsel import Selector
 
-from newsstemmer import Page, learn
+from newsstemmer import LearnOptions, Page, learn
 from newsstemmer.evaluation import evaluate
 from newsstemmer.rules import RuleOptions, apply_rules, extract_unique_blocks, learn_ruleset, parse_page
 
@@ -145,7 +145,7 @@ def run_site(entries: list[Entry], n_train: int, repeat: int, dev_region, cv_reg
     if not test:
         return out
     try:
-        patterns = learn(train_pages)
+        patterns = learn(train_pages, LearnOptions(section_model=False))
     except Exception:  # noqa: BLE001 - a site whose layout cannot be learned: rules alone
         patterns = None
     sets = {

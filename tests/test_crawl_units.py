@@ -168,6 +168,22 @@ def test_learning_round_learns_saves_and_extracts(tmp_path, test_site):
     assert not again.changed and len(again.outcomes) == 3
 
 
+@pytest.mark.parametrize("on", [False, True])
+def test_section_model_setting_reaches_learning(tmp_path, test_site, on):
+    """NEWSSTEMMER_SECTION_MODEL (off by default) decides whether a round's learning applies
+    the learned section decision; a file learned with it carries the layouts' agreement
+    with the region extractor."""
+    settings = {} if not on else {"NEWSSTEMMER_SECTION_MODEL": True}
+    assert Config.from_settings(Settings(settings)).section_model is on
+    config = dataclasses.replace(_config(tmp_path), section_model=on)
+    buf = PageBuffer(config.buffer_path)
+    for p in _pages(test_site):
+        buf.add(p)
+    result = run_round(config, SITE, buf.urls(SITE), None, learn_now=True, save=True)
+    saved = SitePatterns.load(result.saved)
+    assert ("region_agreement" in saved.extras) is on
+
+
 def test_round_with_one_page_emits_it_unmatched_with_a_reason(tmp_path, test_site):
     config = _config(tmp_path)
     buf = PageBuffer(config.buffer_path)

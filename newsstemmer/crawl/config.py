@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_INCLUDE_NON_ARTICLES": False,
     "NEWSSTEMMER_INCLUDE_UNMATCHED": True,
     "NEWSSTEMMER_SINGLE_PAGE_METHOD": "region",
+    "NEWSSTEMMER_SECTION_MODEL": False,
     "NEWSSTEMMER_RESUME": True,
     "NEWSSTEMMER_DEMO_PORT": 8765,
     "NEWSSTEMMER_REPORT": False,
@@ -106,6 +107,10 @@ class Config:
     include_non_articles: bool = False
     include_unmatched: bool = True
     single_page_method: str = "region"  # or "pagerank", "crf", "decision", or "" for none
+    # Learning rounds apply the learned section decision (newsstemmer.decision.sections).
+    # Off: it is trained on layouts learned from a whole site's pages, and a crawl learns
+    # from its first pages (NOTES.md, session 6: slower rounds, no better crawl F1).
+    section_model: bool = False
     resume: bool = True
     demo_port: int = 8765
     report: Path | None = None  # folder of the HTML reports written at close (NEWSSTEMMER_REPORT), None: off
@@ -156,6 +161,7 @@ class Config:
             include_non_articles=getbool("NEWSSTEMMER_INCLUDE_NON_ARTICLES"),
             include_unmatched=getbool("NEWSSTEMMER_INCLUDE_UNMATCHED"),
             single_page_method=_single_page_method(get("NEWSSTEMMER_SINGLE_PAGE_METHOD")),
+            section_model=getbool("NEWSSTEMMER_SECTION_MODEL"),
             resume=getbool("NEWSSTEMMER_RESUME"),
             demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
             report=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),

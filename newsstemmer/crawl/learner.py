@@ -47,7 +47,7 @@ from w3lib.url import canonicalize_url
 from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
 from ..dom.parse import HTMLParseError
 from ..grouping import learn
-from ..layout.learning import site_of
+from ..layout.learning import LearnOptions, site_of
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config
@@ -200,7 +200,7 @@ def run_round(
     result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
     if learn_now and len(cores) >= 2:
         try:
-            learned = learn(cores, site=site)
+            learned = learn(cores, LearnOptions(section_model=config.section_model), site=site)
         except (Exception, RecursionError) as exc:
             log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
             result.error = f"{type(exc).__name__}: {exc}"[:300]
