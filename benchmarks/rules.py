@@ -145,6 +145,9 @@ def run_site(entries: list[Entry], n_train: int, repeat: int, dev_region, cv_reg
     if not test:
         return out
     try:
+        # Layouts of 3 pages with the unsupervised roles: the section decision is trained on
+        # layouts of whole sites, and on 3-page layouts it demotes the article (big9-05 rules
+        # with layout evidence 0.908 -> 0.820; NOTES.md, session 6).
         patterns = learn(train_pages, LearnOptions(section_model=False))
     except Exception:  # noqa: BLE001 - a site whose layout cannot be learned: rules alone
         patterns = None
