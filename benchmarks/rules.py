@@ -55,12 +55,11 @@ import gc
 import json
 import sys
 import time
-from pathlib import Path
 from statistics import median
 
 from _common import Entry, data_dir, load_manifest, prediction
 from cv import figures, page_id, print_tables, set_entries
-from folds import grouped_folds, site_groups
+from folds import grouped_folds
 
 from parsel import Selector
 
@@ -194,23 +193,9 @@ def run_site(entries: list[Entry], n_train: int, repeat: int, dev_region, cv_reg
 
 def fold_extractors(entries: list[Entry], folds: list[list[Entry]], data_file: str | None) -> list:
     """Per fold: the region extractor trained (train_region.py's defaults) without the fold's groups."""
-    from train_region import build_parser, extractors, load_rows, row_id, train_models
+    from train_region import fold_extractors as trained_per_fold
 
-    if data_file and Path(data_file).is_file():
-        rows = load_rows(Path(data_file))
-    else:
-        from region_data import page_record
-
-        rows = [page_record(e, g) for e, g in zip(entries, site_groups(entries))]
-    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
-    args = build_parser().parse_args([])
-    out = []
-    for k, fold in enumerate(folds):
-        held = {groups[page_id(e)] for e in fold}
-        region, clean = train_models([r for r in rows if groups[row_id(r)] not in held], args)
-        out.append(extractors(region, clean, ["both"])["both"])
-        print(f"[region fold {k}] trained", file=sys.stderr, flush=True)
-    return out
+    return trained_per_fold(entries, folds, data_file)
 
 
 def choose(cv_pairs: dict[str, dict], folds: list[list[Entry]], pages: list[Entry]) -> tuple[list[dict], list[str]]:

@@ -58,29 +58,9 @@ def f1(pred: str, gold: str) -> float:
 
 def region_extractors(entries: list[Entry], folds: list[list[Entry]], region_data: str | None) -> list:
     """Per fold, a RegionExtractor trained as train_region.py trains it, without the fold's groups."""
-    from train_region import build_parser as region_parser, extractors, load_rows, row_id, train_models
+    from train_region import fold_extractors
 
-    if region_data and Path(region_data).is_file():
-        rows = load_rows(Path(region_data))
-    else:
-        from region_data import page_record
-
-        groups = site_groups(entries)
-        rows = [page_record(e, g) for e, g in zip(entries, groups)]
-        if region_data:
-            from region_data import CLEAN_FEATURES, REGION_FEATURES
-
-            Path(region_data).write_bytes(pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES,
-                                                        "rows": rows}))
-    args = region_parser().parse_args([])
-    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
-    out = []
-    for k, fold in enumerate(folds):
-        held = {groups[page_id(e)] for e in fold}
-        region, clean = train_models([r for r in rows if groups[row_id(r)] not in held], args)
-        out.append(extractors(region, clean, ["both"])["both"])
-        print(f"[region fold {k}] trained", file=sys.stderr, flush=True)
-    return out
+    return fold_extractors(entries, folds, region_data)
 
 
 def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dict]:

@@ -253,6 +253,30 @@ def row_id(row: dict) -> tuple[str, str, str]:
     return (m["dataset"], m["site"], m["id"])
 
 
+def fold_extractors(entries, folds, data_file: str | None = None) -> list[RegionExtractor]:
+    """Per fold, the region extractor trained with this script's defaults without the fold's
+    site groups (for other benchmarks' CV).  ``data_file``: region_data.py's rows, read if it
+    exists, else computed (and written there if a name is given)."""
+    if data_file and Path(data_file).is_file():
+        rows = load_rows(Path(data_file))
+    else:
+        from region_data import page_record
+
+        rows = [page_record(e, g) for e, g in zip(entries, site_groups(entries))]
+        if data_file:
+            Path(data_file).write_bytes(pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES,
+                                                      "rows": rows}))
+    args = build_parser().parse_args([])
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    out = []
+    for k, fold in enumerate(folds):
+        held = {groups[page_id(e)] for e in fold}
+        region, clean = train_models([r for r in rows if groups[row_id(r)] not in held], args)
+        out.append(extractors(region, clean, ["both"])["both"])
+        print(f"[region fold {k}] trained", file=sys.stderr, flush=True)
+    return out
+
+
 def fold_pairs(rows: list[dict], entries, folds, pages, args: argparse.Namespace | None = None,
                variant: str = "both", merge_hosts: bool = False) -> list[dict]:
     """cv.py's per-fold predictions of the region extractor: per fold, models trained on
