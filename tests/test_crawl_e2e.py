@@ -18,9 +18,9 @@ from newsstemmer.crawl.testing import build_test_site, crawl_stats, run_crawl, s
 
 MAXSIZE = "200000"  # below the site's oversized page
 # One request at a time: the pages the first learning round sees then do not depend on
-# the order in which concurrent responses arrive.  With 8 at a time, some orders (about
-# one full-suite run in three) learned layouts that drop the paragraphs after an inline
-# fact box (issue #12, structure 1, with a layout learned from a few pages; NOTES.md).
+# the order in which concurrent responses arrive.  With 8 at a time, some orders (2 crawls
+# in 24) learned a layout that takes the inline fact box between the body's paragraphs as
+# main text (issue #12, structure 1, in a crawl's first round; NOTES.md, session 6).
 ONE_AT_A_TIME = "1"
 
 
