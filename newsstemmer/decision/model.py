@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DecisionModelError", "TreeModel", "body_of"]
+__all__ = ["DecisionModelError", "TreeModel", "body_of", "shipped_model", "shipped_model_path"]
 
 _FORMAT = "newsstemmer-decision-trees"
 _VERSION = 1
@@ -201,6 +203,27 @@ class TreeModel:
         if not ok:
             raise DecisionModelError(f"{path}: corrupt decision model (node indices out of range)")
         return cls(features, roots, feature, threshold, left, right, missing_left, value, depth, data.get("info"))
+
+
+def shipped_model_path(name: str) -> Path:
+    """The path of a model file shipped in the package (``newsstemmer/models/NAME``)."""
+    return Path(str(resources.files("newsstemmer") / "models" / name))
+
+
+_SHIPPED: dict[str, TreeModel] = {}
+_SHIPPED_LOCK = threading.Lock()
+
+
+def shipped_model(name: str, features: Sequence[str]) -> TreeModel:
+    """The shipped model file ``name``, read once per process (first use) and shared by
+    every thread (a :class:`TreeModel` holds no per-call state)."""
+    model = _SHIPPED.get(name)
+    if model is None:
+        with _SHIPPED_LOCK:
+            model = _SHIPPED.get(name)
+            if model is None:
+                model = _SHIPPED[name] = TreeModel.load(shipped_model_path(name), features)
+    return model
 
 
 def body_of(texts: Sequence[str], p: np.ndarray, threshold: float, title: str = "") -> str:

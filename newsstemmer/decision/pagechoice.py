@@ -27,9 +27,7 @@ layout's boilerplate (:func:`admissible`).
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +39,7 @@ from ..layout.matching import ExtractOptions, block_roles, extract_with_layouts,
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .choicegate import AGREEMENT_KEY, layout_text
-from .model import TreeModel
+from .model import TreeModel, shipped_model, shipped_model_path
 from .sections import TextReference
 
 __all__ = [
@@ -197,21 +195,12 @@ def page_features(
 
 def default_choice_model() -> Path:
     """The model file shipped in the package."""
-    return Path(str(resources.files("newsstemmer") / "models" / "pagechoice.json"))
-
-
-_LOCK = threading.Lock()
-_SHARED: TreeModel | None = None
+    return shipped_model_path("pagechoice.json")
 
 
 def shared_choice_model() -> TreeModel:
     """The process's page-choice model (the shipped one, loaded on first use)."""
-    global _SHARED
-    if _SHARED is None:
-        with _LOCK:
-            if _SHARED is None:
-                _SHARED = TreeModel.load(default_choice_model(), PAGE_FEATURES)
-    return _SHARED
+    return shipped_model("pagechoice.json", PAGE_FEATURES)
 
 
 #: A region body whose text is at least this share of lines the layout knows as the

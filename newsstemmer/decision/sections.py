@@ -22,11 +22,9 @@ region extractor (:mod:`newsstemmer.decision.regional`) keeps on the same pages.
 from __future__ import annotations
 
 import math
-import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +41,7 @@ from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
 from ..page import Page
 from ..single.crf.hints import HINTS, element_hints, hints
-from .model import TreeModel
+from .model import TreeModel, shipped_model, shipped_model_path
 
 __all__ = [
     "SECTION_FEATURES",
@@ -504,21 +502,12 @@ def decide_sections(units: Sequence[SectionUnit], main: np.ndarray) -> int:
 
 def default_section_model() -> Path:
     """The model file shipped in the package."""
-    return Path(str(resources.files("newsstemmer") / "models" / "sections.json"))
-
-
-_LOCK = threading.Lock()
-_SHARED: TreeModel | None = None
+    return shipped_model_path("sections.json")
 
 
 def shared_section_model() -> TreeModel:
     """The process's section model (the shipped one, loaded on first use)."""
-    global _SHARED
-    if _SHARED is None:
-        with _LOCK:
-            if _SHARED is None:
-                _SHARED = TreeModel.load(default_section_model(), SECTION_FEATURES)
-    return _SHARED
+    return shipped_model("sections.json", SECTION_FEATURES)
 
 
 def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None,
