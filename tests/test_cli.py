@@ -640,14 +640,20 @@ def test_extract_in_worker_processes_prints_what_one_process_does(site: Path, pa
     assert code2 == 1 and "p03-x.html: error" in err2
 
 
-def test_extract_loses_no_page_when_a_worker_process_dies(site: Path, patterns: Path, tmp_path: Path, capsys, monkeypatch):
-    from newsstemmer.cli import extract as cli_extract
-
+def _many_articles(site: Path, tmp_path: Path) -> Path:
+    """A folder of six copies of the fixture site's articles: enough pages for several chunks."""
     many = tmp_path / "many"
     many.mkdir()
     for k in range(6):
         for i, path in enumerate(article_files(site)):
             (many / f"p{k:02d}-{i}.html").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    return many
+
+
+def test_extract_loses_no_page_when_a_worker_process_dies(site: Path, patterns: Path, tmp_path: Path, capsys, monkeypatch):
+    from newsstemmer.cli import extract as cli_extract
+
+    many = _many_articles(site, tmp_path)
     code1, out1, _ = run(capsys, "extract", "-q", "-j", "1", "-p", str(patterns), str(many))
     parent = os.getpid()
     real = cli_extract.extract_file
@@ -667,11 +673,7 @@ def test_extract_redoes_the_chunks_a_worker_held_when_it_dies(site: Path, patter
                                                              monkeypatch):
     from newsstemmer.cli import extract as cli_extract
 
-    many = tmp_path / "many"
-    many.mkdir()
-    for k in range(6):
-        for i, path in enumerate(article_files(site)):
-            (many / f"p{k:02d}-{i}.html").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    many = _many_articles(site, tmp_path)
     code1, out1, _ = run(capsys, "extract", "-q", "-j", "1", "-p", str(patterns), str(many))
     parent = os.getpid()
     real = cli_extract.extract_file
