@@ -126,12 +126,14 @@ def extract_with_patterns(
     article = extract_with_layouts(page, site, opts, block_options)
     if not article.matched:
         return extract_single(page, opts.fallback) if opts.fallback else article
-    agreements = site.extras.get("region_agreement") if opts.page_choice else None
+    if not opts.page_choice or not article.is_article:
+        return article
+    from .decision.choicegate import AGREEMENT_KEY, needs_region  # no numpy: a cheap test first
+
+    agreements = site.extras.get(AGREEMENT_KEY)
     # (pattern files learned without the section decision, or before it, carry no
     # agreements: their articles are returned as the layouts give them)
-    if agreements is not None and article.is_article:
-        from .decision.choicegate import needs_region
-
+    if agreements is not None:
         pw = blocks_of(page, block_options or site.block_options()).total_weight
         if needs_region(article, agreements, pw):
             from .decision.pagechoice import choose  # numpy and the models: only when needed
