@@ -300,8 +300,10 @@ def _damaged(tmp_path: Path) -> dict[str, tuple[Path, int, str]]:
     offsets = [p.offset for p in scan_warc(str(good_gz)).pages]
     # cut inside the 4th story's gzip member
     make("cut.warc.gz", gz_bytes[: offsets[3] + 100], 3, "truncated or corrupt WARC")
-    # garbage in place of the 3rd story's member
-    make("garbled.warc.gz", gz_bytes[: offsets[2]] + b"\x1f\x8b" + os.urandom(300), 2, "corrupt")
+    # garbage in place of the 3rd story's member; seed 20 once read as a plain record
+    for seed in (1, 20):
+        garbage = b"\x1f\x8b" + random.Random(seed).randbytes(300)
+        make(f"garbled-{seed}.warc.gz", gz_bytes[: offsets[2]] + garbage, 2, "corrupt")
     poffsets = [p.offset for p in scan_warc(str(good)).pages]
     # cut inside the last story's payload
     make("cut.warc", plain_bytes[: poffsets[5] + 1500], 5, "truncated WARC")

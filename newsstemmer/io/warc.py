@@ -64,6 +64,8 @@ _HTML_START_RE = re.compile(
     rb"<(?:!doctype\s+html|html|head|body|title|script|style|meta|link|div|p|h1|table|a|b|br|font|iframe|!--)[\s>/]",
     re.IGNORECASE,
 )
+#: The first bytes of a gzip member compressed with deflate (the only method gzip defines).
+_GZIP_MAGIC = b"\x1f\x8b\x08"
 _UNKNOWN_FORMAT = "Unknown archive format"
 _NOT_PER_RECORD_GZIP = "non-chunked gzip"
 
@@ -199,6 +201,9 @@ def scan_warc(path: str, progress: Callable[[str, int, int], None] | None = None
             size = os.fstat(fh.fileno()).st_size
             show = progress if progress is not None and size >= _PROGRESS_MIN_BYTES else None
             stage = f"scanning {os.path.basename(path)}"
+            # One gzip member per record: each record must start with a deflate member header.
+            # (warcio reads a member it cannot inflate as plain bytes, which can parse as a record.)
+            gzipped = os.pread(fh.fileno(), 2, 0) == _GZIP_MAGIC[:2]
             records = ArchiveIterator(fh, arc2warc=True)
             stream = iter(records)
             end = 0  # where the last complete record ends
@@ -213,6 +218,9 @@ def scan_warc(path: str, progress: Callable[[str, int, int], None] | None = None
                     length = records.get_record_length()
                     short = _remaining(record)
                 scan.records += 1
+                if gzipped and os.pread(fh.fileno(), 3, offset) != _GZIP_MAGIC:
+                    scan.error = f"corrupt WARC: no valid gzip member at offset {offset}{noise.detail()}"
+                    return scan
                 if short:
                     scan.error = f"truncated WARC: the record at offset {offset} lacks {short} bytes{noise.detail()}"
                     return scan
