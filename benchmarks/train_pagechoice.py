@@ -15,8 +15,9 @@ The choice model (LightGBM, plain numpy trees at run time) is then trained per f
 the other folds' pages (label: region's body scores higher than the layout's; weight:
 the difference) and applied to the fold's pages, gated as the library gates it
 (:func:`~newsstemmer.decision.pagechoice.needs_region`).  Printed: ``layout`` (the
-layout's article, region for unmatched pages), ``choice`` (gated), ``choice-all`` (no
-gate), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
+layout's article, region for unmatched pages), ``choice`` (gated, as the library
+decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but region's body may also
+replace a layout body it merely extends: without ``extends_only``), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
 on every page and writes the model (``newsstemmer/models/pagechoice.json``).
 
     python benchmarks/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
@@ -40,8 +41,8 @@ from folds import grouped_folds, site_groups
 
 from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.choicegate import DISAGREEING, SHORT_BODY, layout_text, needs_region
-from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, layout_agreement, line_roles, page_features,
-                                             pairs_by_layout, without_known)
+from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
+                                             page_features, pairs_by_layout, without_known)
 from newsstemmer.decision.sections import SECTION_FEATURES, decide_sections, evidence_sample, section_units
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.layout.blocks import blocks_of
@@ -97,6 +98,7 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
             rec_p["raw"] = (layout_text(art), rbody, art.score, art.method, agree.get(art.pattern), pw,
                             line_roles(p, site, art))
             rec_p["x"] = page_features(*rec_p["raw"])
+            rec_p["extends"] = extends_only(art.body, rbody)
             rec_p["gate"] = needs_region(art, agree, pw)
         else:
             rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
@@ -178,11 +180,14 @@ def gate(x: np.ndarray) -> bool:
     return bool((not np.isnan(agree) and agree < DISAGREEING) or x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
 
 
-def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool) -> dict[tuple, tuple[str, str]]:
+def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool,
+            edges: bool = True) -> dict[tuple, tuple[str, str]]:
+    """Per page, the chosen prediction; ``edges``: region's body is not taken where it only
+    adds text around the layout's (``extends_only``, as the library decides)."""
     out = {}
     for r in records:
         pred = r["layout"]
-        if r["x"] is not None and (gate(r["x"]) or not gated):
+        if r["x"] is not None and (gate(r["x"]) or not gated) and not (edges and r["extends"]):
             if choose_body(r["x"][None, :], model, threshold)[0]:
                 pred = r["region_lt"]
         out[r["id"]] = (pred, r["gold"])
@@ -241,12 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     base = {r["id"]: (r["layout"], r["gold"]) for r in mine}
     oracle = {r["id"]: (r["region_lt"] if r["f1_region"] > r["f1_layout"] else r["layout"], r["gold"]) for r in mine}
     results["layout"] = figures(base, sets, folds)
-    for name, gated in (("choice", True), ("choice-all", False)):
-        per_fold = []
-        for k in range(len(folds)):
-            model = train([r for r in records if r["fold"] != k], args)
-            per_fold.append(choices([r for r in mine if r["fold"] == k], model, args.threshold, gated))
-        results[name] = figures(choices(mine, full, args.threshold, gated), sets, folds, per_fold)
+    fold_models = [train([r for r in records if r["fold"] != k], args) for k in range(len(folds))]
+    for name, gated, edges in (("choice", True, True), ("choice-all", False, True), ("choice-edges", True, False)):
+        per_fold = [choices([r for r in mine if r["fold"] == k], fold_models[k], args.threshold, gated, edges)
+                    for k in range(len(folds))]
+        results[name] = figures(choices(mine, full, args.threshold, gated, edges), sets, folds, per_fold)
     results["oracle"] = figures(oracle, sets, folds)
     gated = [r for r in mine if r["x"] is not None]
     print(f"gate: region runs on {sum(gate(r['x']) for r in gated)} of {len(gated)} matched pages", file=sys.stderr)

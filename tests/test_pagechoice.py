@@ -82,3 +82,23 @@ def test_an_empty_or_boilerplate_region_body_is_never_taken():
     assert not admissible(row("", menu))[0]
     assert not admissible(row("Home News Sport Weather and the rest of the menu", menu))[0]
     assert admissible(row("Harbour library opens late at night for students and more", menu))[0]
+
+
+def test_region_never_replaces_a_body_it_only_extends_at_the_edges():
+    from newsstemmer.decision.pagechoice import extends_only
+
+    body = ("市立図書館は今月から閲覧室の開館時間を延長した。\n"
+            "館長は「夜でも静かに勉強できる場所を増やしたい」と話した。\n"
+            "利用者は初週だけで前年同期の二倍に増えた。")
+    # a byline before and a footer after the layout's whole body: keep the layout's
+    assert extends_only(body, "By Staff Reporter 1077\n" + body + "\nShare this story on every network")
+    assert extends_only(body, body)
+    # region finds a paragraph inside the layout's body (one the layout took as boilerplate)
+    lines = body.split("\n")
+    inner = "\n".join([lines[0], "The council said the plan had been discussed for two whole years.", *lines[1:]])
+    assert not extends_only(body, inner)
+    # region's body lacks part of the layout's, or shares nothing with it, or is empty
+    assert not extends_only(body, "\n".join(lines[1:]) + "\nA footer line")
+    assert not extends_only(body, "Something else entirely, in another part of the page.")
+    assert not extends_only(body, "")
+    assert not extends_only("", "Some text")

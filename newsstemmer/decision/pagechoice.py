@@ -21,7 +21,8 @@ where region's extra text comes from on this page (lines the layout holds as the
 boilerplate, its SUB sections, or blocks it never saw: :func:`where_features`), the
 match's coverage and kind (pattern or loose), the layout's agreement with region, and
 the page's own text weight.  Region's body is never taken empty or made mostly of the
-layout's boilerplate (:func:`admissible`).
+layout's boilerplate (:func:`admissible`), nor where it only adds text around a body
+the layout already has whole (:func:`extends_only`: a byline, a footer, a sidebar).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "MOSTLY_BOILERPLATE",
     "admissible",
     "agreement",
+    "extends_only",
     "choose_body",
     "default_choice_model",
     "layout_agreement",
@@ -215,6 +217,45 @@ def admissible(rows: np.ndarray) -> np.ndarray:
         rows[:, PAGE_FEATURES.index("extra_static")] >= MOSTLY_BOILERPLATE)
 
 
+#: :func:`extends_only`: the share of the layout's body (significant characters of its
+#: lines) region's body must hold for the layout's body to count as held whole ...
+EDGE_COVER = 0.95
+#: ... and the share of region's body under which its extra text between the lines it
+#: shares with the layout counts as none (region then only adds text at the edges).
+EDGE_INNER = 0.05
+
+
+def extends_only(layout_body: str, region_body: str) -> bool:
+    """Whether region's body holds the layout's body whole (:data:`EDGE_COVER`) and adds
+    text only before or after it (extra lines between the lines the two share: under
+    :data:`EDGE_INNER` of region's body).  Such a body cannot be the better one where the
+    layout's is right (what it adds is a byline, a footer, a sidebar's text), and where
+    the layout's body lacks the article's end or start region's guess of where the
+    article ends is no safer than the layout's: the layout's body is kept.  Text region
+    finds *inside* the layout's body (lines the layout took as boilerplate or SUB between
+    its paragraphs) is what the choice is for.  Compared by lines of significant
+    characters (any script)."""
+    sig_region = significant(region_body)
+    if not sig_region:
+        return False
+    held = total = 0
+    for line in layout_body.split("\n"):
+        sig = significant(line)
+        total += len(sig)
+        if sig and sig in sig_region:
+            held += len(sig)
+    if not total or held < EDGE_COVER * total:
+        return False
+    sig_layout = significant(layout_body)
+    lines = [sig for sig in map(significant, region_body.split("\n")) if sig]
+    shared = [sig in sig_layout for sig in lines]
+    if not any(shared):
+        return False
+    first, last = shared.index(True), len(shared) - 1 - shared[::-1].index(True)
+    inner = sum(len(sig) for i, sig in enumerate(lines[first:last], first) if not shared[i])
+    return inner < EDGE_INNER * len(sig_region)
+
+
 def choose_body(rows: np.ndarray, model: TreeModel | None = None, threshold: float | None = None) -> np.ndarray:
     """Per feature row, whether region's body is the one to return: the model's
     P(region's is better) at or above its threshold, for an :func:`admissible` body."""
@@ -252,7 +293,8 @@ def store_agreement(site: SitePatterns, pages: Sequence[Page], region_bodies: di
 def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
            model: TreeModel | None = None) -> Article:
     """The page's article after the learned choice: ``article`` (a layout's, matched) as
-    it is, or with region's body where the model judges region's the better one.  The
+    it is, or with region's body where the model judges region's the better one (and
+    region's does not merely add text around the layout's: :func:`extends_only`).  The
     caller runs it where :func:`~newsstemmer.decision.choicegate.needs_region` says it
     could change the answer (``page_weight``: the page's blocks' total weight)."""
     from .regional import shared_region
@@ -263,7 +305,7 @@ def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
     _, region_body = shared_region().extract(page.tree, page.url)
     row = page_features(layout_text(article), region_body, article.score, article.method,
                         agreements.get(article.pattern or ""), pw, line_roles(page, site, article))
-    if choose_body(row[None, :], model)[0]:
+    if choose_body(row[None, :], model)[0] and not extends_only(article.body, region_body):
         article.body = region_body
         article.method = f"{article.method}+region"
     return article
