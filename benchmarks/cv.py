@@ -17,6 +17,12 @@ Methods:
   model trained as ``train_sections.py`` trains it, without the held-out fold's
   sites (``--sections-data FILE`` reuses the units it wrote; otherwise about 2 min
   more).  Judged on big9 (both years), cleanportal and dragnet sites with >= 5 pages.
+- ``layout-choice``: what ``newsstemmer`` does by default: ``layout`` with the learned
+  per-page choice of region's body (``ExtractOptions.page_choice``) and region for
+  unmatched pages.  Dev: the shipped models.  CV: ``train_pagechoice.py``'s records
+  (per fold the section model, the region models and the choice model trained without
+  the fold's sites; ``--choice-data FILE`` reuses the records it wrote, otherwise about
+  2 min more with ``--sections-data`` / ``--region-data`` given).
 - ``layout-rules``: the same with the unsupervised Webstemmer roles alone
   (``LearnOptions(section_model=False)``); nothing is trained across folds: its
   CV figure is its figure on each fold's held-out sites.
@@ -36,10 +42,10 @@ Methods:
 ``--cross`` also runs the single-page methods on the multi-page sets (where the
 shipped CRF's dev figure is in-sample: those sites trained it).
 
-    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,layout-rules,pagerank,region,crf]
+    python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,layout-choice,layout-rules,pagerank,region,crf]
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
                             [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
-                            [--sections-data FILE]
+                            [--sections-data FILE] [--choice-data FILE]
                             [--json FILE] [--data DIR]
 """
 
@@ -71,7 +77,7 @@ SETS: dict[str, tuple[tuple[str, ...], int]] = {
 }
 MULTI_SETS = ("big9", "cleanportal", "dragnet")
 SINGLE_SETS = ("readability", "chaos", "dragnet-single")
-METHODS = ("layout", "layout-rules", "pagerank", "region", "crf")
+METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf")
 DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
 
 
@@ -97,11 +103,16 @@ def page_id(e: Entry) -> tuple[str, str, str]:
 # --- per-page predictions, one (prediction, gold) pair per page --------------------------------
 
 
-def layout_pairs(pages: list[Entry], options=None) -> dict[tuple, tuple[str, str]]:
+def layout_pairs(pages: list[Entry], options=None, extract=None) -> dict[tuple, tuple[str, str]]:
     """quality.py's transductive run: learn each site from all its pages (with
-    ``options``: LearnOptions), extract them."""
+    ``options``: LearnOptions), extract them (with ``extract``: ExtractOptions; default
+    the layouts alone, PageRank for unmatched pages, no per-page choice)."""
+    import quality
     from quality import run_site
 
+    from newsstemmer import ExtractOptions
+
+    quality.OPTIONS = extract or ExtractOptions(fallback="pagerank", page_choice=False)
     sites: dict[tuple[str, str], list[Entry]] = {}
     for e in pages:
         sites.setdefault((e.dataset, e.site), []).append(e)
@@ -111,6 +122,19 @@ def layout_pairs(pages: list[Entry], options=None) -> dict[tuple, tuple[str, str
         for e, pair in zip(es, run_site(es, options)["pairs"]):
             out[page_id(e)] = pair
     return out
+
+
+def choice_fold_pairs(entries: list[Entry], folds: list[list[Entry]], args) -> list[dict[tuple, tuple[str, str]]]:
+    """Per fold: train_pagechoice.py's choice (gated, as the library decides) with every
+    model trained without the fold's sites."""
+    import train_pagechoice as tp
+
+    pargs = tp.build_parser().parse_args([])
+    pargs.data_file, pargs.sections_data, pargs.region_data = args.choice_data, args.sections_data, args.region_data
+    records = tp.load_records(entries, folds, pargs)
+    tp.featurize(records, set())
+    return [tp.choices([r for r in records if r["fold"] == k], tp.train([r for r in records if r["fold"] != k], pargs),
+                       pargs.threshold, True) for k in range(len(folds))]
 
 
 def pagerank_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
@@ -270,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sections-data", metavar="FILE",
                     help="layout: the units train_sections.py wrote (default: computed, ~2 min)")
     ap.add_argument("--region-data", metavar="FILE", help="region: the rows region_data.py wrote (default: computed)")
+    ap.add_argument("--choice-data", metavar="FILE",
+                    help="layout-choice: the per-page records train_pagechoice.py wrote (written if missing)")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
 
@@ -320,6 +346,11 @@ def main(argv: list[str] | None = None) -> int:
 
             results[method] = figures(layout_pairs(pages), sets, folds,
                                       section_fold_pairs(load_data(entries, args.sections_data), entries, folds, pages))
+        elif method == "layout-choice":
+            from newsstemmer import ExtractOptions
+
+            dev = layout_pairs(pages, extract=ExtractOptions(fallback="region"))
+            results[method] = figures(dev, sets, folds, choice_fold_pairs(entries, folds, args))
         elif method == "layout-rules":
             from newsstemmer.layout.learning import LearnOptions
 

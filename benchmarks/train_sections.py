@@ -49,7 +49,8 @@ from newsstemmer.layout.patterns import SitePatterns
 
 SETS = ("big9", "cleanportal", "dragnet")
 TRAIN_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
-OPTIONS = ExtractOptions(fallback="pagerank")  # as quality.py / cv.py's layout
+# as cv.py's layout: the layouts alone (the per-page choice is measured by train_pagechoice.py)
+OPTIONS = ExtractOptions(fallback="pagerank", page_choice=False)
 
 
 def training_sites(entries: list[Entry]) -> dict[tuple[str, str], list[Entry]]:

@@ -118,7 +118,7 @@ def extract_with_patterns(
 
     ``matched`` is False if no layout applies; the page then gets the single-page
     method named by ``options.fallback``, or an empty body if that is None.  With
-    ``options.page_choice`` (off by default) a matched article's body may be replaced by
+    ``options.page_choice`` (the default) a matched article's body may be replaced by
     the region extractor's where the learned per-page choice judges it better
     (:mod:`newsstemmer.decision.pagechoice`; ``method`` then ends in ``+region``).
     """

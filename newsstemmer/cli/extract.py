@@ -178,7 +178,9 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         include_non_articles=args.include_non_articles or None,
     )
     # auto: the site's layouts, else the best single-page method; pattern: layouts only.
-    options = dataclasses.replace(options, fallback=DEFAULT_SINGLE_PAGE_METHOD if args.method == "auto" else None)
+    # (the per-page choice of region's body runs with "auto" only: "pattern" is the layouts alone)
+    options = dataclasses.replace(options, fallback=DEFAULT_SINGLE_PAGE_METHOD if args.method == "auto" else None,
+                                  page_choice=args.method == "auto")
     if args.method in ("pattern", "rules") and site is None:
         raise CLIError(f"--method {args.method} needs a pattern file (-p)")
     extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns

@@ -45,9 +45,10 @@ class ExtractOptions:
     # pages then come back with an empty body (used by :mod:`newsstemmer.chain`).
     fallback: str | None = None
     # After a layout matched, let the learned per-page choice (newsstemmer.decision.pagechoice)
-    # check the region extractor's body where it could be the better one (chain.py).
-    # Off by default for now: see NOTES.md "#12 per-page choice".
-    page_choice: bool = False
+    # check the region extractor's body where it could be the better one (chain.py).  It acts
+    # only on pattern files that carry the layouts' agreement with region (written by `learn`
+    # with the section decision); others are extracted as the layouts give them.
+    page_choice: bool = True
 
 
 @dataclass
