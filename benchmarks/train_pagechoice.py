@@ -40,7 +40,7 @@ from cv import figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
 
 from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.choicegate import DISAGREEING, SHORT_BODY, layout_text, needs_region
+from newsstemmer.decision.choicegate import SHORT_BODY, layout_text, needs_region
 from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
                                              page_features, pairs_by_layout, without_known)
 from newsstemmer.decision.sections import SECTION_FEATURES, decide_sections, evidence_sample, section_units
@@ -99,7 +99,7 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
                             line_roles(p, site, art))
             rec_p["x"] = page_features(*rec_p["raw"])
             rec_p["extends"] = extends_only(art.body, rbody)
-            rec_p["gate"] = needs_region(art, agree, pw)
+            rec_p["gate"] = needs_region(art, pw)
         else:
             rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
             rec_p["x"] = None
@@ -176,8 +176,7 @@ def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
 
 def gate(x: np.ndarray) -> bool:
     """``needs_region`` from a feature row (the records keep the rows, not the articles)."""
-    agree = x[PAGE_FEATURES.index("layout_agreement")]
-    return bool((not np.isnan(agree) and agree < DISAGREEING) or x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
+    return bool(x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
 
 
 def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool,

@@ -135,7 +135,7 @@ def extract_with_patterns(
     # agreements: their articles are returned as the layouts give them)
     if agreements is not None:
         pw = blocks_of(page, block_options or site.block_options()).total_weight
-        if needs_region(article, agreements, pw):
+        if needs_region(article, pw):
             from .decision.pagechoice import choose  # numpy and the models: only when needed
 
             article = choose(page, site, article, pw)

@@ -25,9 +25,8 @@ def test_agreement_and_features():
 
 def test_gate_runs_region_only_where_it_could_change_the_answer():
     art = Article("u", "Title", "word " * 100, matched=True, pattern="p0")
-    assert not needs_region(art, {"p0": 0.95}, 600)
-    assert needs_region(art, {"p0": 0.5}, 600)  # a layout that disagreed with region
-    assert needs_region(art, {"p0": 0.95}, 5000)  # a short body on a long page
+    assert not needs_region(art, 600)
+    assert needs_region(art, 5000)  # a short body on a long page
 
 
 def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():

@@ -9,11 +9,11 @@ A small tree model trained on the gold of many sites (``benchmarks/train_pagecho
 site-grouped) decides per page which of the two bodies to return.
 
 Running region on every page would cost more than the layout itself, so it runs only
-where it can change the answer (:func:`needs_region`): on pages of a layout that
-disagreed with region on its own pages at learning time (the agreement is measured on
-the section decision's evidence sample and kept in the pattern file,
-``extras["region_agreement"]``: pattern id -> mean shingle F1 of the two bodies; files
-without it are read as agreeing), or whose body is short against the page's text.
+where it can change the answer (:func:`~newsstemmer.decision.choicegate.needs_region`):
+on pages whose layout text is short against the page's text.  Each layout's agreement
+with region, measured at learning time on the section decision's evidence sample, is
+kept in the pattern file (``extras["region_agreement"]``: pattern id -> mean shingle F1
+of the two bodies) as a feature; files without it get no choice.
 
 Features of a page (:data:`PAGE_FEATURES`): both bodies' weights and ratio, their
 shingle overlap both ways and their overlap in significant characters (any script),
