@@ -14,7 +14,8 @@ layout matches get region's article (the library's default fallback).
 The choice model (LightGBM, plain numpy trees at run time) is then trained per fold on
 the other folds' pages (label: region's body scores higher than the layout's; weight:
 the difference) and applied to the fold's pages, gated as the library gates it
-(:func:`~newsstemmer.decision.pagechoice.needs_region`).  Printed: ``layout`` (the
+(:func:`~newsstemmer.decision.choicegate.needs_region`: layouts where the
+choice took region's body on a page of their learning-time evidence sample, short text).  Printed: ``layout`` (the
 layout's article, region for unmatched pages), ``choice`` (gated, as the library
 decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but region's body may also
 replace a layout body it merely extends: without ``extends_only``), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
@@ -40,7 +41,7 @@ from cv import figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
 
 from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.choicegate import SHORT_BODY, layout_text, needs_region
+from newsstemmer.decision.choicegate import SHORT_BODY, layout_text
 from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
                                              page_features, pairs_by_layout, without_known)
 from newsstemmer.decision.sections import SECTION_FEATURES, decide_sections, evidence_sample, section_units
@@ -85,10 +86,12 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
     agree = layout_agreement(pairs_by_layout([arts[n].pattern for n in sample], [layout_text(arts[n]) for n in sample],
                                              [regions[n][1] for n in sample]))
     out = []
-    for e, p, art, (rtitle, rbody) in zip(es, pages, arts, regions):
+    in_sample = set(sample)
+    for n, (e, p, art, (rtitle, rbody)) in enumerate(zip(es, pages, arts, regions)):
         gold = e.gold()
         pw = blocks_of(p, site.block_options()).total_weight
-        rec_p = {"id": page_id(e), "matched": art.matched, "gold": gold, "has_title": e.gold_has_title}
+        rec_p = {"id": page_id(e), "matched": art.matched, "gold": gold, "has_title": e.gold_has_title,
+                 "pattern": art.pattern, "sampled": False}
         rec_p["region"] = prediction(rtitle, rbody, e.gold_has_title)
         if art.matched:
             rec_p["layout"] = prediction(art.title, art.body, e.gold_has_title)
@@ -99,11 +102,10 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
                             line_roles(p, site, art))
             rec_p["x"] = page_features(*rec_p["raw"])
             rec_p["extends"] = extends_only(art.body, rbody)
-            rec_p["gate"] = needs_region(art, pw)
+            rec_p["sampled"] = n in in_sample
         else:
             rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
             rec_p["x"] = None
-            rec_p["gate"] = False
         rec_p["f1_layout"] = f1(rec_p["layout"], gold)
         rec_p["f1_region"] = f1(rec_p["region_lt"], gold)
         out.append(rec_p)
@@ -174,21 +176,39 @@ def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
     return model
 
 
-def gate(x: np.ndarray) -> bool:
-    """``needs_region`` from a feature row (the records keep the rows, not the articles)."""
+def short(x: np.ndarray) -> bool:
+    """The short-text half of ``needs_region``, from a feature row."""
     return bool(x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
+
+
+def takes(r: dict, model: TreeModel, threshold: float, edges: bool = True) -> bool:
+    """Whether the choice takes region's body on this page (``takes_region``)."""
+    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and r["extends"])
+
+
+def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges: bool = True) -> set[tuple]:
+    """The layouts (dataset, site, pattern) where the choice took region's body on some
+    page of the learning-time evidence sample (``store_agreement``'s ``region_choice``)."""
+    return {(*r["id"][:2], r["pattern"]) for r in records
+            if r["x"] is not None and r["sampled"] and takes(r, model, threshold, edges)}
+
+
+def gate(r: dict, flags: set[tuple]) -> bool:
+    """``needs_region`` from a record: a flagged layout and a short text."""
+    return (*r["id"][:2], r["pattern"]) in flags and short(r["x"])
 
 
 def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool,
             edges: bool = True) -> dict[tuple, tuple[str, str]]:
-    """Per page, the chosen prediction; ``edges``: region's body is not taken where it only
-    adds text around the layout's (``extends_only``, as the library decides)."""
+    """Per page, the chosen prediction, gated as the library gates it (``gated``; the
+    layouts' flags from the same model on their sampled pages); ``edges``: region's
+    body is not taken where it only adds text around the layout's (``extends_only``)."""
+    flags = layout_flags(records, model, threshold, edges) if gated else set()
     out = {}
     for r in records:
         pred = r["layout"]
-        if r["x"] is not None and (gate(r["x"]) or not gated) and not (edges and r["extends"]):
-            if choose_body(r["x"][None, :], model, threshold)[0]:
-                pred = r["region_lt"]
+        if r["x"] is not None and (not gated or gate(r, flags)) and takes(r, model, threshold, edges):
+            pred = r["region_lt"]
         out[r["id"]] = (pred, r["gold"])
     return out
 
@@ -251,8 +271,10 @@ def main(argv: list[str] | None = None) -> int:
                     for k in range(len(folds))]
         results[name] = figures(choices(mine, full, args.threshold, gated, edges), sets, folds, per_fold)
     results["oracle"] = figures(oracle, sets, folds)
-    gated = [r for r in mine if r["x"] is not None]
-    print(f"gate: region runs on {sum(gate(r['x']) for r in gated)} of {len(gated)} matched pages", file=sys.stderr)
+    matched = [r for r in mine if r["x"] is not None]
+    flags = layout_flags(records, full, args.threshold)
+    print(f"gate: region runs on {sum(gate(r, flags) for r in matched)} of {len(matched)} matched pages "
+          f"({len(flags)} layouts flagged; short text alone: {sum(short(r['x']) for r in matched)})", file=sys.stderr)
     print_tables(results, args.folds, args.per_fold)
     return 0
 

@@ -128,14 +128,14 @@ def extract_with_patterns(
         return extract_single(page, opts.fallback) if opts.fallback else article
     if not opts.page_choice or not article.is_article:
         return article
-    from .decision.choicegate import AGREEMENT_KEY, needs_region  # no numpy: a cheap test first
+    from .decision.choicegate import CHOICE_KEY, needs_region  # no numpy: a cheap test first
 
-    agreements = site.extras.get(AGREEMENT_KEY)
-    # (pattern files learned without the section decision, or before it, carry no
-    # agreements: their articles are returned as the layouts give them)
-    if agreements is not None:
+    chosen = site.extras.get(CHOICE_KEY)
+    # (pattern files learned without the section decision, or before the choice was
+    # measured at learning, carry none: their articles are returned as the layouts give them)
+    if chosen and chosen.get(article.pattern or ""):
         pw = blocks_of(page, block_options or site.block_options()).total_weight
-        if needs_region(article, pw):
+        if needs_region(article, pw, chosen):
             from .decision.pagechoice import choose  # numpy and the models: only when needed
 
             article = choose(page, site, article, pw)

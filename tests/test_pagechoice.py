@@ -7,7 +7,7 @@ from pathlib import Path
 
 from newsstemmer import ExtractOptions, Page, extract_with_patterns, learn
 from newsstemmer.article import Article
-from newsstemmer.decision.choicegate import AGREEMENT_KEY, needs_region
+from newsstemmer.decision.choicegate import AGREEMENT_KEY, CHOICE_KEY, needs_region
 from newsstemmer.decision.pagechoice import PAGE_FEATURES, agreement, page_features
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
@@ -25,8 +25,11 @@ def test_agreement_and_features():
 
 def test_gate_runs_region_only_where_it_could_change_the_answer():
     art = Article("u", "Title", "word " * 100, matched=True, pattern="p0")
-    assert not needs_region(art, 600)
-    assert needs_region(art, 5000)  # a short body on a long page
+    assert not needs_region(art, 600, {"p0": 0.25})
+    assert needs_region(art, 5000, {"p0": 0.25})  # a short body on a long page
+    # ... of a layout where the choice never took region's body at learning time
+    assert not needs_region(art, 5000, {"p0": 0.0})
+    assert not needs_region(art, 5000, {})
 
 
 def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():
@@ -35,6 +38,8 @@ def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():
     site = learn(pages)
     agreements = site.extras[AGREEMENT_KEY]
     assert agreements and all(0.0 <= v <= 1.0 for v in agreements.values())
+    chosen = site.extras[CHOICE_KEY]
+    assert set(chosen) <= set(agreements) and all(0.0 <= v <= 1.0 for v in chosen.values())
     for page in pages:
         on = extract_with_patterns(page, site, ExtractOptions(page_choice=True))
         off = extract_with_patterns(page, site)

@@ -10,10 +10,12 @@ site-grouped) decides per page which of the two bodies to return.
 
 Running region on every page would cost more than the layout itself, so it runs only
 where it can change the answer (:func:`~newsstemmer.decision.choicegate.needs_region`):
-on pages whose layout text is short against the page's text.  Each layout's agreement
-with region, measured at learning time on the section decision's evidence sample, is
-kept in the pattern file (``extras["region_agreement"]``: pattern id -> mean shingle F1
-of the two bodies) as a feature; files without it get no choice.
+on pages whose layout text is short against the page's text, of layouts where the
+choice took region's body on at least one page of the section decision's evidence
+sample at learning time (kept in the pattern file, ``extras["region_choice"]``: pattern
+id -> share of the sampled pages).  Each layout's agreement with region on the same
+sample (``extras["region_agreement"]``: pattern id -> mean shingle F1 of the two bodies)
+is a feature.  Pattern files without these get no choice.
 
 Features of a page (:data:`PAGE_FEATURES`): both bodies' weights and ratio, their
 shingle overlap both ways and their overlap in significant characters (any script),
@@ -39,7 +41,7 @@ from ..layout.blocks import blocks_of, line_digest
 from ..layout.matching import ExtractOptions, block_roles, extract_with_layouts, match_pattern
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from .choicegate import AGREEMENT_KEY, layout_text
+from .choicegate import AGREEMENT_KEY, CHOICE_KEY, layout_text
 from .model import TreeModel, shipped_model, shipped_model_path
 from .sections import TextReference
 
@@ -59,6 +61,7 @@ __all__ = [
     "choose",
     "shared_choice_model",
     "store_agreement",
+    "takes_region",
 ]
 
 PAGE_FEATURES: tuple[str, ...] = (
@@ -273,21 +276,41 @@ def pairs_by_layout(pattern_ids: Sequence[str], layout_bodies: Sequence[str],
     return out
 
 
-def store_agreement(site: SitePatterns, pages: Sequence[Page], region_bodies: dict[int, str]) -> dict[str, float]:
+def store_agreement(site: SitePatterns, pages: Sequence[Page], region_bodies: dict[int, str],
+                    model: TreeModel | None = None) -> dict[str, float]:
     """Measure each layout's agreement with region on the pages whose region body is
     known (page number -> body: the section decision's evidence sample) and keep it in
-    ``site.extras`` (:data:`AGREEMENT_KEY`)."""
-    ids, mine, theirs = [], [], []
+    ``site.extras`` (:data:`AGREEMENT_KEY`); then run the choice itself on those pages
+    and keep, per layout, the share of them where it took region's body
+    (:data:`CHOICE_KEY`): extraction runs region only on the pages of layouts where that
+    share is not 0 (:func:`~newsstemmer.decision.choicegate.needs_region`)."""
+    taken = []
     opts = ExtractOptions(page_choice=False)
     for n, body in sorted(region_bodies.items()):
         art = extract_with_layouts(pages[n], site, opts)
-        if art.matched and art.pattern:
-            ids.append(art.pattern)
-            mine.append(layout_text(art))
-            theirs.append(body)
-    found = layout_agreement(pairs_by_layout(ids, mine, theirs))
+        if art.matched and art.pattern and art.is_article:
+            taken.append((n, art, body))
+    found = layout_agreement(pairs_by_layout([a.pattern for _, a, _ in taken], [layout_text(a) for _, a, _ in taken],
+                                             [b for _, _, b in taken]))
     site.extras[AGREEMENT_KEY] = found
+    chosen: dict[str, list[bool]] = {}
+    for n, art, body in taken:
+        pw = blocks_of(pages[n], site.block_options()).total_weight
+        chosen.setdefault(art.pattern or "", []).append(takes_region(pages[n], site, art, body, pw, model))
+    site.extras[CHOICE_KEY] = {pid: round(sum(c) / len(c), 4) for pid, c in chosen.items()}
     return found
+
+
+def takes_region(page: Page, site: SitePatterns, article: Article, region_body: str, page_weight: int,
+                 model: TreeModel | None = None) -> bool:
+    """Whether the choice returns region's body (``region_body``) for this page rather
+    than the layout's ``article``: the model says region's is better, it is
+    :func:`admissible`, and it does more than extend the layout's at the edges
+    (:func:`extends_only`)."""
+    agreements = site.extras.get(AGREEMENT_KEY) or {}
+    row = page_features(layout_text(article), region_body, article.score, article.method,
+                        agreements.get(article.pattern or ""), page_weight, line_roles(page, site, article))
+    return bool(choose_body(row[None, :], model)[0]) and not extends_only(article.body, region_body)
 
 
 def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
@@ -299,13 +322,8 @@ def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
     could change the answer (``page_weight``: the page's blocks' total weight)."""
     from .regional import shared_region
 
-    pw = page_weight
-    agreements = site.extras.get(AGREEMENT_KEY) or {}
-
     _, region_body = shared_region().extract(page.tree, page.url)
-    row = page_features(layout_text(article), region_body, article.score, article.method,
-                        agreements.get(article.pattern or ""), pw, line_roles(page, site, article))
-    if choose_body(row[None, :], model)[0] and not extends_only(article.body, region_body):
+    if takes_region(page, site, article, region_body, page_weight, model):
         article.body = region_body
         article.method = f"{article.method}+region"
     return article
