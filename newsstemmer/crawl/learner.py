@@ -133,7 +133,8 @@ class SiteLearner:
         self._ready: dict[str, list[Article]] = defaultdict(list)  # waiting for an emit request
         self._direct: dict[str, list[Article]] = defaultdict(list)  # the same, from pages never buffered
         self._emit_waiting: set[str] = set()  # sites with an emit request under way for _direct
-        self._extracting = 0  # pages in the second process
+        self._aside: dict[int, FetchedPage] = {}  # pages in the second process, by id
+        self._direct_pages: dict[int, FetchedPage] = {}  # the pages of _direct's articles, by the article's id
         self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
@@ -208,23 +209,26 @@ class SiteLearner:
         middleware keeps Scrapy's parallel handling of that output (``CONCURRENT_ITEMS``
         tasks) waiting too, which cost the reactor more than the extraction (NOTES.md).
         """
-        self._extracting += 1
+        self._aside[id(page)] = page
         d = self.sidecar.extract(page, patterns, self.options)  # type: ignore[union-attr]
         d.addErrback(lambda failure: extract_page(page, patterns, self.options))  # (an answer it could not send)
         d.addCallback(self._extracted_aside, page)
         d.addErrback(lambda failure: log.error("newsstemmer: %s: %s", page.url, failure.getErrorMessage()))
 
     def _extracted_aside(self, outcome: Outcome, page: FetchedPage) -> None:
-        self._extracting -= 1
+        if self._aside.pop(id(page), None) is None:
+            return  # the crawl closed meanwhile: the page was buffered for the next one
+        page.tree = None  # (not needed any more)
         out = self._outcome(page, outcome)
         if isinstance(out, FetchedPage):
             self.buffer_page(out)
         elif out is not None:
             self._direct[page.site].append(out)
+            self._direct_pages[id(out)] = page
             if page.site not in self._emit_waiting:  # one emit request carries every article ready by then
                 self._emit_waiting.add(page.site)
                 self._emit(page.site)
-        elif self.final and not self._extracting:
+        elif self.final and not self._aside:
             self.wake()  # the crawl may end now
 
     def _emitted(self, outcome: Outcome) -> bool:
@@ -407,7 +411,10 @@ class SiteLearner:
         for item in items:
             self._in_flight[id(item)] = (site, item.url, item)
         self._emit_waiting.discard(site)
-        return items + self._direct.pop(site, [])
+        direct = self._direct.pop(site, [])
+        for item in direct:
+            self._direct_pages.pop(id(item), None)
+        return items + direct
 
     def _claim(self, item: Article) -> bool:
         """Claim the emission of an article: in a shared crawl, by its key (one process alone emits all)."""
@@ -473,7 +480,7 @@ class SiteLearner:
 
     def busy(self) -> bool:
         """A round runs, a page is being extracted aside, or articles wait to be emitted."""
-        return bool(self._busy or self._extracting) or any(self._ready.values()) or any(self._direct.values())
+        return bool(self._busy or self._aside) or any(self._ready.values()) or any(self._direct.values())
 
     def kick(self, site: str) -> None:
         """Learn or emit the site's buffered pages if that is due (and this worker's to do)."""
@@ -508,6 +515,7 @@ class SiteLearner:
         finally:
             self.monitor.history = None
             self.runlog.close()
+        self._keep_aside()
         left = self.buffer.count()
         self.stats.set_value(STATS + "pages_left_in_buffer", left)
         if left:
@@ -534,6 +542,22 @@ class SiteLearner:
                         type(exc).__name__, exc)
             return
         self.sidecar = sidecar
+
+    def _keep_aside(self) -> None:
+        """A crawl stopped early: the pages still in the second process, or extracted there
+        and not emitted yet, go to the buffer (the next crawl with this state folder emits them)."""
+        pages = [*self._aside.values(), *self._direct_pages.values()]
+        if self.storage.shared:  # their emit claims were taken: given back
+            for item in (i for items in self._direct.values() for i in items):
+                self.emits.release(emit_key(item))
+        self._aside.clear()
+        self._direct_pages.clear()
+        self._direct.clear()
+        for page in pages:
+            self.buffer.add(page, self.versions.get(page.site, 0))
+        if pages:
+            log.info("newsstemmer: %d pages extracted in the second process and not emitted yet stay in the buffer",
+                     len(pages))
 
     def _sidecar_lost(self) -> None:
         self._inc("sidecar_lost")
