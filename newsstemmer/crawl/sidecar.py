@@ -137,12 +137,15 @@ class Sidecar:
         """End the process: it exits when its input ends (at once if it still has work:
         requests not answered by now are dropped, their pages stay buffered)."""
         busy = bool(self._pending)
+        connected = self.alive
         self.alive = False
         self._pending.clear()
         transport = self._channel.transport if self._channel is not None else None
-        if transport is not None:
-            with suppress(OSError):  # its input ends now (the reactor closes its end only later)
-                transport.getHandle().shutdown(socket.SHUT_RDWR)
+        if transport is not None and connected:
+            handle = getattr(transport, "socket", None)
+            if handle is not None:
+                with suppress(OSError):  # its input ends now (the reactor closes its end only later)
+                    handle.shutdown(socket.SHUT_RDWR)
             transport.abortConnection()
         if self.process is None:
             return
