@@ -139,7 +139,9 @@ class SiteLearner:
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
         self.sidecar: Sidecar | None = None  # the second process, from spider_opened (NEWSSTEMMER_SIDECAR)
-        if config.single_page_method and not config.sidecar:  # loaded now, not mid-crawl (see load_single)
+        # loaded now, not mid-crawl (see load_single); also with the second process, whose work
+        # the reactor does until it is ready, and after it is lost
+        if config.single_page_method:
             try:
                 load_single(config.single_page_method)
             except Exception as exc:  # noqa: BLE001 - the pages that need it report it (_single_page)
@@ -180,7 +182,7 @@ class SiteLearner:
         patterns = self.patterns.get(page.site)
         if patterns is None:
             return page
-        if self.sidecar is not None and self.sidecar.alive:
+        if self.sidecar is not None and self.sidecar.ready:
             self._extract_aside(page, patterns)
             return None
         return self._outcome(page, await self._extract(page, patterns))
@@ -245,7 +247,7 @@ class SiteLearner:
         ordinary pages (see :data:`INLINE_MAX_CHARS`).  A large page still goes to a
         thread, so that it cannot hold up the reactor (downloads, timeouts) for long.
         """
-        if self.sidecar is not None and self.sidecar.alive:
+        if self.sidecar is not None and self.sidecar.ready:
             return await maybe_deferred_to_future(self.sidecar.extract(page, patterns, self.options))
         if len(page.html) <= INLINE_MAX_CHARS:
             return extract_page(page, patterns, self.options)
@@ -291,7 +293,7 @@ class SiteLearner:
         drift = self.monitor.site(site).drift
         reason = "drift: relearned from the new pages" if drift else "learned"
         args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
-        if self.sidecar is not None and self.sidecar.alive:
+        if self.sidecar is not None and self.sidecar.ready:
             d = self.sidecar.round(args[1:])
         elif self.buffer.size(site, urls) <= ROUND_INLINE_MAX_CHARS:
             d = maybeDeferred(run_round, *args)

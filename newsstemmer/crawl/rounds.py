@@ -30,7 +30,7 @@ from .patternfiles import merge_patterns, patterns_path
 from .storage import open_linkinfo, open_page_buffer
 
 __all__ = [
-    "EXTRACTED", "FAILED", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
+    "EXTRACTED", "FAILED", "NON_ARTICLE", "READY", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
     "answer", "extract_page", "read_frame", "run_round", "serve", "write_frame",
 ]
 
@@ -194,6 +194,10 @@ def _single_page(item: Article, core: Page, method: str) -> None:
 FRAME_HEADER = 4
 
 
+#: The process's first frame: imports done, the single-page method loaded, requests welcome.
+READY = (0, True, "ready")
+
+
 def write_frame(stream: BinaryIO, message: Any) -> None:
     """Write one message as a frame (no flush)."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -241,8 +245,9 @@ def answer(config: Config, patterns: dict[str, SitePatterns | None], message: tu
 
 
 def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-    """The second process's loop: the first frame is the crawl's :class:`Config`, then
-    requests (see :func:`answer`) until the crawl closes its end of the pipe."""
+    """The second process's loop: the first frame is the crawl's :class:`Config`; it answers
+    :data:`READY` once loaded, then requests (see :func:`answer`) until the crawl closes
+    its end of the pipe."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     logging.basicConfig(level=logging.WARNING, format="newsstemmer second process: %(levelname)s: %(message)s")
@@ -253,6 +258,8 @@ def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None
     if config.single_page_method:  # loaded before the first round needs it
         with suppress(Exception):
             load_single(config.single_page_method)
+    write_frame(stdout, READY)
+    stdout.flush()
     patterns: dict[str, SitePatterns | None] = {}
     while True:
         try:

@@ -47,7 +47,7 @@ from ..chain import ExtractOptions
 from ..layout.patterns import SitePatterns
 from .config import Config
 from .items import FetchedPage
-from .rounds import FRAME_HEADER, extract_page, run_round
+from .rounds import FRAME_HEADER, READY, extract_page, run_round
 
 __all__ = ["Sidecar", "SidecarError"]
 
@@ -81,7 +81,8 @@ class _Channel(Protocol):
 class Sidecar:
     """The reactor's end of the second process.
 
-    :meth:`extract` and :meth:`round` return Deferreds that fire with what
+    The crawl sends it work once it is :attr:`ready` (until then, and after it is lost,
+    the reactor does the work).  :meth:`extract` and :meth:`round` return Deferreds that fire with what
     :func:`~newsstemmer.crawl.rounds.extract_page` / :func:`~newsstemmer.crawl.rounds.run_round`
     return.  ``on_lost`` is called once if the process dies while the crawl runs.
     """
@@ -89,7 +90,8 @@ class Sidecar:
     def __init__(self, config: Config, on_lost: Callable[[], None] | None = None):
         self.config = config
         self.on_lost = on_lost
-        self.alive = False
+        self.alive = False  # started, not lost, not stopped
+        self.ready = False  # alive and loaded: until then the crawl works alone
         self.requests = 0  # answered by the process
         self.process: subprocess.Popen[bytes] | None = None
         self._channel: _Channel | None = None
@@ -138,7 +140,7 @@ class Sidecar:
         requests not answered by now are dropped, their pages stay buffered)."""
         busy = bool(self._pending)
         connected = self.alive
-        self.alive = False
+        self.alive = self.ready = False
         self._pending.clear()
         transport = self._channel.transport if self._channel is not None else None
         if transport is not None and connected:
@@ -203,6 +205,9 @@ class Sidecar:
                 break
             rid, ok, value = pickle.loads(inbox[start + FRAME_HEADER:end])
             start = end
+            if rid == READY[0]:
+                self.ready = self.alive
+                continue
             entry = self._pending.pop(rid, None)
             if entry is None:
                 continue
@@ -217,7 +222,7 @@ class Sidecar:
         """The process is gone: what it had not answered, and everything after, runs here."""
         if not self.alive:
             return
-        self.alive = False
+        self.alive = self.ready = False
         pending = sorted(self._pending.items())
         self._pending.clear()
         if self.process is not None:
