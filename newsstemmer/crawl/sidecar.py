@@ -102,6 +102,11 @@ class Sidecar:
         self._inbox = bytearray()
 
     @property
+    def pending(self) -> int:
+        """Requests sent and not answered yet."""
+        return len(self._pending)
+
+    @property
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
 
