@@ -5,10 +5,13 @@ patterns folder at start, so a crawl that starts with patterns extracts from its
 first page) and the page buffer.  The Scrapy components are thin adapters to it:
 
 * the spider middleware calls :meth:`SiteLearner.process` on every fetched page:
-  pages a known layout matches become articles at once;
+  pages a known layout matches become articles at once (or, with the crawl's second
+  process, ``NEWSSTEMMER_SIDECAR``, are extracted there and come back as articles
+  through the engine, as a round's do);
 * the pipeline calls :meth:`SiteLearner.buffer_page` on the others;
 * once ``NEWSSTEMMER_MIN_PAGES`` pages of a site wait, a *learning round* runs
-  (in a worker thread when its pages are large, see :data:`ROUND_INLINE_MAX_CHARS`):
+  (in the second process; without it, on the reactor thread, or in a worker thread
+  when its pages are large, see :data:`ROUND_INLINE_MAX_CHARS`):
   learn from the waiting pages, save
   ``patterns/<site>.json``, extract the pages with the new patterns;
 * the results go back into the crawl through the engine: an internal
@@ -24,7 +27,8 @@ first page) and the page buffer.  The Scrapy components are thin adapters to it:
 
 Every outcome is counted in the crawl stats under ``newsstemmer/``.
 The functions :func:`extract_page` and :func:`run_round` are plain Python
-(no Scrapy, no reactor): they are what worker threads run.
+(no Scrapy, no reactor, :mod:`newsstemmer.crawl.rounds`): what worker threads and the
+second process (:mod:`newsstemmer.crawl.sidecar`) run.
 """
 
 from __future__ import annotations
