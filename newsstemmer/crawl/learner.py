@@ -191,8 +191,9 @@ class SiteLearner:
         patterns = self.patterns.get(page.site)
         if patterns is None:
             return page
-        if self.sidecar is not None and self.sidecar.ready and self.sidecar.pending < SIDECAR_MAX_PENDING:
-            self._extract_aside(page, patterns)
+        sidecar = self.sidecar
+        if sidecar is not None and sidecar.ready and sidecar.pending < SIDECAR_MAX_PENDING:
+            self._extract_aside(sidecar, page, patterns)
             return None
         return self._outcome(page, await self._extract(page, patterns))
 
@@ -212,7 +213,7 @@ class SiteLearner:
         self._count(outcome, page.site)
         return None
 
-    def _extract_aside(self, page: FetchedPage, patterns: SitePatterns) -> None:
+    def _extract_aside(self, sidecar: Sidecar, page: FetchedPage, patterns: SitePatterns) -> None:
         """Extract the page in the second process; its article follows through the engine
         (as a round's do), an unmatched page goes to the buffer.
 
@@ -221,7 +222,7 @@ class SiteLearner:
         tasks) waiting too, which cost the reactor more than the extraction (NOTES.md).
         """
         self._aside[id(page)] = page
-        d = self.sidecar.extract(page, patterns, self.options)  # type: ignore[union-attr]
+        d = sidecar.extract(page, patterns, self.options)
         d.addErrback(lambda failure: extract_page(page, patterns, self.options))  # (an answer it could not send)
         d.addCallback(self._extracted_aside, page)
         d.addErrback(lambda failure: log.error("newsstemmer: %s: %s", page.url, failure.getErrorMessage()))
