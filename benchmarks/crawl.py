@@ -232,7 +232,7 @@ def demo_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     try:
         for k in range(args.runs):
             for mode in ("off", "on"):
-                settings = {} if mode == "on" else {"NEWSSTEMMER_ENABLED": "False"}
+                settings = dict(args.set) if mode == "on" else {"NEWSSTEMMER_ENABLED": "False"}
                 name = f"demo-{k + 1}-{mode}"
                 profile = work / f"{name}.profile.json"
                 if args.profile:
@@ -647,6 +647,10 @@ def main(argv: list[str] | None = None) -> int:
                          "articles' own relative links point at pages that are not served)")
     ap.add_argument("--same-host", action="store_true",
                     help="serve every dataset site on 127.0.0.1 (distinct ports) instead of distinct addresses")
+    ap.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
+                    type=lambda s: tuple(s.split("=", 1)) if "=" in s else ap.error(f"--set {s}: NAME=VALUE"),
+                    help="a Scrapy setting for the demo crawls with newsstemmer on (repeatable), "
+                         "e.g. NEWSSTEMMER_SIDECAR=False")
     ap.add_argument("--skip-demo", action="store_true")
     ap.add_argument("--skip-datasets", action="store_true")
     ap.add_argument("--per-site", action="store_true", help="also a per-site table of the dataset crawl")

@@ -35,13 +35,16 @@ STEPS = (
     ("learner.buffer_page", "newsstemmer.crawl.learner", "SiteLearner.buffer_page"),
     ("learner.item_done", "newsstemmer.crawl.learner", "SiteLearner._item_done"),
     ("extract_page", "newsstemmer.crawl.learner", "extract_page"),
+    ("extract_page", "newsstemmer.crawl.rounds", "extract_page"),  # (a round's pages)
+    ("sidecar.send", "newsstemmer.crawl.sidecar", "Sidecar._send"),
+    ("sidecar.receive", "newsstemmer.crawl.sidecar", "Sidecar.received"),
     ("run_round", "newsstemmer.crawl.learner", "run_round"),
-    ("learn", "newsstemmer.crawl.learner", "learn"),
+    ("learn", "newsstemmer.crawl.rounds", "learn"),
     ("core.parse_html", "newsstemmer.page", "parse_html"),
     ("page_blocks", "newsstemmer.layout.blocks", "page_blocks"),
-    ("single_page", "newsstemmer.crawl.learner", "_single_page"),
-    ("page_metadata", "newsstemmer.crawl.learner", "page_metadata"),
-    ("visible_text", "newsstemmer.crawl.learner", "visible_text"),
+    ("single_page", "newsstemmer.crawl.rounds", "_single_page"),
+    ("page_metadata", "newsstemmer.crawl.rounds", "page_metadata"),
+    ("visible_text", "newsstemmer.crawl.rounds", "visible_text"),
     ("learner.round_done", "newsstemmer.crawl.learner", "SiteLearner._round_done"),
     ("learner.spider_closed", "newsstemmer.crawl.learner", "SiteLearner.spider_closed"),
     ("pipeline", "newsstemmer.crawl.pipeline", "NewsstemmerPipeline.process_item"),
@@ -96,8 +99,15 @@ class CrawlProfile:
         self.calls[key] += 1
 
     def _timed(self, label: str, fn: Callable) -> Callable:
+        # Signal handlers get the keyword arguments they name (pydispatch reads the
+        # handler's own parameters, not this wrapper's): pass on only those.
+        params = inspect.signature(fn).parameters
+        every = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
         @functools.wraps(fn)
         def timed(*args: Any, **kwargs: Any) -> Any:
+            if not every:
+                kwargs = {k: v for k, v in kwargs.items() if k in params}
             t0 = time.thread_time()
             try:
                 return fn(*args, **kwargs)

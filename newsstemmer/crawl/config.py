@@ -6,12 +6,13 @@ defaults live here and nowhere else.
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULTS", "Config"]
+__all__ = ["DEFAULTS", "Config", "usable_cpus"]
 
 #: Setting name -> default.  The README's settings table documents each one.
 DEFAULTS: dict[str, Any] = {
@@ -44,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_REDIS_URL": "",
     "NEWSSTEMMER_REDIS_PREFIX": "newsstemmer",
     "NEWSSTEMMER_WORKER_TIMEOUT": 30.0,
+    "NEWSSTEMMER_SIDECAR": "auto",
 }
 
 
@@ -94,6 +96,27 @@ def _worker_timeout(raw: Any) -> float:
     return value
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (not on every platform)
+        return os.cpu_count() or 1
+
+
+def _sidecar(raw: Any) -> bool:
+    """``NEWSSTEMMER_SIDECAR``: ``auto`` (on when this process may use two CPUs or more), or a boolean."""
+    if isinstance(raw, str) and raw.strip().lower() == "auto":
+        return usable_cpus() >= 2
+    if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if isinstance(raw, str) and raw.strip().lower() in ("0", "false", "no", "off", ""):
+        return False
+    if isinstance(raw, (bool, int)):
+        return bool(raw)
+    raise ValueError(f"NEWSSTEMMER_SIDECAR: {raw!r} is not auto, True or False")
+
+
 @dataclass(frozen=True)
 class Config:
     """The newsstemmer settings of one crawl."""
@@ -130,6 +153,9 @@ class Config:
     redis_url: str = ""  # shared state of many workers in Redis (NEWSSTEMMER_REDIS_URL); "": SQLite, one process
     redis_prefix: str = "newsstemmer"  # first part of every Redis key: one crawl per prefix
     worker_timeout: float = 30.0  # seconds of silence after which a worker counts as dead (its work passes on)
+    # Extraction and learning rounds in a second process (newsstemmer.crawl.sidecar);
+    # the default ("auto") is on when two CPUs or more are free to use.
+    sidecar: bool = field(default_factory=lambda: usable_cpus() >= 2)
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -181,6 +207,7 @@ class Config:
             redis_url=str(get("NEWSSTEMMER_REDIS_URL") or "").strip(),
             redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
             worker_timeout=_worker_timeout(get("NEWSSTEMMER_WORKER_TIMEOUT")),
+            sidecar=_sidecar(get("NEWSSTEMMER_SIDECAR")),
         )
 
     @property

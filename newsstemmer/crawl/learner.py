@@ -5,10 +5,13 @@ patterns folder at start, so a crawl that starts with patterns extracts from its
 first page) and the page buffer.  The Scrapy components are thin adapters to it:
 
 * the spider middleware calls :meth:`SiteLearner.process` on every fetched page:
-  pages a known layout matches become articles at once;
+  pages a known layout matches become articles at once (or, with the crawl's second
+  process, ``NEWSSTEMMER_SIDECAR``, are extracted there and come back as articles
+  through the engine, as a round's do);
 * the pipeline calls :meth:`SiteLearner.buffer_page` on the others;
 * once ``NEWSSTEMMER_MIN_PAGES`` pages of a site wait, a *learning round* runs
-  (in a worker thread when its pages are large, see :data:`ROUND_INLINE_MAX_CHARS`):
+  (in the second process; without it, on the reactor thread, or in a worker thread
+  when its pages are large, see :data:`ROUND_INLINE_MAX_CHARS`):
   learn from the waiting pages, save
   ``patterns/<site>.json``, extract the pages with the new patterns;
 * the results go back into the crawl through the engine: an internal
@@ -24,16 +27,14 @@ first page) and the page buffer.  The Scrapy components are thin adapters to it:
 
 Every outcome is counted in the crawl stats under ``newsstemmer/``.
 The functions :func:`extract_page` and :func:`run_round` are plain Python
-(no Scrapy, no reactor): they are what worker threads run.
+(no Scrapy, no reactor, :mod:`newsstemmer.crawl.rounds`): what worker threads and the
+second process (:mod:`newsstemmer.crawl.sidecar`) run.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from contextlib import suppress
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable
 from weakref import WeakKeyDictionary
 
@@ -44,24 +45,25 @@ from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 from w3lib.url import canonicalize_url
 
-from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
-from ..dom.parse import HTMLParseError
-from ..grouping import learn
-from ..layout.learning import LearnOptions, site_of
+from ..chain import ExtractOptions, load_single
+from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
-from ..page import Page
 from .config import Config
 from .incremental import Incremental
 from .items import Article, FetchedPage
-from .metadata import page_metadata, visible_text
 from .monitor import RunMonitor
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
+from .rounds import (
+    EXTRACTED, FAILED, NON_ARTICLE, ROUND_INLINE_MAX_CHARS, UNMATCHED, Outcome, RoundResult, extract_page, run_round,
+)
 from .runlog import RunLog
-from .storage import Storage, open_linkinfo, open_page_buffer
+from .sidecar import Sidecar
+from .storage import Storage
 
 __all__ = [
-    "EMIT_META", "FAILED_BY_SITE", "Outcome", "RoundResult", "SiteLearner", "emit_key", "extract_page",
-    "load_patterns", "merge_patterns", "page_failed", "patterns_path", "run_round",
+    "EMIT_META", "EXTRACTED", "FAILED", "FAILED_BY_SITE", "NON_ARTICLE", "UNMATCHED", "Outcome", "RoundResult",
+    "SiteLearner", "emit_key", "extract_page", "load_patterns", "merge_patterns", "page_failed", "patterns_path",
+    "run_round",
 ]
 
 log = logging.getLogger(__name__)
@@ -72,166 +74,17 @@ STATS = "newsstemmer/"
 #: Stat holding failed pages per site (a mapping: one key, however many sites).
 FAILED_BY_SITE = STATS + "pages_failed_by_site"
 
+#: Pages are sent to the second process (NEWSSTEMMER_SIDECAR) while it has fewer than this
+#: many requests open; beyond, it has fallen behind (a busy machine: no core of its own)
+#: and the reactor extracts the page itself.  On a free core it answers a demo page in
+#: ~1.5 ms and a learning round in 50–100 ms, while the reactor fetches a page every ~6 ms.
+SIDECAR_MAX_PENDING = 16
 #: Pages up to this many characters of HTML are extracted on the reactor thread, larger
 #: ones in a worker thread.  On the dev pages extraction with known layouts takes about
 #: 0.05 ms per 1,000 characters (~10 ms at this size), less than Scrapy's own link
 #: extraction of the same page, which the spider already runs on the reactor thread;
 #: a thread hand-off per page cost more CPU than that on the demo crawl (NOTES.md).
 INLINE_MAX_CHARS = 200_000
-#: Learning rounds over at most this many characters of buffered HTML run on the
-#: reactor thread, larger ones in a worker thread.  Learning and extracting take about
-#: 0.35 ms per 1,000 characters on the demo site (~0.2 s at this size); in a thread the
-#: same round competes with the reactor for the GIL, which cost the demo crawl a tenth
-#: of its throughput (on/off 0.70–0.75 with rounds in threads, 0.79–0.84 inline).
-ROUND_INLINE_MAX_CHARS = 500_000
-
-# Outcome kinds
-EXTRACTED = "extracted"
-NON_ARTICLE = "non_article"
-UNMATCHED = "unmatched"
-FAILED = "failed"
-
-
-# --------------------------------------------------------------------------------------
-# Plain functions: no Scrapy, no reactor (they also run in worker threads).
-
-
-@dataclass
-class Outcome:
-    """What became of one page."""
-
-    url: str
-    kind: str  # extracted | non_article | unmatched | failed
-    item: Article | None = None
-    error: str | None = None
-
-
-def extract_page(
-    page: FetchedPage,
-    patterns: SitePatterns | None,
-    options: ExtractOptions | None = None,
-    core_page: Page | None = None,
-) -> Outcome:
-    """Apply a site's patterns to one fetched page; never raises for a bad page."""
-    core = core_page or page.core_page()
-    try:
-        art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
-        # what incremental runs and drift need, for pages whose item may be emitted
-        emittable = art.is_article or not art.matched
-        meta = page_metadata(core.tree, page.url) if emittable else None
-    except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
-        return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
-    item = Article(
-        url=page.url,
-        site=page.site,
-        title=art.title,
-        body=art.body,
-        fetched_at=page.fetched_at,
-        anchor_count=len(page.anchor_texts),
-        published=meta.published if meta else None,
-    )
-    if meta is not None:
-        item.canonical = meta.canonical
-        item.page_text = visible_text(core.tree)
-    if not art.matched:
-        item.reason = "unmatched"
-        return Outcome(page.url, UNMATCHED, item)
-    item.method = art.method
-    item.pattern = art.pattern
-    item.score = None if art.score is None else round(art.score, 4)
-    item.is_article = art.is_article
-    if not art.is_article:
-        item.reason = "non-article layout"
-        return Outcome(page.url, NON_ARTICLE, item)
-    return Outcome(page.url, EXTRACTED, item)
-
-
-@dataclass
-class RoundResult:
-    """What a learning (or extraction-only) round found for some buffered pages of a site."""
-
-    site: str
-    requested: list[str]
-    learned: bool  # a learning round (its unmatched pages are done), not only a retry with known patterns
-    patterns: SitePatterns | None  # the site's patterns after the round
-    changed: bool = False  # new patterns were learned
-    saved: Path | None = None
-    pages: int = 0
-    outcomes: list[Outcome] = field(default_factory=list)
-    error: str | None = None
-
-
-def run_round(
-    config: Config,
-    site: str,
-    urls: list[str],
-    current: SitePatterns | None,
-    learn_now: bool,
-    save: bool,
-    options: ExtractOptions | None = None,
-    run: str = "",
-    reason: str = "learned",
-) -> RoundResult:
-    """Read the pages from the buffer, learn from them if asked, and extract them all.
-
-    Anchor texts are refreshed from linkinfo first: links found after a page was
-    fetched still help find its headline.  Opens its own database connections
-    (it may run in a worker thread).
-    """
-    buffer = open_page_buffer(config)
-    try:
-        pages = buffer.get(site, urls)
-    finally:
-        buffer.close()
-    links = open_linkinfo(config, create=False)
-    if links is not None:
-        try:
-            for p in pages:
-                known = links.anchors(p.url)
-                p.anchor_texts = list(dict.fromkeys([*p.anchor_texts, *known]))
-        finally:
-            links.close()
-    cores = [p.core_page() for p in pages]
-    if sum(len(p.html) for p in pages) <= ROUND_INLINE_MAX_CHARS:
-        # parsed before learning, which keeps such trees (not those it parses) for the extraction below
-        for core in cores:
-            with suppress(HTMLParseError):  # learning skips the page, extraction reports it
-                core.tree
-    result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
-    if learn_now and len(cores) >= 2:
-        try:
-            learned = learn(cores, LearnOptions(section_model=config.section_model), site=site)
-        except (Exception, RecursionError) as exc:
-            log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
-            result.error = f"{type(exc).__name__}: {exc}"[:300]
-        else:
-            if learned.patterns:
-                result.patterns = merge_patterns(current, learned, run, reason)
-                result.changed = True
-                if save:
-                    result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
-    for page, core in zip(pages, cores):
-        outcome = extract_page(page, result.patterns, options, core)
-        if outcome.kind == UNMATCHED and outcome.item is not None and learn_now and config.single_page_method:
-            _single_page(outcome.item, core, config.single_page_method)
-            if result.error:
-                outcome.item.reason = "learning failed"
-            elif not (result.patterns and result.patterns.patterns):
-                outcome.item.reason = f"no layout learned from {len(pages)} page(s)"
-        result.outcomes.append(outcome)
-    return result
-
-
-def _single_page(item: Article, core: Page, method: str) -> None:
-    """Give a page no layout covers its single-page extraction (``NEWSSTEMMER_SINGLE_PAGE_METHOD``)."""
-    try:
-        art = extract_single(core, method)
-    except (Exception, RecursionError) as exc:  # the item still goes out, with its reason
-        log.debug("newsstemmer: single-page extraction of %s failed: %s", item.url, exc)
-        return
-    item.title, item.body, item.method = art.title or item.title, art.body, art.method
-
-
 # --------------------------------------------------------------------------------------
 # The crawl's learner (reactor thread).
 
@@ -287,10 +140,17 @@ class SiteLearner:
         self._claimed: dict[str, set[str]] = defaultdict(set)  # in a round, waiting to be emitted, or emitted
         self._untried: dict[str, set[str]] = defaultdict(set)  # buffered, not tried with the site's current patterns
         self._ready: dict[str, list[Article]] = defaultdict(list)  # waiting for an emit request
+        self._direct: dict[str, list[Article]] = defaultdict(list)  # the same, from pages never buffered
+        self._emit_waiting: set[str] = set()  # sites with an emit request under way for _direct
+        self._aside: dict[int, FetchedPage] = {}  # pages in the second process, by id
+        self._direct_pages: dict[int, FetchedPage] = {}  # the pages of _direct's articles, by the article's id
         self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
-        if config.single_page_method:  # loaded now, not in the middle of the crawl (see load_single)
+        self.sidecar: Sidecar | None = None  # the second process, from spider_opened (NEWSSTEMMER_SIDECAR)
+        # loaded now, not mid-crawl (see load_single); also with the second process, whose work
+        # the reactor does until it is ready, and after it is lost
+        if config.single_page_method:
             try:
                 load_single(config.single_page_method)
             except Exception as exc:  # noqa: BLE001 - the pages that need it report it (_single_page)
@@ -331,7 +191,14 @@ class SiteLearner:
         patterns = self.patterns.get(page.site)
         if patterns is None:
             return page
-        outcome = await self._extract(page, patterns)
+        sidecar = self.sidecar
+        if sidecar is not None and sidecar.ready and sidecar.pending < SIDECAR_MAX_PENDING:
+            self._extract_aside(sidecar, page, patterns)
+            return None
+        return self._outcome(page, await self._extract(page, patterns))
+
+    def _outcome(self, page: FetchedPage, outcome: Outcome) -> Article | FetchedPage | None:
+        """What :meth:`process` makes of a page's extraction with its site's known layouts."""
         if self.monitor.first_look(page.site, outcome):
             self._drift(page.site)
         if outcome.kind == UNMATCHED:
@@ -345,6 +212,36 @@ class SiteLearner:
             return outcome.item
         self._count(outcome, page.site)
         return None
+
+    def _extract_aside(self, sidecar: Sidecar, page: FetchedPage, patterns: SitePatterns) -> None:
+        """Extract the page in the second process; its article follows through the engine
+        (as a round's do), an unmatched page goes to the buffer.
+
+        The spider's output is not held up meanwhile: a page awaited in the spider
+        middleware keeps Scrapy's parallel handling of that output (``CONCURRENT_ITEMS``
+        tasks) waiting too, which cost the reactor more than the extraction (NOTES.md).
+        """
+        self._aside[id(page)] = page
+        d = sidecar.extract(page, patterns, self.options)
+        d.addErrback(lambda failure: extract_page(page, patterns, self.options))  # (an answer it could not send)
+        d.addCallback(self._extracted_aside, page)
+        d.addErrback(lambda failure: log.error("newsstemmer: %s: %s", page.url, failure.getErrorMessage()))
+
+    def _extracted_aside(self, outcome: Outcome, page: FetchedPage) -> None:
+        if self._aside.pop(id(page), None) is None:
+            return  # the crawl closed meanwhile: the page was buffered for the next one
+        page.tree = None  # (not needed any more)
+        out = self._outcome(page, outcome)
+        if isinstance(out, FetchedPage):
+            self.buffer_page(out)
+        elif out is not None:
+            self._direct[page.site].append(out)
+            self._direct_pages[id(out)] = page
+            if page.site not in self._emit_waiting:  # one emit request carries every article ready by then
+                self._emit_waiting.add(page.site)
+                self._emit(page.site)
+        elif self.final and not self._aside:
+            self.wake()  # the crawl may end now
 
     def _emitted(self, outcome: Outcome) -> bool:
         """Whether an outcome of a page with a known layout goes to the feeds."""
@@ -360,6 +257,8 @@ class SiteLearner:
         ordinary pages (see :data:`INLINE_MAX_CHARS`).  A large page still goes to a
         thread, so that it cannot hold up the reactor (downloads, timeouts) for long.
         """
+        if self.sidecar is not None and self.sidecar.ready:
+            return await maybe_deferred_to_future(self.sidecar.extract(page, patterns, self.options))
         if len(page.html) <= INLINE_MAX_CHARS:
             return extract_page(page, patterns, self.options)
         return await maybe_deferred_to_future(deferToThread(extract_page, page, patterns, self.options))
@@ -404,7 +303,9 @@ class SiteLearner:
         drift = self.monitor.site(site).drift
         reason = "drift: relearned from the new pages" if drift else "learned"
         args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
-        if self.buffer.size(site, urls) <= ROUND_INLINE_MAX_CHARS:
+        if self.sidecar is not None and self.sidecar.ready:
+            d = self.sidecar.round(args[1:])
+        elif self.buffer.size(site, urls) <= ROUND_INLINE_MAX_CHARS:
             d = maybeDeferred(run_round, *args)
         else:
             d = deferToThread(run_round, *args)
@@ -521,7 +422,11 @@ class SiteLearner:
         items = self._ready.pop(site, [])
         for item in items:
             self._in_flight[id(item)] = (site, item.url, item)
-        return items
+        self._emit_waiting.discard(site)
+        direct = self._direct.pop(site, [])
+        for item in direct:
+            self._direct_pages.pop(id(item), None)
+        return items + direct
 
     def _claim(self, item: Article) -> bool:
         """Claim the emission of an article: in a shared crawl, by its key (one process alone emits all)."""
@@ -555,6 +460,7 @@ class SiteLearner:
 
     # -- crawl life cycle ----------------------------------------------------------------
     def spider_opened(self) -> None:
+        self._start_sidecar()
         if self.sharing is not None:
             self.sharing.opened()
         self.stats.set_value(STATS + "patterns_loaded", len(self.patterns))
@@ -575,18 +481,18 @@ class SiteLearner:
         if self.sharing is not None:
             self.sharing.idle()  # DontCloseSpider while other workers still crawl
         self.final = True
-        for site in [s for s, items in self._ready.items() if items]:
+        for site in {s for waiting in (self._ready, self._direct) for s, items in waiting.items() if items}:
             self._emit(site)
         for site in self.buffer.sites():
             self._kick(site)
-        if self._busy or any(self._ready.values()):
+        if self.busy():
             raise DontCloseSpider
         if self.sharing is not None:
             self.sharing.wait_for_others()
 
     def busy(self) -> bool:
-        """A round runs or articles wait to be emitted."""
-        return bool(self._busy) or any(self._ready.values())
+        """A round runs, a page is being extracted aside, or articles wait to be emitted."""
+        return bool(self._busy or self._aside) or any(self._ready.values()) or any(self._direct.values())
 
     def kick(self, site: str) -> None:
         """Learn or emit the site's buffered pages if that is due (and this worker's to do)."""
@@ -607,6 +513,9 @@ class SiteLearner:
 
     def spider_closed(self, reason: str = "") -> None:
         self.closed = True
+        if self.sidecar is not None:
+            self.stats.set_value(STATS + "sidecar_requests", self.sidecar.requests)
+            self.sidecar.stop()
         try:
             for site, sp in sorted(self.patterns.items()):
                 self.monitor.in_use[site] = [p.id for p in sp.patterns]
@@ -618,6 +527,7 @@ class SiteLearner:
         finally:
             self.monitor.history = None
             self.runlog.close()
+        self._keep_aside()
         left = self.buffer.count()
         self.stats.set_value(STATS + "pages_left_in_buffer", left)
         if left:
@@ -628,6 +538,41 @@ class SiteLearner:
         self.buffer.close()
         if self.sharing is not None:
             self.sharing.closed(reason)
+
+    # -- the second process -------------------------------------------------------------
+    def _start_sidecar(self) -> None:
+        """Start the second process (``NEWSSTEMMER_SIDECAR``) once the reactor runs."""
+        from twisted.internet import reactor
+
+        if not self.config.sidecar or self.sidecar is not None or not reactor.running:
+            return  # (a learner driven without a running reactor, as in unit tests, works alone)
+        sidecar = Sidecar(self.config, on_lost=self._sidecar_lost)
+        try:
+            sidecar.start(reactor)
+        except Exception as exc:  # noqa: BLE001 - the crawl goes on without it
+            log.warning("newsstemmer: cannot start the second process (%s: %s); everything runs on the reactor",
+                        type(exc).__name__, exc)
+            return
+        self.sidecar = sidecar
+
+    def _keep_aside(self) -> None:
+        """A crawl stopped early: the pages still in the second process, or extracted there
+        and not emitted yet, go to the buffer (the next crawl with this state folder emits them)."""
+        pages = [*self._aside.values(), *self._direct_pages.values()]
+        if self.storage.shared:  # their emit claims were taken: given back
+            for item in (i for items in self._direct.values() for i in items):
+                self.emits.release(emit_key(item))
+        self._aside.clear()
+        self._direct_pages.clear()
+        self._direct.clear()
+        for page in pages:
+            self.buffer.add(page, self.versions.get(page.site, 0))
+        if pages:
+            log.info("newsstemmer: %d pages extracted in the second process and not emitted yet stay in the buffer",
+                     len(pages))
+
+    def _sidecar_lost(self) -> None:
+        self._inc("sidecar_lost")
 
     # -- helpers ---------------------------------------------------------------------------
     def _inc(self, name: str, n: int = 1) -> None:

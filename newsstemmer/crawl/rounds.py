@@ -1,0 +1,272 @@
+"""Rounds and page extraction of the crawl as plain functions: no Scrapy, no reactor.
+
+:func:`extract_page` applies a site's patterns to one fetched page, :func:`run_round`
+reads buffered pages, learns from them if asked and extracts them.  The crawl's
+learner (:mod:`newsstemmer.crawl.learner`) runs them on the reactor thread, in a
+worker thread, or in its second process (:mod:`newsstemmer.crawl.sidecar`), which
+imports this module and not Scrapy.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import sys
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
+from ..dom.parse import HTMLParseError
+from ..grouping import learn
+from ..layout.learning import LearnOptions
+from ..layout.patterns import SitePatterns
+from ..page import Page
+from .config import Config
+from .items import Article, FetchedPage
+from .metadata import page_metadata, visible_text
+from .patternfiles import merge_patterns, patterns_path
+from .storage import open_linkinfo, open_page_buffer
+
+__all__ = [
+    "EXTRACTED", "FAILED", "NON_ARTICLE", "READY", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
+    "answer", "extract_page", "read_frame", "run_round", "serve", "write_frame",
+]
+
+log = logging.getLogger(__name__)
+
+#: Learning rounds over at most this many characters of buffered HTML run on the
+#: reactor thread, larger ones in a worker thread.  Learning and extracting take about
+#: 0.35 ms per 1,000 characters on the demo site (~0.2 s at this size); in a thread the
+#: same round competes with the reactor for the GIL, which cost the demo crawl a tenth
+#: of its throughput (on/off 0.70–0.75 with rounds in threads, 0.79–0.84 inline).
+ROUND_INLINE_MAX_CHARS = 500_000
+
+# Outcome kinds
+EXTRACTED = "extracted"
+NON_ARTICLE = "non_article"
+UNMATCHED = "unmatched"
+FAILED = "failed"
+
+
+@dataclass
+class Outcome:
+    """What became of one page."""
+
+    url: str
+    kind: str  # extracted | non_article | unmatched | failed
+    item: Article | None = None
+    error: str | None = None
+
+
+def extract_page(
+    page: FetchedPage,
+    patterns: SitePatterns | None,
+    options: ExtractOptions | None = None,
+    core_page: Page | None = None,
+) -> Outcome:
+    """Apply a site's patterns to one fetched page; never raises for a bad page."""
+    core = core_page or page.core_page()
+    try:
+        art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
+        # what incremental runs and drift need, for pages whose item may be emitted
+        emittable = art.is_article or not art.matched
+        meta = page_metadata(core.tree, page.url) if emittable else None
+    except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
+        return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
+    item = Article(
+        url=page.url,
+        site=page.site,
+        title=art.title,
+        body=art.body,
+        fetched_at=page.fetched_at,
+        anchor_count=len(page.anchor_texts),
+        published=meta.published if meta else None,
+    )
+    if meta is not None:
+        item.canonical = meta.canonical
+        item.page_text = visible_text(core.tree)
+    if not art.matched:
+        item.reason = "unmatched"
+        return Outcome(page.url, UNMATCHED, item)
+    item.method = art.method
+    item.pattern = art.pattern
+    item.score = None if art.score is None else round(art.score, 4)
+    item.is_article = art.is_article
+    if not art.is_article:
+        item.reason = "non-article layout"
+        return Outcome(page.url, NON_ARTICLE, item)
+    return Outcome(page.url, EXTRACTED, item)
+
+
+@dataclass
+class RoundResult:
+    """What a learning (or extraction-only) round found for some buffered pages of a site."""
+
+    site: str
+    requested: list[str]
+    learned: bool  # a learning round (its unmatched pages are done), not only a retry with known patterns
+    patterns: SitePatterns | None  # the site's patterns after the round
+    changed: bool = False  # new patterns were learned
+    saved: Path | None = None
+    pages: int = 0
+    outcomes: list[Outcome] = field(default_factory=list)
+    error: str | None = None
+
+
+def run_round(
+    config: Config,
+    site: str,
+    urls: list[str],
+    current: SitePatterns | None,
+    learn_now: bool,
+    save: bool,
+    options: ExtractOptions | None = None,
+    run: str = "",
+    reason: str = "learned",
+) -> RoundResult:
+    """Read the pages from the buffer, learn from them if asked, and extract them all.
+
+    Anchor texts are refreshed from linkinfo first: links found after a page was
+    fetched still help find its headline.  Opens its own database connections
+    (it may run in a worker thread).
+    """
+    buffer = open_page_buffer(config)
+    try:
+        pages = buffer.get(site, urls)
+    finally:
+        buffer.close()
+    links = open_linkinfo(config, create=False)
+    if links is not None:
+        try:
+            for p in pages:
+                known = links.anchors(p.url)
+                p.anchor_texts = list(dict.fromkeys([*p.anchor_texts, *known]))
+        finally:
+            links.close()
+    cores = [p.core_page() for p in pages]
+    if sum(len(p.html) for p in pages) <= ROUND_INLINE_MAX_CHARS:
+        # parsed before learning, which keeps such trees (not those it parses) for the extraction below
+        for core in cores:
+            with suppress(HTMLParseError):  # learning skips the page, extraction reports it
+                core.tree
+    result = RoundResult(site, list(urls), learned=learn_now, patterns=current, pages=len(pages))
+    if learn_now and len(cores) >= 2:
+        try:
+            learned = learn(cores, LearnOptions(section_model=config.section_model), site=site)
+        except (Exception, RecursionError) as exc:
+            log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
+            result.error = f"{type(exc).__name__}: {exc}"[:300]
+        else:
+            if learned.patterns:
+                result.patterns = merge_patterns(current, learned, run, reason)
+                result.changed = True
+                if save:
+                    result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
+    for page, core in zip(pages, cores):
+        outcome = extract_page(page, result.patterns, options, core)
+        if outcome.kind == UNMATCHED and outcome.item is not None and learn_now and config.single_page_method:
+            _single_page(outcome.item, core, config.single_page_method)
+            if result.error:
+                outcome.item.reason = "learning failed"
+            elif not (result.patterns and result.patterns.patterns):
+                outcome.item.reason = f"no layout learned from {len(pages)} page(s)"
+        result.outcomes.append(outcome)
+    return result
+
+
+def _single_page(item: Article, core: Page, method: str) -> None:
+    """Give a page no layout covers its single-page extraction (``NEWSSTEMMER_SINGLE_PAGE_METHOD``)."""
+    try:
+        art = extract_single(core, method)
+    except (Exception, RecursionError) as exc:  # the item still goes out, with its reason
+        log.debug("newsstemmer: single-page extraction of %s failed: %s", item.url, exc)
+        return
+    item.title, item.body, item.method = art.title or item.title, art.body, art.method
+
+
+# --------------------------------------------------------------------------------------
+# The crawl's second process (see newsstemmer.crawl.sidecar): requests in on stdin,
+# answers out on stdout, each one frame.
+
+#: A frame: this many bytes of length (big-endian), then a pickle of that length.
+FRAME_HEADER = 4
+
+
+#: The process's first frame: imports done, the single-page method loaded, requests welcome.
+READY = (0, True, "ready")
+
+
+def write_frame(stream: BinaryIO, message: Any) -> None:
+    """Write one message as a frame (no flush)."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(FRAME_HEADER, "big"))
+    stream.write(data)
+
+
+def read_frame(stream: BinaryIO) -> Any:
+    """The next message of a stream of frames; ``EOFError`` at its end."""
+    head = stream.read(FRAME_HEADER)
+    if len(head) < FRAME_HEADER:
+        raise EOFError
+    size = int.from_bytes(head, "big")
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+def answer(config: Config, patterns: dict[str, SitePatterns | None], message: tuple[Any, ...]) -> Any:
+    """The answer to one request of the crawl's reactor (the sidecar's protocol):
+
+    * ``("patterns", site, patterns)``: the site's current patterns, for the extractions
+      that follow (no answer: ``None``);
+    * ``("extract", id, (url, site, html, anchor_texts, fetched_at), options)``: ``(id, True, Outcome)``;
+    * ``("round", id, run_round arguments after the config)``: ``(id, True, RoundResult)``.
+
+    A request that raises is answered ``(id, False, "<error>")``.
+    """
+    kind = message[0]
+    if kind == "patterns":
+        patterns[message[1]] = message[2]
+        return None
+    rid = message[1]
+    try:
+        if kind == "extract":
+            url, site, html, anchors, fetched_at = message[2]
+            page = FetchedPage(url, site, html, list(anchors), fetched_at)
+            return rid, True, extract_page(page, patterns.get(site), message[3])
+        if kind == "round":
+            return rid, True, run_round(config, *message[2])
+        return rid, False, f"unknown request {kind!r}"
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - the reactor decides what a failure means
+        return rid, False, f"{type(exc).__name__}: {exc}"[:2000]
+
+
+def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    """The second process's loop: the first frame is the crawl's :class:`Config`; it answers
+    :data:`READY` once loaded, then requests (see :func:`answer`) until the crawl closes
+    its end of the pipe."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    logging.basicConfig(level=logging.WARNING, format="newsstemmer second process: %(levelname)s: %(message)s")
+    try:
+        config = read_frame(stdin)
+    except EOFError:
+        return
+    if config.single_page_method:  # loaded before the first round needs it
+        with suppress(Exception):
+            load_single(config.single_page_method)
+    write_frame(stdout, READY)
+    stdout.flush()
+    patterns: dict[str, SitePatterns | None] = {}
+    while True:
+        try:
+            message = read_frame(stdin)
+        except EOFError:
+            return
+        reply = answer(config, patterns, message)
+        if reply is not None:
+            write_frame(stdout, reply)
+            stdout.flush()

@@ -1,0 +1,190 @@
+"""The crawl's second process (``NEWSSTEMMER_SIDECAR``): same articles as on the reactor,
+nothing lost when it is killed, and its protocol.
+
+The crawls are real (``scrapy crawl news`` in a subprocess, against a local site).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from urllib.parse import urlsplit
+
+import pytest
+
+from newsstemmer.chain import ExtractOptions
+from newsstemmer.crawl.buffer import PageBuffer
+from newsstemmer.crawl.config import DEFAULTS, Config
+from newsstemmer.crawl.rounds import answer, extract_page, read_frame, run_round, write_frame
+from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, run_crawl, serve
+
+SITE = "127.0.0.1:8000"
+
+
+def _read(path):
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _key(item):
+    return urlsplit(item["url"]).path, item["title"], item["body"], item["method"], item["pattern"], item["is_article"]
+
+
+@pytest.fixture(scope="module")
+def site():
+    return build_test_site()
+
+
+# -- the protocol, without a crawl ------------------------------------------------------------
+
+
+def test_frames_round_trip_and_end():
+    stream = io.BytesIO()
+    write_frame(stream, ("extract", 1, {"a": [1, 2]}))
+    write_frame(stream, "second")
+    stream.seek(0)
+    assert read_frame(stream) == ("extract", 1, {"a": [1, 2]})
+    assert read_frame(stream) == "second"
+    with pytest.raises(EOFError):
+        read_frame(stream)
+    cut = io.BytesIO(stream.getvalue()[:-3])  # a process killed while it wrote
+    read_frame(cut)
+    with pytest.raises(EOFError):
+        read_frame(cut)
+
+
+def test_answers_are_what_the_reactor_would_compute(tmp_path, site):
+    config = Config(state_dir=tmp_path / "state", patterns_dir=tmp_path / "patterns", min_pages=5)
+    pages = _fetched(site)
+    buf = PageBuffer(config.buffer_path)
+    for p in pages:
+        buf.add(p)
+    urls = buf.urls(SITE)
+    buf.close()
+    here = run_round(config, SITE, urls, None, True, False)
+    patterns: dict = {}
+    rid, ok, there = answer(config, patterns, ("round", 7, (SITE, urls, None, True, False)))
+    assert (rid, ok) == (7, True) and there.changed and here.changed
+    assert [(o.url, o.kind, o.item) for o in there.outcomes] == [(o.url, o.kind, o.item) for o in here.outcomes]
+    options = ExtractOptions()
+    assert answer(config, patterns, ("patterns", SITE, here.patterns)) is None
+    for page in pages[:5]:
+        data = (page.url, page.site, page.html, page.anchor_texts, page.fetched_at)
+        rid, ok, outcome = answer(config, patterns, ("extract", 3, data, options))
+        expected = extract_page(page, here.patterns, options)
+        assert ok and outcome.kind == expected.kind and outcome.item == expected.item
+        assert outcome.item.page_text == expected.item.page_text
+    rid, ok, error = answer(config, patterns, ("nonsense", 9))
+    assert (rid, ok) == (9, False) and "nonsense" in error
+    rid, ok, error = answer(config, patterns, ("round", 10, (SITE,)))  # a request that raises
+    assert (rid, ok) == (10, False) and "TypeError" in error
+
+
+def test_the_second_process_is_a_setting():
+    assert DEFAULTS["NEWSSTEMMER_SIDECAR"] == "auto"
+    from scrapy.settings import Settings
+
+    def config(value):
+        return Config.from_settings(Settings({"NEWSSTEMMER_SIDECAR": value}))
+
+    assert config("True").sidecar is True and config(True).sidecar is True
+    assert config("False").sidecar is False and config(False).sidecar is False
+    assert config("auto").sidecar is (len(os.sched_getaffinity(0)) >= 2)
+    with pytest.raises(ValueError, match="NEWSSTEMMER_SIDECAR"):
+        config("sometimes")
+
+
+def _fetched(site):
+    from newsstemmer.crawl.items import FetchedPage
+
+    out = []
+    for path, (_, _, body) in site.pages.items():
+        if path in site.articles:
+            out.append(FetchedPage(f"http://{SITE}{path}", SITE, body.decode("utf-8")))
+    return out[:12]
+
+
+# -- real crawls ---------------------------------------------------------------------------------
+
+
+def test_a_crawl_extracts_the_same_articles_in_the_second_process(tmp_path, site):
+    """Patterns learned by a first crawl; then the same crawl twice, with and without the
+    second process: the same items."""
+    patterns = tmp_path / "patterns"
+    with serve(site) as base:
+        first = run_crawl([base + "/"], tmp_path / "first.jsonl", {
+            "NEWSSTEMMER_STATE_DIR": str(tmp_path / "state0"), "NEWSSTEMMER_PATTERNS_DIR": str(patterns),
+            "NEWSSTEMMER_SIDECAR": "False", "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
+        })
+        assert first.returncode == 0, first.stderr[-3000:]
+        out = {}
+        for mode in ("True", "False"):
+            copy = tmp_path / f"patterns-{mode}"
+            shutil.copytree(patterns, copy)
+            result = run_crawl([base + "/"], tmp_path / f"{mode}.jsonl", {
+                "NEWSSTEMMER_STATE_DIR": str(tmp_path / f"state-{mode}"), "NEWSSTEMMER_PATTERNS_DIR": str(copy),
+                "NEWSSTEMMER_SIDECAR": mode,
+            })
+            assert result.returncode == 0, result.stderr[-3000:]
+            out[mode] = (_read(tmp_path / f"{mode}.jsonl"), crawl_stats(result.stderr), result.stderr)
+    items, stats, log = out["True"]
+    assert "in a second process (pid" in log and "is gone" not in log
+    assert stats["newsstemmer/sidecar_requests"] >= len(site.articles)
+    assert stats["newsstemmer/pages_left_in_buffer"] == 0 and "newsstemmer/sidecar_lost" not in stats
+    articles = [i for i in items if urlsplit(i["url"]).path in site.articles]
+    assert sorted(urlsplit(i["url"]).path for i in articles) == sorted(site.articles)  # each once
+    assert sorted(map(_key, items)) == sorted(map(_key, out["False"][0]))
+    assert "sidecar_requests" not in " ".join(out["False"][1])
+
+
+def test_a_killed_second_process_loses_no_page(tmp_path, site):
+    """Kill -9 the second process in the middle of a crawl: its open requests and all later
+    work run on the reactor; every article comes out once."""
+    state, out = tmp_path / "state", tmp_path / "out.jsonl"
+    settings = {
+        "NEWSSTEMMER_STATE_DIR": str(state), "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "patterns"),
+        "NEWSSTEMMER_SIDECAR": "True", "NEWSSTEMMER_MIN_PAGES": "8", "CONCURRENT_REQUESTS": "4",
+    }
+    with serve(site, delay=0.03) as base:
+        proc = subprocess.Popen(crawl_command([base + "/"], out, settings), cwd=REPO_ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        log = []
+        try:
+            pid = None
+            for line in proc.stderr:  # the log names the process
+                log.append(line)
+                found = re.search(r"in a second process \(pid (\d+)\)", line)
+                if found:
+                    pid = int(found.group(1))
+                if pid and "learned from" in line:  # its first round is done: it has work in hand
+                    break
+            assert pid, "".join(log)[-3000:]
+            end = time.monotonic() + 30
+            while len(_read(out)) < 5 and time.monotonic() < end:
+                time.sleep(0.02)
+            os.kill(pid, signal.SIGKILL)
+            _, rest = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    text = "".join(log) + rest
+    assert proc.returncode == 0, text[-3000:]
+    assert "is gone" in text and "run on the reactor" in text
+    stats = crawl_stats(text)
+    assert stats["finish_reason"] == "finished"
+    assert stats["newsstemmer/sidecar_lost"] == 1
+    assert stats.get("newsstemmer/pages_left_in_buffer") == 0, text[-8000:]
+    items = _read(out)
+    articles = sorted(urlsplit(i["url"]).path for i in items if urlsplit(i["url"]).path in site.articles)
+    assert articles == sorted(site.articles)  # every article, once
+    for item in items:
+        path = urlsplit(item["url"]).path
+        if path in site.articles:
+            assert item["title"] == site.articles[path][0]
