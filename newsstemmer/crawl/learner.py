@@ -148,6 +148,7 @@ class SiteLearner:
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
         self.sidecar: Sidecar | None = None  # the second process, from spider_opened (NEWSSTEMMER_SIDECAR)
+        self._kick_later: set[str] = set()  # sites whose round waits for the second process to be ready
         # loaded now, not mid-crawl (see load_single); also with the second process, whose work
         # the reactor does until it is ready, and after it is lost
         if config.single_page_method:
@@ -274,6 +275,12 @@ class SiteLearner:
     def _kick(self, site: str) -> None:
         """Start a round for ``site`` if one is due and none is running."""
         if site in self._busy or site in self._broken or self.closed:
+            return
+        sidecar = self.sidecar
+        if sidecar is not None and sidecar.alive and not sidecar.ready and not self.final:
+            # the second process is starting (a fraction of a second): its first round is
+            # not worth the reactor's time; it is kicked when the process is ready or lost
+            self._kick_later.add(site)
             return
         if self.sharing is not None and not self.sharing.may_learn(site):
             return  # another worker learns this site (or nothing is due)
@@ -546,7 +553,7 @@ class SiteLearner:
 
         if not self.config.sidecar or self.sidecar is not None or not reactor.running:
             return  # (a learner driven without a running reactor, as in unit tests, works alone)
-        sidecar = Sidecar(self.config, on_lost=self._sidecar_lost)
+        sidecar = Sidecar(self.config, on_lost=self._sidecar_lost, on_ready=self._kick_waiting)
         try:
             sidecar.start(reactor)
         except Exception as exc:  # noqa: BLE001 - the crawl goes on without it
@@ -573,6 +580,13 @@ class SiteLearner:
 
     def _sidecar_lost(self) -> None:
         self._inc("sidecar_lost")
+        self._kick_waiting()
+
+    def _kick_waiting(self) -> None:
+        """The second process is ready (or lost): start the rounds that waited for it."""
+        waiting, self._kick_later = self._kick_later, set()
+        for site in sorted(waiting):
+            self._kick(site)
 
     # -- helpers ---------------------------------------------------------------------------
     def _inc(self, name: str, n: int = 1) -> None:

@@ -84,12 +84,15 @@ class Sidecar:
     The crawl sends it work once it is :attr:`ready` (until then, and after it is lost,
     the reactor does the work).  :meth:`extract` and :meth:`round` return Deferreds that fire with what
     :func:`~newsstemmer.crawl.rounds.extract_page` / :func:`~newsstemmer.crawl.rounds.run_round`
-    return.  ``on_lost`` is called once if the process dies while the crawl runs.
+    return.  ``on_ready`` is called once when the process is ready, ``on_lost`` once if it
+    dies while the crawl runs.
     """
 
-    def __init__(self, config: Config, on_lost: Callable[[], None] | None = None):
+    def __init__(self, config: Config, on_lost: Callable[[], None] | None = None,
+                 on_ready: Callable[[], None] | None = None):
         self.config = config
         self.on_lost = on_lost
+        self.on_ready = on_ready
         self.alive = False  # started, not lost, not stopped
         self.ready = False  # alive and loaded: until then the crawl works alone
         self.requests = 0  # answered by the process
@@ -212,6 +215,8 @@ class Sidecar:
             start = end
             if rid == READY[0]:
                 self.ready = self.alive
+                if self.ready and self.on_ready is not None:
+                    self.on_ready()
                 continue
             entry = self._pending.pop(rid, None)
             if entry is None:
