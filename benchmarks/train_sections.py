@@ -15,8 +15,16 @@ model (``model``) and the gold-label oracle of the same units (``oracle``: the
 ceiling of a decision per unit).  ``-o FILE`` trains on every site and writes the
 model (what newsstemmer ships as ``newsstemmer/models/sections.json``).
 
+``--subsets 3,5,10`` also trains on layouts learned from runs of k pages of each site
+(up to ``--windows`` disjoint runs per k, pages by id), as a crawl's first round and
+``rules --learn`` see a site; ``log_pattern_pages`` tells the model how many pages a
+layout was learned from.  After the whole-site tables, the fold models are also scored
+on layouts learned from each held-out site's first k pages (``--fewpages``, the protocol
+of ``fewpages.py``: the other pages extracted with the region fallback).
+
     python benchmarks/train_sections.py [--data-file /tmp/sections.pkl] [--folds 5] [--seed 0]
-        [--threshold 0.5] [--no-cv] [--per-fold] [-o newsstemmer/models/sections.json]
+        [--threshold 0.3] [--subsets 3,5,10 --subsets-file /tmp/subsets.pkl] [--fewpages 3,5,10]
+        [--no-cv] [--per-fold] [-o newsstemmer/models/sections.json]
 """
 
 from __future__ import annotations
@@ -256,9 +264,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--evidence-pages", type=int, default=0,
                     help="pages per layout given page evidence (region, names) when building the units "
                          "(default 0: every page; learning samples EVIDENCE_PAGES per layout)")
-    ap.add_argument("--subsets", default="3,5,10",
+    ap.add_argument("--subsets", default="",
                     help="also train on layouts learned from k pages of each site, for these k "
-                         "(comma-separated; empty: whole sites only, the recipe before session 7)")
+                         "(comma-separated, e.g. 3,5,10; default empty: whole sites only, the shipped "
+                         "recipe; the subsets were tried in session 7 and gave no gain, see NOTES.md)")
     ap.add_argument("--windows", type=int, default=3, help="disjoint runs of k pages per site and k")
     ap.add_argument("--subsets-file", help="cache of the subset units (written if missing)")
     ap.add_argument("--fewpages", default="3,5,10",
