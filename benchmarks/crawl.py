@@ -655,9 +655,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     ap.add_argument("--profile", action="store_true",
                     help="demo crawls: CPU time per step and thread (benchmarks/crawl_profile.py)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a Scrapy setting for every crawl, e.g. NEWSSTEMMER_SECTION_MODEL=True (repeatable)")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            ap.error(f"--set wants NAME=VALUE, not {item!r}")
+        FAST[name] = value
 
     t0 = time.perf_counter()
     if args.keep:
