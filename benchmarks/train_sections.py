@@ -294,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         y = np.concatenate([r["y"] for r in records])
         w = np.concatenate([r["w"] for r in records])
         model = train(X, y, w, args)
-        model.info.update(subsets=list(subset_sizes(args)), windows=args.windows)
+        if subsets:
+            model.info.update(subsets=list(subset_sizes(args)), windows=args.windows)
         Path(args.output).write_text(model.to_json(), encoding="utf-8")
         print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
     if args.no_cv:
