@@ -15,8 +15,16 @@ model (``model``) and the gold-label oracle of the same units (``oracle``: the
 ceiling of a decision per unit).  ``-o FILE`` trains on every site and writes the
 model (what newsstemmer ships as ``newsstemmer/models/sections.json``).
 
+``--subsets 3,5,10`` also trains on layouts learned from runs of k pages of each site
+(up to ``--windows`` disjoint runs per k, pages by id), as a crawl's first round and
+``rules --learn`` see a site; ``log_pattern_pages`` tells the model how many pages a
+layout was learned from.  After the whole-site tables, the fold models are also scored
+on layouts learned from each held-out site's first k pages (``--fewpages``, the protocol
+of ``fewpages.py``: the other pages extracted with the region fallback).
+
     python benchmarks/train_sections.py [--data-file /tmp/sections.pkl] [--folds 5] [--seed 0]
-        [--threshold 0.5] [--no-cv] [--per-fold] [-o newsstemmer/models/sections.json]
+        [--threshold 0.3] [--subsets 3,5,10 --subsets-file /tmp/subsets.pkl] [--fewpages 3,5,10]
+        [--no-cv] [--per-fold] [-o newsstemmer/models/sections.json]
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from cv import figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
 
 from newsstemmer import ExtractOptions, Page, extract_with_patterns
+from newsstemmer.evaluation import evaluate
 from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.sections import (
     SECTION_FEATURES,
@@ -77,6 +86,44 @@ def site_record(es: list[Entry], per_layout: int | None = None) -> dict:
             "X": X, "y": y, "w": w}
 
 
+def subset_windows(es: list[Entry], k: int, windows: int) -> list[list[Entry]]:
+    """Up to ``windows`` disjoint runs of ``k`` pages of a site (pages sorted by id), as a
+    crawl's first learning round or ``rules --learn`` learns from a few pages."""
+    ordered = sorted(es, key=lambda e: e.id)
+    return [ordered[i:i + k] for i in range(0, len(ordered) - k + 1, k)][:windows]
+
+
+def build_subsets(entries: list[Entry], ks: tuple[int, ...], windows: int,
+                  per_layout: int | None = None) -> dict[tuple, dict]:
+    """Units of layouts learned from ``k`` pages of each training site, for every k."""
+    out = {}
+    sites = training_sites(entries)
+    for n, (key, es) in enumerate(sites.items(), 1):
+        print(f"[subsets {n}/{len(sites)}] {key[0]}/{key[1]} ({len(es)} pages)", file=sys.stderr, flush=True)
+        for k in ks:
+            for w, part in enumerate(subset_windows(es, k, windows)):
+                out[(*key, k, w)] = site_record(part, per_layout)
+    return out
+
+
+def load_subsets(entries: list[Entry], data_file: str | None, ks: tuple[int, ...], windows: int,
+                 per_layout: int | None = None) -> dict:
+    """The subset units (:func:`build_subsets`): from ``data_file`` if it exists, else built
+    and written there (empty when ``ks`` is)."""
+    if not ks:
+        return {}
+    if data_file and Path(data_file).is_file():
+        return pickle.loads(Path(data_file).read_bytes())
+    data = build_subsets(entries, ks, windows, per_layout)
+    if data_file:
+        Path(data_file).write_bytes(pickle.dumps(data))
+    return data
+
+
+def subset_sizes(args: argparse.Namespace) -> tuple[int, ...]:
+    return tuple(int(k) for k in args.subsets.split(",") if k.strip())
+
+
 def build(entries: list[Entry], per_layout: int | None = None) -> dict[tuple, dict]:
     out = {}
     sites = training_sites(entries)
@@ -102,25 +149,39 @@ def extract_site(es: list[Entry], rec: dict, main: np.ndarray | None) -> dict[tu
     return out
 
 
+def fold_models(data: dict, subsets: dict, entries: list[Entry], folds: list[list[Entry]],
+                args: argparse.Namespace) -> list[TreeModel]:
+    """Per fold, a model trained on the units (whole sites and ``subsets``) of the sites
+    outside the fold."""
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    records = list(data.values()) + list(subsets.values())
+    record_group = [groups[r["ids"][0]] for r in records]
+    models = []
+    for fold in folds:
+        held = {groups[page_id(e)] for e in fold}
+        rest = [r for r, g in zip(records, record_group) if g not in held]
+        models.append(train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
+                            np.concatenate([r["w"] for r in rest]), args))
+    return models
+
+
 def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
-               args: argparse.Namespace | None = None, variant: str = "model") -> list[dict]:
+               args: argparse.Namespace | None = None, variant: str = "model",
+               subsets: dict | None = None) -> list[dict]:
     """Per fold, the held-out sites' pages among ``pages`` extracted with their layouts
-    decided by ``variant``: ``model`` (trained on the other folds' sites), ``oracle`` (the
-    gold labels) or ``rules`` (as learned)."""
+    decided by ``variant``: ``model`` (trained on the other folds' sites: their whole-site
+    units and ``subsets``' units), ``oracle`` (the gold labels) or ``rules`` (as learned)."""
     args = args or build_parser().parse_args([])
     by_id = {page_id(e): e for e in entries}
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     site_group = {key: groups[rec["ids"][0]] for key, rec in data.items()}
     wanted = {page_id(e) for e in pages}
     role_main = SECTION_FEATURES.index("role_main")
+    models = fold_models(data, subsets or {}, entries, folds, args) if variant == "model" else None
     out = []
     for k, fold in enumerate(folds):
         held = {groups[page_id(e)] for e in fold}
-        model = None
-        if variant == "model":
-            rest = [r for key, r in data.items() if site_group[key] not in held]
-            model = train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
-                          np.concatenate([r["w"] for r in rest]), args)
+        model = models[k] if models is not None else None
         pairs: dict = {}
         for key, rec in data.items():
             if site_group[key] not in held or not any(i in wanted for i in rec["ids"]):
@@ -204,6 +265,15 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--evidence-pages", type=int, default=0,
                     help="pages per layout given page evidence (region, names) when building the units "
                          "(default 0: every page; learning samples EVIDENCE_PAGES per layout)")
+    ap.add_argument("--subsets", default="",
+                    help="also train on layouts learned from k pages of each site, for these k "
+                         "(comma-separated, e.g. 3,5,10; default empty: whole sites only, the shipped "
+                         "recipe; the subsets were tried in session 7 and gave no gain, see NOTES.md)")
+    ap.add_argument("--windows", type=int, default=3, help="disjoint runs of k pages per site and k")
+    ap.add_argument("--subsets-file", help="cache of the subset units (written if missing)")
+    ap.add_argument("--fewpages", default="3,5,10",
+                    help="CV of layouts learned from a held-out site's first k pages (fewpages.py's "
+                         "protocol) for these k; empty: none")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("-o", "--output", help="train on every site and write the model here")
@@ -216,12 +286,17 @@ def main(argv: list[str] | None = None) -> int:
     entries = load_manifest(root)
     t0 = time.perf_counter()
     data = load_data(entries, args.data_file, per_layout(args))
-    print(f"units of {len(data)} sites in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    subsets = load_subsets(entries, args.subsets_file, subset_sizes(args), args.windows, per_layout(args))
+    print(f"units of {len(data)} sites and {len(subsets)} subsets in {time.perf_counter() - t0:.0f}s",
+          file=sys.stderr)
     if args.output:
-        X = np.vstack([r["X"] for r in data.values()])
-        y = np.concatenate([r["y"] for r in data.values()])
-        w = np.concatenate([r["w"] for r in data.values()])
+        records = list(data.values()) + list(subsets.values())
+        X = np.vstack([r["X"] for r in records])
+        y = np.concatenate([r["y"] for r in records])
+        w = np.concatenate([r["w"] for r in records])
         model = train(X, y, w, args)
+        if subsets:
+            model.info.update(subsets=list(subset_sizes(args)), windows=args.windows)
         Path(args.output).write_text(model.to_json(), encoding="utf-8")
         print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
     if args.no_cv:
@@ -231,14 +306,44 @@ def main(argv: list[str] | None = None) -> int:
     pages = [e for es in sets.values() for e in es]
     results: dict[str, dict] = {}
     for variant in [v.strip() for v in args.variants.split(",") if v.strip()]:
-        per_fold = fold_pairs(data, entries, folds, pages, args, variant)
+        per_fold = fold_pairs(data, entries, folds, pages, args, variant, subsets)
         pooled: dict = {}
         for pairs in per_fold:
             pooled.update(pairs)
         # (dev column: the folds' predictions pooled; cv.py gives the shipped model's dev figure)
         results[variant] = figures(pooled, sets, folds, per_fold)
     print_tables(results, args.folds, args.per_fold)
+    ks = tuple(int(k) for k in args.fewpages.split(",") if k.strip())
+    if ks:
+        few_page_cv(entries, folds, ks, fold_models(data, subsets, entries, folds, args))
     return 0
+
+
+def few_page_cv(entries: list[Entry], folds: list[list[Entry]], ks: tuple[int, ...],
+                models: list[TreeModel]) -> None:
+    """fewpages.py's protocol on the held-out sites of each fold: learn from a site's first
+    k pages (hand rules, then the fold's model), extract its other pages with the region
+    fallback; F1 pooled over the folds, per dataset."""
+    from fewpages import SETS as FEW_SETS, few_page_pairs, site_groups as few_groups
+
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    sites = few_groups(entries, FEW_SETS)
+    htmls: dict = {}
+    for k in ks:
+        res: dict[str, dict[str, list]] = {"rules": {}, "model": {}}
+        for f, fold in enumerate(folds):
+            held = {groups[page_id(e)] for e in fold}
+            for key, es in sites.items():
+                if len(es) < k + 2 or groups[page_id(es[0])] not in held:
+                    continue
+                if key not in htmls:
+                    htmls[key] = [e.html() for e in es]
+                for variant in res:
+                    res[variant].setdefault(key[0], []).extend(
+                        few_page_pairs(es, htmls[key], k, models[f], variant == "model"))
+        for variant, by_set in res.items():
+            figs = {d: f"{evaluate(v).f1:.3f} ({len(v)})" for d, v in by_set.items()}
+            print(f"few pages CV k={k} {variant}: {figs}", flush=True)
 
 
 if __name__ == "__main__":
