@@ -136,7 +136,9 @@ def test_a_crawl_extracts_the_same_articles_in_the_second_process(tmp_path, site
             out[mode] = (_read(tmp_path / f"{mode}.jsonl"), crawl_stats(result.stderr), result.stderr)
     items, stats, log = out["True"]
     assert "in a second process (pid" in log and "is gone" not in log
-    assert stats["newsstemmer/sidecar_requests"] >= len(site.articles)
+    # (pages that arrive before the process is ready are extracted on the reactor: how many
+    # depends on the machine's load)
+    assert stats["newsstemmer/sidecar_requests"] >= 1
     assert stats["newsstemmer/pages_left_in_buffer"] == 0 and "newsstemmer/sidecar_lost" not in stats
     articles = [i for i in items if urlsplit(i["url"]).path in site.articles]
     assert sorted(urlsplit(i["url"]).path for i in articles) == sorted(site.articles)  # each once
