@@ -165,16 +165,9 @@ def region_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
 def region_fold_pairs(root: Path, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
                       data_file: str | None, merge_hosts: bool) -> list[dict[tuple, tuple[str, str]]]:
     """Per fold: the region models trained (train_region.py's defaults) without the fold's groups."""
-    from train_region import fold_pairs, load_rows
+    from train_region import fold_pairs, region_rows
 
-    if data_file and Path(data_file).is_file():
-        rows = load_rows(Path(data_file))
-    else:
-        from region_data import page_record
-
-        groups = site_groups(entries)
-        rows = [page_record(e, g) for e, g in zip(entries, groups)]
-    return fold_pairs(rows, entries, folds, pages, merge_hosts=merge_hosts)
+    return fold_pairs(region_rows(entries, data_file), entries, folds, pages, merge_hosts=merge_hosts)
 
 
 def crf_pairs(extractor, pages: list[Entry]) -> dict[tuple, tuple[str, str]]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import data_dir, load_manifest, prediction
+from _common import code_stamp, data_dir, load_manifest, prediction
 from folds import site_groups
 
 import re
@@ -167,6 +167,13 @@ def page_record(e, group: str) -> dict:
     return rec
 
 
+def rows_file(rows: list[dict]) -> bytes:
+    """The pickled rows with the features they were made for and the code stamp
+    (``_common.code_stamp``: which checkout made them)."""
+    return pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES, "stamp": code_stamp(),
+                         "rows": rows})
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-o", "--output", default="/tmp/region-data.pkl")
@@ -183,8 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(page_record(e, group))
         if k % 200 == 0:
             print(f"[{k}/{len(entries)}] {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
-    Path(args.output).write_bytes(pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES,
-                                                "rows": rows}))
+    Path(args.output).write_bytes(rows_file(rows))
     print(f"{len(rows)} pages, {sum(len(r['cands']) for r in rows)} candidates -> {args.output} "
           f"({time.perf_counter() - t0:.0f}s)", file=sys.stderr)
     return 0

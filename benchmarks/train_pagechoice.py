@@ -29,14 +29,13 @@ on every page and writes the model (``newsstemmer/models/pagechoice.json``).
 from __future__ import annotations
 
 import argparse
-import pickle
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from _common import Entry, data_dir, load_manifest, prediction
+from _common import Entry, cached, data_dir, load_manifest, prediction
 from cv import figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
 
@@ -237,12 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_records(entries, folds, args) -> list[dict]:
-    if args.data_file and Path(args.data_file).is_file():
-        return pickle.loads(Path(args.data_file).read_bytes())
-    records = build(entries, folds, args.sections_data, args.region_data)
-    if args.data_file:
-        Path(args.data_file).write_bytes(pickle.dumps(records))
-    return records
+    """The per-page records (:func:`build`): from ``--data-file`` if this code and these
+    models built it with the same folds, else built and written there."""
+    return cached(args.data_file, lambda: build(entries, folds, args.sections_data, args.region_data),
+                  "page-choice records", {"folds": [sorted(map(page_id, fold)) for fold in folds]})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import data_dir, load_manifest, prediction
+from _common import code_stamp, data_dir, load_manifest, prediction
 from cv import SINGLE_SETS, figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
 
@@ -241,11 +241,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_rows(path: Path) -> list[dict]:
-    """The rows of a ``region_data.py`` file (exits if they were made for other features)."""
+    """The rows of a ``region_data.py`` file (exits if they were made for other features;
+    warns if by other code: ``_common.code_stamp``)."""
     data = pickle.loads(Path(path).read_bytes())
     if tuple(data["features"]) != REGION_FEATURES or tuple(data["clean_features"]) != CLEAN_FEATURES:
         sys.exit("error: the data file was written for other features; run region_data.py again")
+    if data.get("stamp") != code_stamp():
+        print(f"warning: {path} was written by other code or models (run region_data.py again to "
+              "train what this checkout would)", file=sys.stderr)
     return data["rows"]
+
+
+def region_rows(entries, data_file: str | None = None) -> list[dict]:
+    """region_data.py's rows of every page: read from ``data_file`` if this code wrote them
+    for these features, else computed (about 3 minutes) and written there if a name is given."""
+    if data_file and Path(data_file).is_file():
+        data = pickle.loads(Path(data_file).read_bytes())
+        if (data.get("stamp") == code_stamp() and tuple(data["features"]) == REGION_FEATURES
+                and tuple(data["clean_features"]) == CLEAN_FEATURES):
+            return data["rows"]
+        print(f"{data_file}: region rows made by other code or models; made again", file=sys.stderr, flush=True)
+    from region_data import page_record, rows_file
+
+    rows = [page_record(e, g) for e, g in zip(entries, site_groups(entries))]
+    if data_file:
+        Path(data_file).write_bytes(rows_file(rows))
+    return rows
 
 
 def row_id(row: dict) -> tuple[str, str, str]:
@@ -255,17 +276,8 @@ def row_id(row: dict) -> tuple[str, str, str]:
 
 def fold_extractors(entries, folds, data_file: str | None = None) -> list[RegionExtractor]:
     """Per fold, the region extractor trained with this script's defaults without the fold's
-    site groups (for other benchmarks' CV).  ``data_file``: region_data.py's rows, read if it
-    exists, else computed (and written there if a name is given)."""
-    if data_file and Path(data_file).is_file():
-        rows = load_rows(Path(data_file))
-    else:
-        from region_data import page_record
-
-        rows = [page_record(e, g) for e, g in zip(entries, site_groups(entries))]
-        if data_file:
-            Path(data_file).write_bytes(pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES,
-                                                      "rows": rows}))
+    site groups (for other benchmarks' CV).  ``data_file``: region_data.py's rows (:func:`region_rows`)."""
+    rows = region_rows(entries, data_file)
     args = build_parser().parse_args([])
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     out = []

@@ -30,14 +30,13 @@ of ``fewpages.py``: the other pages extracted with the region fallback).
 from __future__ import annotations
 
 import argparse
-import pickle
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from _common import Entry, data_dir, load_manifest, prediction
+from _common import Entry, cached, data_dir, load_manifest, prediction
 from cv import figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
 
@@ -108,16 +107,12 @@ def build_subsets(entries: list[Entry], ks: tuple[int, ...], windows: int,
 
 def load_subsets(entries: list[Entry], data_file: str | None, ks: tuple[int, ...], windows: int,
                  per_layout: int | None = None) -> dict:
-    """The subset units (:func:`build_subsets`): from ``data_file`` if it exists, else built
-    and written there (empty when ``ks`` is)."""
+    """The subset units (:func:`build_subsets`): from ``data_file`` if this code built it
+    with these settings, else built and written there (empty when ``ks`` is)."""
     if not ks:
         return {}
-    if data_file and Path(data_file).is_file():
-        return pickle.loads(Path(data_file).read_bytes())
-    data = build_subsets(entries, ks, windows, per_layout)
-    if data_file:
-        Path(data_file).write_bytes(pickle.dumps(data))
-    return data
+    return cached(data_file, lambda: build_subsets(entries, ks, windows, per_layout), "subset units",
+                  {"ks": list(ks), "windows": windows, "per_layout": per_layout})
 
 
 def subset_sizes(args: argparse.Namespace) -> tuple[int, ...]:
@@ -203,14 +198,10 @@ def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages
 
 
 def load_data(entries: list[Entry], data_file: str | None, per_layout: int | None = None) -> dict:
-    """The units of every training site: from ``data_file`` if it exists, else built
-    (about 2 minutes; page evidence on ``per_layout`` pages per layout) and written there."""
-    if data_file and Path(data_file).is_file():
-        return pickle.loads(Path(data_file).read_bytes())
-    data = build(entries, per_layout)
-    if data_file:
-        Path(data_file).write_bytes(pickle.dumps(data))
-    return data
+    """The units of every training site: from ``data_file`` if this code and these models
+    built it with the same ``per_layout`` (``_common.cached``), else built (about a minute;
+    page evidence on ``per_layout`` pages per layout) and written there."""
+    return cached(data_file, lambda: build(entries, per_layout), "section units", {"per_layout": per_layout})
 
 
 def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace) -> TreeModel:
