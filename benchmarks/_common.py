@@ -117,10 +117,11 @@ def select(entries: list[Entry], name: str) -> list[Entry]:
 
 
 def code_stamp() -> str:
-    """A digest of this checkout's package code and shipped models (``STAMP_SKIP_*`` left
-    out): what the cached training data of the benchmarks is computed with.  A cache
-    built with another stamp is stale (e.g. units built before the region models were
-    retrained), and a model trained from it is not the one the checkout would train."""
+    """A digest of this checkout's package code, shipped models (``STAMP_SKIP_*`` left
+    out) and benchmark scripts: what the cached training data of the benchmarks is
+    computed with.  A cache built with another stamp is stale (e.g. units built before
+    the region models were retrained), and a model trained from it is not the one the
+    checkout would train."""
     h = hashlib.sha256()
     pkg = REPO_ROOT / "newsstemmer"
     for path in sorted(pkg.rglob("*")):
@@ -129,6 +130,9 @@ def code_stamp() -> str:
                 or any(part in STAMP_SKIP_DIRS for part in rel.parts[:-1])):
             continue
         h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    # the benchmark scripts too: the records hold fold models trained by their code
+    for path in sorted((REPO_ROOT / "benchmarks").glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 

@@ -39,6 +39,7 @@ import numpy as np
 from _common import Entry, cached, data_dir, load_manifest, prediction
 from cv import figures, page_id, print_tables, set_entries
 from folds import grouped_folds, site_groups
+from train_region import bagged
 
 from newsstemmer import ExtractOptions, Page, extract_with_patterns
 from newsstemmer.evaluation import evaluate
@@ -225,11 +226,16 @@ def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace)
         "num_threads": 1,
         "verbose": -1,
     }
-    ds = lgb.Dataset(X[ok], labels, weight=weights, feature_name=list(SECTION_FEATURES))
-    booster = lgb.train(params, ds, args.rounds)
-    model = TreeModel.from_lightgbm(booster.dump_model(), SECTION_FEATURES)
+    params["seed"] = args.model_seed
+
+    def dataset():
+        return lgb.Dataset(X[ok], labels, weight=weights, feature_name=list(SECTION_FEATURES))
+
+    model = TreeModel.from_lightgbm(bagged(params, dataset, args.rounds, args.bags), SECTION_FEATURES)
     model.info.update(threshold=args.threshold, mode=args.mode, region=True, rounds=args.rounds,
                       trained_on=int(ok.sum()))
+    if args.bags > 1:
+        model.info.update(bags=args.bags)
     return model
 
 
@@ -245,6 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threshold", type=float, default=0.3, help="P(article) under which a unit is not main")
     ap.add_argument("--rounds", type=int, default=100)
+    ap.add_argument("--bags", type=int, default=3,
+                    help="boosters trained with seeds model-seed + 0, 1000, ..., averaged (one seed's model "
+                         "moves a borderline unit's P by +-0.08)")
+    ap.add_argument("--model-seed", type=int, default=0, help="LightGBM's seed (bagging, feature sampling)")
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--leaves", type=int, default=15)
     ap.add_argument("--depth", type=int, default=5)
