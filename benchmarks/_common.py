@@ -28,6 +28,7 @@ DEFAULT_DATA = REPO_ROOT.parent / "shared" / "datasets"
 # model keeps its caches valid), and the packages no benchmark computation goes through.
 STAMP_SKIP_FILES = ("models/sections.json", "models/pagechoice.json")
 STAMP_SKIP_DIRS = ("crawl", "cli", "__pycache__")
+STAMP_SKIP_SUFFIXES = (".pyc", ".md")  # compiled code, documentation
 
 T = TypeVar("T")
 
@@ -126,7 +127,7 @@ def code_stamp() -> str:
     pkg = REPO_ROOT / "newsstemmer"
     for path in sorted(pkg.rglob("*")):
         rel = path.relative_to(pkg)
-        if (not path.is_file() or path.suffix == ".pyc" or rel.as_posix() in STAMP_SKIP_FILES
+        if (not path.is_file() or path.suffix in STAMP_SKIP_SUFFIXES or rel.as_posix() in STAMP_SKIP_FILES
                 or any(part in STAMP_SKIP_DIRS for part in rel.parts[:-1])):
             continue
         h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")

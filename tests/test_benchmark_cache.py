@@ -29,6 +29,7 @@ def checkout(tmp_path, monkeypatch):
         "newsstemmer/decision/sections.py": "def f(): return 1\n",
         "newsstemmer/models/region.json": "{}",
         "newsstemmer/models/sections.json": "{\"trees\": 1}",
+        "newsstemmer/models/README.md": "# models\n",
         "newsstemmer/crawl/learner.py": "y = 2\n",
         "benchmarks/train_sections.py": "z = 3\n",
     }.items():
@@ -42,8 +43,9 @@ def checkout(tmp_path, monkeypatch):
 def test_stamp_follows_code_models_and_scripts_not_the_trained_models(checkout):
     first = _common.code_stamp()
     assert _common.code_stamp() == first
-    # what the caches do not depend on: the models the trainers write, the crawl
+    # what the caches do not depend on: the models the trainers write, the crawl, docs
     (checkout / "newsstemmer/models/sections.json").write_text("{\"trees\": 2}")
+    (checkout / "newsstemmer/models/README.md").write_text("# the models\n")
     (checkout / "newsstemmer/crawl/learner.py").write_text("y = 3\n")
     assert _common.code_stamp() == first
     for rel, text in (("newsstemmer/decision/sections.py", "def f(): return 2\n"),
