@@ -14,15 +14,14 @@ from urllib.parse import urlsplit
 import pytest
 
 from newsstemmer import SitePatterns
-from newsstemmer.crawl.testing import build_test_site, crawl_stats, run_crawl, serve
+from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, build_test_site, crawl_stats, run_crawl, serve
 
 MAXSIZE = "200000"  # below the site's oversized page
-# One request at a time: the pages the first learning round sees then do not depend on
-# the order in which concurrent responses arrive, so a failure here reproduces.  (With 8
+# One request at a time, no second process (REPRODUCIBLE_SETTINGS): the pages the first
+# learning round sees then do not depend on timing, so a failure here reproduces.  (With 8
 # at a time, some orders, 2 crawls in 24, learned a layout that took the inline fact box
 # as main text; fixed in session 7: text inside an <aside> is never main, 0 failures in 48
 # such crawls; tests/test_few_pages.py learns from one such first round's pages.)
-ONE_AT_A_TIME = "1"
 
 
 def _norm(text: str) -> str:
@@ -52,7 +51,7 @@ def crawls(site, tmp_path_factory):
                     "NEWSSTEMMER_STATE_DIR": str(tmp / f"state{n}"),
                     "NEWSSTEMMER_PATTERNS_DIR": str(patterns),
                     "DOWNLOAD_MAXSIZE": MAXSIZE,
-                    "CONCURRENT_REQUESTS_PER_DOMAIN": ONE_AT_A_TIME,
+                    **REPRODUCIBLE_SETTINGS,
                 },
             )
             assert result.returncode == 0, result.stderr[-3000:]

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT, crawl_stats
+from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT, crawl_stats
 from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 from newsstemmer.layout.patterns import SitePatterns
@@ -44,7 +44,7 @@ def days(tmp_path_factory):
     for name, extra in runs:
         day = 3 if name == "3b" else name
         feed = work / f"day{name}.jsonl"
-        settings = {**FAST_SETTINGS, **SPIDERMON, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
+        settings = {**REPRODUCIBLE_SETTINGS, **SPIDERMON, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
                     "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
                     "NEWSSTEMMER_DEMO_DAY": str(day), **extra}
         cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(feed)]

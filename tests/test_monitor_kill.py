@@ -3,10 +3,8 @@ beyond the README's bound (the articles whose feed line was written just before 
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from newsstemmer.crawl.testing import REPO_ROOT, crawl_command, run_crawl

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT
+from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT
 
 SCRIPT = REPO_ROOT / "scripts" / "scheduled-crawl.sh"
 
@@ -49,7 +49,7 @@ def test_scheduled_crawl_script_writes_dated_feeds_and_fails_on_alerts(tmp_path)
            "NEWSSTEMMER_FAIL_ON_ALERTS": "1"}
     counts = []
     for day in (1, 2, 2):
-        args = _settings_args({**FAST_SETTINGS, "NEWSSTEMMER_DEMO_PORT": str(port), "NEWSSTEMMER_DEMO_DAY": str(day)})
+        args = _settings_args({**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_DEMO_PORT": str(port), "NEWSSTEMMER_DEMO_DAY": str(day)})
         proc = subprocess.run(["bash", str(SCRIPT), *args], env=env, capture_output=True, text=True, timeout=120)
         feed = tmp_path / "data" / "feeds" / f"articles-{dt.datetime.now(dt.timezone.utc):%Y-%m-%d}.jsonl"
         counts.append((proc.returncode, len(feed.read_text().splitlines())))
@@ -113,7 +113,7 @@ def test_scrapyd_deploys_the_egg_and_runs_a_scheduled_crawl(tmp_path):
                      {"egg": (Path(egg).name, Path(egg).read_bytes())})
         assert added["status"] == "ok" and added["spiders"] >= 1, added
         assert "news" in _api(base, "/listspiders.json?project=newsstemmer")["spiders"]
-        settings = {**FAST_SETTINGS, "NEWSSTEMMER_DEMO_PORT": str(demo_port),
+        settings = {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_DEMO_PORT": str(demo_port),
                     "NEWSSTEMMER_STATE_DIR": str(tmp_path / "state"), "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "patterns")}
         job = _api(base, "/schedule.json", {"project": "newsstemmer", "spider": "news",
                                             "setting": [f"{k}={v}" for k, v in settings.items()]})

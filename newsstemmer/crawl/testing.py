@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 __all__ = ["TestSite", "build_test_site", "serve", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
+           "FAST_SETTINGS", "REPRODUCIBLE_SETTINGS",
            "free_port", "redis_server"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -198,6 +199,12 @@ FAST_SETTINGS = {
     "TELNETCONSOLE_ENABLED": "False",
     "LOG_LEVEL": "INFO",
 }
+
+#: :data:`FAST_SETTINGS` for a crawl whose learning must be the same on every run: one
+#: request at a time and no second process, so a site's first learning round sees the
+#: same pages whatever the machine's load (with concurrent responses, or a round that
+#: waits for the second process to start, which pages it sees depends on timing).
+REPRODUCIBLE_SETTINGS = {**FAST_SETTINGS, "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "NEWSSTEMMER_SIDECAR": "False"}
 
 
 def crawl_command(

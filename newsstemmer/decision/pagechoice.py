@@ -51,6 +51,7 @@ __all__ = [
     "admissible",
     "agreement",
     "extends_only",
+    "lines_found",
     "choose_body",
     "default_choice_model",
     "layout_agreement",
@@ -136,6 +137,17 @@ def without_known(text: str, lines: Sequence[tuple[str, str]], roles: frozenset[
     return "\n".join(kept)
 
 
+def lines_found(text: str, within: str) -> tuple[int, int]:
+    """(significant characters of ``text``'s lines found whole in ``within``, of all its
+    lines): ``within`` is already reduced to significant characters."""
+    total = hit = 0
+    for line in text.split("\n"):
+        sig = significant(line)
+        total += len(sig)
+        if sig and sig in within:
+            hit += len(sig)
+    return hit, total
+
 def where_features(layout_text: str, region_body: str, lines: Sequence[tuple[str, str]]) -> tuple[float, ...]:
     """Where the two bodies differ, in significant characters (any script):
     the share of the layout's text found in region's body and the reverse, and the
@@ -145,18 +157,8 @@ def where_features(layout_text: str, region_body: str, lines: Sequence[tuple[str
     varies but is not main), and of other text (blocks the layout never saw, or text
     its blocks do not hold as lines)."""
     sig_layout, sig_region = significant(layout_text), significant(region_body)
-
-    def found(text: str, within: str) -> tuple[int, int]:
-        total = hit = 0
-        for line in text.split("\n"):
-            sig = significant(line)
-            total += len(sig)
-            if sig and sig in within:
-                hit += len(sig)
-        return hit, total
-
-    lin, lt = found(layout_text, sig_region)
-    rin, rt = found(region_body, sig_layout)
+    lin, lt = lines_found(layout_text, sig_region)
+    rin, rt = lines_found(region_body, sig_layout)
     if not rt:
         return (lin / lt if lt else 0.0, 0.0, 0.0, 0.0, 0.0)
     extra = rt - rin
@@ -241,12 +243,7 @@ def extends_only(layout_body: str, region_body: str) -> bool:
     sig_region = significant(region_body)
     if not sig_region:
         return False
-    held = total = 0
-    for line in layout_body.split("\n"):
-        sig = significant(line)
-        total += len(sig)
-        if sig and sig in sig_region:
-            held += len(sig)
+    held, total = lines_found(layout_body, sig_region)
     if not total or held < EDGE_COVER * total:
         return False
     sig_layout = significant(layout_body)
