@@ -76,7 +76,9 @@ def test_two_workers_share_one_crawl(redis_url, tmp_path):
 
     flush(redis_url)
     site = build_test_site(n_articles=60)
-    server = serve(site, delay=0.02)
+    # (slow enough that the worker which does not learn still has pages to fetch when the
+    # other's patterns arrive: the test checks that it loads them)
+    server = serve(site, delay=0.04)
     base = server.__enter__()
     try:
         procs = [_start(n, tmp_path, base, redis_url, DOWNLOAD_MAXSIZE="200000") for n in (1, 2)]

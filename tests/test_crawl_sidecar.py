@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from urllib.parse import urlsplit
 
@@ -190,3 +191,22 @@ def test_a_killed_second_process_loses_no_page(tmp_path, site):
         path = urlsplit(item["url"]).path
         if path in site.articles:
             assert item["title"] == site.articles[path][0]
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="Unix process priorities")
+def test_the_second_process_runs_at_a_lower_priority():
+    """The reactor paces the crawl: the second process yields the CPU to it (CHILD_NICE)."""
+    from newsstemmer.crawl.sidecar import CHILD_CODE, CHILD_NICE
+
+    assert CHILD_NICE > 0
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    child = subprocess.Popen([sys.executable, "-c", CHILD_CODE], cwd=REPO_ROOT, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while os.getpriority(os.PRIO_PROCESS, child.pid) == mine and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == min(mine + CHILD_NICE, 19)
+    finally:
+        child.stdin.close()  # no config: it exits
+        assert child.wait(timeout=20) == 0

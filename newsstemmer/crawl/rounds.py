@@ -10,6 +10,7 @@ imports this module and not Scrapy.
 from __future__ import annotations
 
 import logging
+import os
 import pickle
 import sys
 from contextlib import suppress
@@ -244,13 +245,17 @@ def answer(config: Config, patterns: dict[str, SitePatterns | None], message: tu
         return rid, False, f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, nice: int = 0) -> None:
     """The second process's loop: the first frame is the crawl's :class:`Config`; it answers
     :data:`READY` once loaded, then requests (see :func:`answer`) until the crawl closes
-    its end of the pipe."""
+    its end of the pipe.  ``nice`` lowers this process's CPU priority by that much (where
+    the system has ``os.nice``)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     logging.basicConfig(level=logging.WARNING, format="newsstemmer second process: %(levelname)s: %(message)s")
+    if nice and hasattr(os, "nice"):
+        with suppress(OSError):
+            os.nice(nice)
     try:
         config = read_frame(stdin)
     except EOFError:
