@@ -257,9 +257,9 @@ class SiteLearner:
         then contending for the GIL, cost more CPU than the extraction itself on
         ordinary pages (see :data:`INLINE_MAX_CHARS`).  A large page still goes to a
         thread, so that it cannot hold up the reactor (downloads, timeouts) for long.
+        (Used where the second process does not take the page: not started, not ready
+        yet, lost, or :data:`SIDECAR_MAX_PENDING` requests behind.)
         """
-        if self.sidecar is not None and self.sidecar.ready:
-            return await maybe_deferred_to_future(self.sidecar.extract(page, patterns, self.options))
         if len(page.html) <= INLINE_MAX_CHARS:
             return extract_page(page, patterns, self.options)
         return await maybe_deferred_to_future(deferToThread(extract_page, page, patterns, self.options))
