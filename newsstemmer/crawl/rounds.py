@@ -32,7 +32,7 @@ from .storage import open_linkinfo, open_page_buffer
 
 __all__ = [
     "EXTRACTED", "FAILED", "NON_ARTICLE", "READY", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
-    "answer", "extract_page", "read_frame", "run_round", "serve", "write_frame",
+    "answer", "extract_page", "frame", "read_frame", "run_round", "serve", "write_frame",
 ]
 
 log = logging.getLogger(__name__)
@@ -199,11 +199,15 @@ FRAME_HEADER = 4
 READY = (0, True, "ready")
 
 
+def frame(message: Any) -> bytes:
+    """One message as a frame: its pickle's length (:data:`FRAME_HEADER` bytes) and the pickle."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return len(data).to_bytes(FRAME_HEADER, "big") + data
+
+
 def write_frame(stream: BinaryIO, message: Any) -> None:
     """Write one message as a frame (no flush)."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(len(data).to_bytes(FRAME_HEADER, "big"))
-    stream.write(data)
+    stream.write(frame(message))
 
 
 def read_frame(stream: BinaryIO) -> Any:

@@ -47,7 +47,7 @@ from ..chain import ExtractOptions
 from ..layout.patterns import SitePatterns
 from .config import Config
 from .items import FetchedPage
-from .rounds import FRAME_HEADER, READY, extract_page, run_round
+from .rounds import FRAME_HEADER, READY, extract_page, frame, run_round
 
 __all__ = ["Sidecar", "SidecarError"]
 
@@ -202,9 +202,8 @@ class Sidecar:
         return d
 
     def _send(self, message: Any) -> None:
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         assert self._channel is not None and self._channel.transport is not None
-        self._channel.transport.write(len(data).to_bytes(FRAME_HEADER, "big") + data)
+        self._channel.transport.write(frame(message))
 
     # -- answers and death -----------------------------------------------------------------
     def received(self, data: bytes) -> None:
