@@ -74,22 +74,26 @@ def opens_with_link(block: LayoutBlock) -> bool:
     first = lines[0].strip()
     if len(lines) < 2 or not first or first.endswith(_SENTENCE_END):
         return False
-    # plain_text: the same lines minus anchor texts, a wholly linked line leaving none
-    plain = block.plain_text.split("\n", 1)[0].strip() if block.plain_text else ""
-    return not plain or (plain != first and plain not in first)
+    # plain_text: the same lines minus anchor texts, a wholly linked line leaving none;
+    # a partly linked first line leaves a subsequence of its own words
+    plain = tokens(block.plain_text.split("\n", 1)[0]) if block.plain_text else []
+    words = iter(tokens(first))
+    return not plain or not all(w in words for w in plain)
 
 
 def lead_name(block: LayoutBlock) -> tuple[str, ...] | None:
     """The run of 2-4 capitalised words the block's text opens with (a person's name, as
     a bio opens), as tokens; None if there is none.  The run ends at the first word that
-    is not capitalised letters, or after one that ends in punctuation."""
+    is not capitalised letters, or after one that ends in punctuation (an initial's
+    period aside)."""
     run: list[str] = []
     for word in block.text[:120].split():
         bare = word.rstrip(",;:.")
         if not bare[:1].isupper() or not bare.replace(".", "").replace("-", "").isalpha():
             break
         run.append(bare)
-        if bare != word or len(run) > _MAX_NAME:
+        initial = word.endswith(".") and len(bare) <= 2  # "B." in "Timothy B. Lee"
+        if (bare != word and not initial) or len(run) > _MAX_NAME:
             break
     if not 2 <= len(run) <= _MAX_NAME:
         return None
