@@ -17,7 +17,7 @@ What the user should get is asserted plainly.  History (mean over 10 pages):
   10 of 21, and the region extractor takes the bio too); the archive banner and the
   related-stories list did not.  Since then a MAIN unit after the article that opens with
   the name the byline carries is not main (``boxes``), and the F1 is 1.0.
-""""""
+"""
 
 from __future__ import annotations
 
