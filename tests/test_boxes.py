@@ -10,7 +10,13 @@ import numpy as np
 from lxml import html as lxml_html
 
 from newsstemmer import LearnOptions, Page, learn
-from newsstemmer.decision.boxes import byline_lines, carries, lead_name, opens_with_link, picture_holders
+from newsstemmer.decision.boxes import (
+    byline_lines,
+    carries,
+    lead_name,
+    opens_with_link,
+    picture_holders,
+)
 from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.sections import (
     SECTION_FEATURES,
