@@ -74,6 +74,8 @@ SETS: dict[str, tuple[tuple[str, ...], int]] = {
     "readability": (("readability",), 1),
     "chaos": (("chaos",), 1),
     "dragnet-single": (("dragnet-single",), 1),
+    # chaos's sites with 2-6 pages (2017): modern layouts learned from few pages
+    "chaos-multi": (("chaos",), 2),
 }
 MULTI_SETS = ("big9", "cleanportal", "dragnet")
 SINGLE_SETS = ("readability", "chaos", "dragnet-single")
