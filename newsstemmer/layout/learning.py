@@ -61,10 +61,15 @@ class LearnOptions:
     # inside one (within a block's path) is never main text (choice, beyond the original:
     # an inline fact box seen on one page of a crawl's first round otherwise passes as
     # main by its path alone; on the datasets 448 of 458 <aside> elements of >= 5 words
-    # hold no article text).  A <figure> (a photo and its caption, referred to from the
-    # text) likewise: 283 of 349 figures of >= 5 words are not in the gold (chaos 175 of
-    # 183, dragnet 54 of 54; readability's gold, the one that keeps captions, 54 of 112).
-    tangential_tags: tuple[str, ...] = ("aside", "figure", "figcaption")
+    # hold no article text).
+    tangential_tags: tuple[str, ...] = ("aside",)
+    # Elements holding a picture and its caption, referred to from the text: their text
+    # is not main where the layout's main text is mostly outside them (an article's photo
+    # captions), and stays main where it is not (a photo gallery, whose captions are its
+    # story).  On the datasets 283 of 349 <figure> elements of >= 5 words are not in the
+    # gold (chaos 175 of 183, dragnet 54 of 54; readability's gold keeps captions: 54 of 112).
+    caption_tags: tuple[str, ...] = ("figure", "figcaption")
+    max_caption_share: float = 0.5  # of the layout's main MainScore, above which captions stay main
     static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
     min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
     min_cluster_pages: int = 2  # smaller clusters give no pattern
@@ -86,6 +91,7 @@ class LearnOptions:
         d = asdict(self)
         d["relaxed_cluster_thresholds"] = list(self.relaxed_cluster_thresholds)
         d["tangential_tags"] = list(self.tangential_tags)
+        d["caption_tags"] = list(self.caption_tags)
         return d
 
 
@@ -294,8 +300,9 @@ def _learn_pattern(
     for p, m in enumerate(members):
         for s, b in align(common, m.codes):
             aligned[s][p] = m.blocks.blocks[b]
-    diffs, mains, shares, links, listings = [], [], [], [], []
+    diffs, mains, shares, links, listings, captions = [], [], [], [], [], []
     tangential = frozenset(opts.tangential_tags)
+    caption_tags = frozenset(opts.caption_tags)
     for s in range(n_sec):
         blocks = [b for b in aligned[s] if b is not None]
         d = diff_score([b.text for b in blocks], opts.max_partners, opts.word_level_diff_from)
@@ -304,6 +311,7 @@ def _learn_pattern(
         shares.append(_shared_share(blocks, shared, opts))
         listings.append(_teaser_share((members[p], b) for p, b in enumerate(aligned[s]) if b is not None) > 0.5)
         aside = _tangential_share(blocks, tangential)
+        captions.append(_tangential_share(blocks, caption_tags) > 0.5)
         links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 or aside > 0.5 else 0.0))
     largest = max(range(n_sec), key=lambda s: mains[s])
     title = _choose_title(members, aligned, diffs, largest, opts)
@@ -335,12 +343,13 @@ def _learn_pattern(
     for s in range(n_sec):
         if listings[s] and common[s] in body_codes:
             roles[s] = role_of(s, links[s])
+    main_paths = {paths[common[s]] for s in range(n_sec) if roles[s] == "main"}
+    free_paths, free_mains = _free_path_roles(members, aligned, opts, shared, main_paths)
+    _demote_captions(roles, captions, mains, free_paths, free_mains, caption_tags, opts.max_caption_share)
     sections = [
         LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), roles[s], round(shares[s], 4))
         for s in range(n_sec)
     ]
-    main_paths = {sec.path for sec in sections if sec.role == "main"}
-    free_paths, free_mains = _free_path_roles(members, aligned, opts, shared, main_paths)
     varying = [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold] + list(free_mains.values())
     kept = [mains[s] for s in range(n_sec) if sections[s].role == "main"] + [
         v for path, v in free_mains.items() if free_paths.get(path) == "main"
@@ -361,6 +370,34 @@ def _learn_pattern(
         free_paths=free_paths,
         static_lines=_static_lines(members, opts),
     )
+
+
+def _demote_captions(
+    roles: list[str],
+    captions: list[bool],
+    mains: list[float],
+    free_paths: dict[str, str],
+    free_mains: dict[str, float],
+    tags: frozenset[str],
+    max_share: float,
+) -> None:
+    """MAIN sections and free paths inside picture captions (``captions``: per section;
+    a free path by its steps) become SUB, unless they hold ``max_share`` or more of the
+    layout's main MainScore (then the captions are the story: a photo gallery)."""
+    in_tags = {p for p, r in free_paths.items() if r == "main" and any(st.partition(":")[0] in tags for st in p.split("/"))}
+    total = sum(m for r, m in zip(roles, mains) if r == "main") + sum(
+        free_mains.get(p, 0.0) for p, r in free_paths.items() if r == "main"
+    )
+    inside = sum(m for r, c, m in zip(roles, captions, mains) if r == "main" and c) + sum(
+        free_mains.get(p, 0.0) for p in in_tags
+    )
+    if not inside or inside >= max_share * total:
+        return
+    for s, (r, c) in enumerate(zip(roles, captions)):
+        if r == "main" and c:
+            roles[s] = "sub"
+    for p in in_tags:
+        free_paths[p] = "sub"
 
 
 def _static_lines(members: list[_Member], opts: LearnOptions) -> list[str]:
