@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -71,14 +72,37 @@ def _total(runs: dict[int, dict], name: str) -> int:
     return sum(int(r["stats"].get(f"newsstemmer/{name}", 0)) for r in runs.values())
 
 
+def after_learning(site, r, free: int = 30, then: float = 0.0):
+    """A gate for :func:`serve`: past the first ``free`` article pages, the site answers
+    once the shared patterns exist (and ``then`` seconds later): the workers then hold
+    pages to extract with them, whatever the machine's speed."""
+    lock, served = threading.Lock(), [0]
+
+    def gate(path: str) -> None:
+        if path not in site.articles:
+            return
+        with lock:
+            served[0] += 1
+            if served[0] <= free:
+                return
+        end = time.monotonic() + 60
+        while not r.hlen("newsstemmer:patterns") and time.monotonic() < end:
+            time.sleep(0.05)
+        time.sleep(then)
+
+    return gate
+
+
 def test_two_workers_share_one_crawl(redis_url, tmp_path):
     import redis
 
     flush(redis_url)
+    r = redis.Redis.from_url(redis_url)
     site = build_test_site(n_articles=60)
-    # (slow enough that the worker which does not learn still has pages to fetch when the
-    # other's patterns arrive: the test checks that it loads them)
-    server = serve(site, delay=0.04)
+    # Past the first 30 article pages, the site answers once the shared patterns exist:
+    # both workers then hold pages to extract with them, whatever the machine's speed
+    # (the test checks that the worker which did not learn loads them).
+    server = serve(site, gate=after_learning(site, r))
     base = server.__enter__()
     try:
         procs = [_start(n, tmp_path, base, redis_url, DOWNLOAD_MAXSIZE="200000") for n in (1, 2)]
@@ -104,7 +128,6 @@ def test_two_workers_share_one_crawl(redis_url, tmp_path):
     assert _total(runs, "pages_failed/binary") == 1 and _total(runs, "http_errors") == 1
     assert all(r["stats"]["finish_reason"] == "finished" for r in runs.values())
     # the last worker cleared the crawl's run records; learned patterns and linkinfo stay
-    r = redis.Redis.from_url(redis_url)
     assert not list(r.scan_iter("newsstemmer:run:*")) and not r.exists("newsstemmer:news:requests")
     assert r.hlen("newsstemmer:patterns") == 1 and r.scard("newsstemmer:li:sites") == 1
     assert r.scard("newsstemmer:buf:sites") == 0
@@ -122,7 +145,9 @@ def test_a_worker_killed_mid_crawl_loses_nothing(redis_url, tmp_path):
     flush(redis_url)
     r = redis.Redis.from_url(redis_url)
     site = build_test_site(n_articles=80, hostile=False)
-    with serve(site, delay=0.1) as base:
+    # pages after the first 30 come slowly once the site is learned: worker 1 has written
+    # articles and still waits for pages when it is killed, whatever the machine's speed
+    with serve(site, delay=0.02, gate=after_learning(site, r, then=0.3)) as base:
         procs = [_start(n, tmp_path, base, redis_url) for n in (1, 2)]
         end = time.monotonic() + 60
         # kill worker 1 once it wrote articles and holds requests in flight

@@ -61,6 +61,28 @@ def test_frames_round_trip_and_end():
         read_frame(cut)
 
 
+def test_a_crawl_gone_before_the_answer_is_no_error(tmp_path):
+    """The crawl ended while the second process started: its READY (and any reply) goes
+    into a closed pipe; the process ends quietly (a traceback in the crawl's log was
+    what a short crawl under load showed)."""
+    config = Config(state_dir=tmp_path / "state", patterns_dir=tmp_path / "patterns", min_pages=5)
+    stdin = io.BytesIO()
+    write_frame(stdin, config)
+    stdin.seek(0)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    code = (
+        "import io, os, sys\n"
+        "from newsstemmer.crawl.rounds import serve\n"
+        "serve(io.BytesIO(sys.stdin.buffer.read()), os.fdopen(%d, 'wb'))\n" % write_end
+    )
+    proc = subprocess.run([sys.executable, "-c", code], input=stdin.getvalue(), capture_output=True,
+                          pass_fds=(write_end,), cwd=REPO_ROOT, timeout=60)
+    os.close(write_end)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr and b"BrokenPipe" not in proc.stderr, proc.stderr.decode()
+
+
 def test_answers_are_what_the_reactor_would_compute(tmp_path, site):
     config = Config(state_dir=tmp_path / "state", patterns_dir=tmp_path / "patterns", min_pages=5)
     pages = _fetched(site)

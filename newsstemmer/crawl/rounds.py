@@ -267,15 +267,21 @@ def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, nice: i
     if config.single_page_method:  # loaded before the first round needs it
         with suppress(Exception):
             load_single(config.single_page_method)
-    write_frame(stdout, READY)
-    stdout.flush()
     patterns: dict[str, SitePatterns | None] = {}
-    while True:
-        try:
-            message = read_frame(stdin)
-        except EOFError:
-            return
-        reply = answer(config, patterns, message)
-        if reply is not None:
-            write_frame(stdout, reply)
-            stdout.flush()
+    # A crawl that ends (or stops) while this process starts or works closes its end of
+    # the pipe: a reply it no longer reads is nothing lost, and no error to report.
+    try:
+        write_frame(stdout, READY)
+        stdout.flush()
+        while True:
+            try:
+                message = read_frame(stdin)
+            except EOFError:
+                return
+            reply = answer(config, patterns, message)
+            if reply is not None:
+                write_frame(stdout, reply)
+                stdout.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        with suppress(OSError, ValueError):  # what is still buffered goes nowhere at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 __all__ = ["TestSite", "build_test_site", "serve", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
            "FAST_SETTINGS", "REPRODUCIBLE_SETTINGS",
@@ -161,9 +161,12 @@ def send_page(handler: BaseHTTPRequestHandler, status: int, ctype: str, body: by
 class _Handler(BaseHTTPRequestHandler):
     site: TestSite
     delay: float = 0.0
+    gate: Callable[[str], None] | None = None
 
     def do_GET(self) -> None:  # noqa: N802
         path = self.path.split("?", 1)[0]
+        if self.gate is not None:
+            self.gate(path)
         if self.delay and path != "/robots.txt":
             time.sleep(self.delay)
         status, ctype, body = self.site.pages.get(path, (404, "text/html", NOT_FOUND))
@@ -174,12 +177,14 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve(site: TestSite, delay: float = 0.0) -> Iterator[str]:
+def serve(site: TestSite, delay: float = 0.0, gate: Callable[[str], None] | None = None) -> Iterator[str]:
     """Serve ``site`` on 127.0.0.1 (ephemeral port) in a thread; yields the base URL.
 
     ``delay`` seconds pass before each answer (a slow site, to stop a crawl midway).
+    ``gate(path)`` is called before each answer, in the request's thread, and may block:
+    a test's way to hold pages until something has happened (not on timing).
     """
-    handler = type("Handler", (_Handler,), {"site": site, "delay": delay})
+    handler = type("Handler", (_Handler,), {"site": site, "delay": delay, "gate": staticmethod(gate) if gate else None})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
