@@ -19,6 +19,8 @@ cross-validation (benchmarks/README.md, "Where region loses").
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..single.crf.hints import HINTS, element_hints
@@ -47,24 +49,29 @@ def part_context(view: RegionView, region: int, J: np.ndarray) -> np.ndarray:
     chars, size, tags, parent, is_el = view.chars, view.size, view.tags, view.parent, view.is_el
     # Parts inside a figure: covered by the subtree of a figure-like element of the region.
     end = region + int(size[region])
+    fig = np.array([k for k in range(region + 1, end) if tags[k] in _FIGURE_TAGS], dtype=np.int64)
     inside = np.zeros(end - region + 1, dtype=np.int64)
-    for k in range(region + 1, end):
-        if tags[k] in _FIGURE_TAGS:
-            inside[k + 1 - region] += 1
-            inside[min(k + int(size[k]), end) - region] -= 1
+    if len(fig):
+        np.add.at(inside, fig + 1 - region, 1)
+        np.add.at(inside, np.minimum(fig + size[fig], end) - region, -1)
     in_fig = np.cumsum(inside) > 0
     hints_of: dict[int, tuple[str, ...]] = {}
-    siblings_of: dict[int, list[int]] = {}
+    #: Per parent: its element children's positions, the count of each tag among them,
+    #: their number and the share of its text in paragraphs.
+    siblings_of: dict[int, tuple[dict[int, int], Counter, int, float]] = {}
     for r, j in enumerate(J.tolist()):
         X[r, 0] = float(in_fig[j - region])
         p = int(parent[j])
-        sibs = siblings_of.get(p)
-        if sibs is None:
-            sibs = siblings_of[p] = [k for k in view.children(p) if is_el[k]]
-        X[r, 1] = sum(1 for k in sibs if tags[k] == tags[j]) / max(len(sibs), 1)
-        X[r, 2] = view.range_sum("p_chars", p) / max(float(chars[p]), 1.0)
-        X[r, 3] = (sibs.index(j) + 0.5) / len(sibs)
-        X[r, 4] = np.log1p(len(sibs))
+        sib = siblings_of.get(p)
+        if sib is None:
+            kids = [k for k in view.children(p) if is_el[k]]
+            sib = siblings_of[p] = ({k: i for i, k in enumerate(kids)}, Counter(tags[k] for k in kids), len(kids),
+                                    view.range_sum("p_chars", p) / max(float(chars[p]), 1.0))
+        where, counts, n, p_share = sib
+        X[r, 1] = counts[tags[j]] / n
+        X[r, 2] = p_share
+        X[r, 3] = (where[j] + 0.5) / n
+        X[r, 4] = np.log1p(n)
         a = p
         while a > region:
             hs = hints_of.get(a)
