@@ -43,7 +43,7 @@ from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.choicegate import SHORT_BODY, layout_text
 from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
                                              page_features, pairs_by_layout, without_known)
-from newsstemmer.decision.sections import SECTION_FEATURES, decide_sections, evidence_sample, section_units
+from newsstemmer.decision.sections import decide_sections, evidence_sample, main_units, section_units
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.layout.blocks import blocks_of
 from newsstemmer.layout.matching import ExtractOptions, extract_with_layouts
@@ -122,7 +122,6 @@ def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | N
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     by_id = {page_id(e): e for e in entries}
     site_group = {key: groups[rec["ids"][0]] for key, rec in data.items()}
-    role_main = SECTION_FEATURES.index("role_main")
     out = []
     for k, fold in enumerate(folds):
         held = {groups[page_id(e)] for e in fold}
@@ -132,7 +131,7 @@ def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | N
         for key, rec in data.items():
             if site_group[key] not in held:
                 continue
-            main = (model.predict(rec["X"]) >= sargs.threshold) & (rec["X"][:, role_main] > 0)
+            main = main_units(model, rec["X"], rec["S"] if sargs.box_rules else None)
             for r in site_pages([by_id[i] for i in rec["ids"]], rec, main, regions[k]):
                 r["fold"] = k
                 out.append(r)

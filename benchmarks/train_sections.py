@@ -47,10 +47,12 @@ from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.sections import (
     SECTION_FEATURES,
     decide_sections,
+    main_units,
     page_evidence,
     section_units,
     unit_features,
     unit_labels,
+    unit_signals,
 )
 from newsstemmer.grouping import learn
 from newsstemmer.layout.learning import LearnOptions
@@ -79,11 +81,12 @@ def site_record(es: list[Entry], per_layout: int | None = None) -> dict:
     pages = read_pages(es)
     site = learn(pages, LearnOptions(section_model=False))
     units, matched = section_units(site, pages)
-    X = unit_features(units, matched, page_evidence(site, pages, matched, per_layout=per_layout))
+    ev = page_evidence(site, pages, matched, per_layout=per_layout)
+    X = unit_features(units, matched, ev)
     y = unit_labels(units, {n: es[n].gold() for n in matched})
     w = np.array([sum(b.weight for _, b in u.occurrences) for u in units], dtype=np.float64)
     return {"ids": [page_id(e) for e in es], "site": site.to_dict(), "keys": [u.key for u in units],
-            "X": X, "y": y, "w": w}
+            "X": X, "y": y, "w": w, "S": unit_signals(units, matched, ev)}
 
 
 def subset_windows(es: list[Entry], k: int, windows: int) -> list[list[Entry]]:
@@ -189,9 +192,7 @@ def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages
             elif variant == "oracle":
                 main = np.where(np.isnan(rec["y"]), hand, rec["y"] >= 0.5)
             else:
-                main = model.predict(rec["X"]) >= args.threshold
-                if args.mode == "demote":
-                    main &= hand
+                main = main_units(model, rec["X"], rec["S"] if args.box_rules else None)
             pairs.update({i: pair for i, pair in extract_site(es, rec, main).items() if i in wanted})
         out.append(pairs)
         print(f"[sections {variant} fold {k}] {len(pairs)} pages", file=sys.stderr, flush=True)
@@ -262,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--weighting", default="log", choices=("log", "sqrt", "none"))
     ap.add_argument("--mode", default="demote", choices=("both", "demote"),
                     help="demote: the model may only take MAIN away from units the rules made main")
+    ap.add_argument("--no-box-rules", dest="box_rules", action="store_false",
+                    help="the model alone, without the story-card and bio rules (decision/boxes.py)")
     ap.add_argument("--variants", default="rules,model,oracle", help="of rules, model, oracle")
     ap.add_argument("--evidence-pages", type=int, default=0,
                     help="pages per layout given page evidence (region, names) when building the units "

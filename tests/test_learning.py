@@ -519,3 +519,34 @@ def test_article_layout_without_main_text_does_not_cover_the_page(learned) -> No
     assert not art.matched and art.body == ""
     art = extract_with_patterns(Page(hollow, url=a.url + "?hollow"), site, ExtractOptions(fallback="pagerank"))
     assert not art.matched and art.method == "pagerank"
+
+
+# -- picture captions ----------------------------------------------------------------
+
+
+def _with_figures(rng: random.Random, a: ArticlePage, gallery: bool) -> tuple[str, list[str]]:
+    """The article's page with a captioned photo after its first paragraph, or (``gallery``)
+    with its body made of captioned photos alone; the captions."""
+    n = len(a.paragraphs) if gallery else 1
+    caps = [" ".join(sentence(rng, rng.randint(8, 14)) for _ in range(2)) for _ in range(n)]
+    figs = [f'<figure><img src="/img/{i}.jpg" alt=""><figcaption>{c}</figcaption></figure>' for i, c in enumerate(caps)]
+    body = "".join(f"<p>{p}</p>" for p in a.paragraphs)
+    first = f"<p>{a.paragraphs[0]}</p>"
+    new = "".join(figs) if gallery else first + figs[0] + body[len(first):]
+    return a.html.replace(f'<div class="body">{body}</div>', f'<div class="body">{new}</div>'), caps
+
+
+@pytest.mark.parametrize("gallery", [False, True], ids=["article", "gallery"])
+def test_captions_are_main_only_in_a_gallery(gallery: bool) -> None:
+    """A photo caption beside an article's text is not main text (its <figure> is referred
+    to from the text, as an <aside> is); in a gallery the captions are the story."""
+    rng = random.Random(5)
+    articles, _ = make_site(seed=11, n_articles=8, n_index=0)
+    pages = [(a, *_with_figures(rng, a, gallery)) for a in articles]
+    site = learn([Page(html, url=a.url) for a, html, _ in pages])
+    for a, html, caps in pages:
+        body = extract_with_patterns(Page(html, url=a.url), site).body
+        for cap in caps:
+            assert (cap in body) == gallery, (a.url, cap[:40])
+        if not gallery:
+            assert all(p in body for p in a.paragraphs), a.url

@@ -86,8 +86,8 @@ def _demoting_at(threshold: float) -> TreeModel:
 def test_the_shipped_model_scores_the_card_under_the_story():
     """The card reads as not article (P < 0.5), the story as article.  The card's P sits
     at the demotion threshold (0.3): 0.17-0.35 over training seeds, 0.32 for the shipped
-    model (averaged over 3 seeds), so whether it is demoted is not asserted here (see
-    test_hard_structures.py's xfails); a threshold above its P demotes it."""
+    model (averaged over 3 seeds), so the model alone is not asserted to demote it (the
+    card rule does: test_boxes.py); a threshold above its P demotes it."""
     _, pages, site = _site()
     units, matched = section_units(site, pages)
     p = shared_section_model().predict(unit_features(units, matched, page_evidence(site, pages, matched)))

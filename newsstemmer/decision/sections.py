@@ -17,6 +17,10 @@ recurrence across the site, where it stands against the layout's largest section
 relation, DOM distance, before or after it), the role hints of the ``id``/``class``
 names on its own part of the path, its text shape, and how much of it the single-page
 region extractor (:mod:`newsstemmer.decision.regional`) keeps on the same pages.
+
+Two shapes the training data hold too few of for the trees (a story card inside the
+article, an author's bio after it: :mod:`newsstemmer.decision.boxes`) are read per unit
+as well (:func:`unit_signals`) and take MAIN away by rule (:func:`main_units`).
 """
 
 from __future__ import annotations
@@ -41,10 +45,12 @@ from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
 from ..page import Page
 from ..single.crf.hints import HINTS, element_hints, hints
+from .boxes import BIO_SHARE, CARD_SHARE, byline_lines, carries, lead_name, opens_with_link, picture_holders
 from .model import TreeModel, shipped_model, shipped_model_path
 
 __all__ = [
     "SECTION_FEATURES",
+    "SIGNALS",
     "SectionUnit",
     "TextReference",
     "decide_sections",
@@ -55,10 +61,12 @@ __all__ = [
     "EVIDENCE_PAGES",
     "default_section_model",
     "evidence_sample",
+    "main_units",
     "section_units",
     "shared_section_model",
     "text_shares",
     "unit_features",
+    "unit_signals",
 ]
 
 _HINT_NAMES = tuple(name for name, _ in HINTS)
@@ -109,6 +117,8 @@ SECTION_FEATURES: tuple[str, ...] = (
     *(f"shared_{h}" for h in _HINT_NAMES),
 )
 _COL = {name: i for i, name in enumerate(SECTION_FEATURES)}
+#: What :func:`unit_signals` gives per unit (not model features: see :mod:`.boxes`).
+SIGNALS: tuple[str, ...] = ("card", "bio")
 
 
 @dataclass
@@ -240,10 +250,13 @@ class PageEvidence:
     names on each block's own branch of the tree (``names``: per block index, the hints
     of its element and its ancestors below the one it shares with the article core).
     The names are read from the tree, not from the block path, whose steps drop
-    per-item tokens (``author-…``, ``tag-…``) and keep only the last levels."""
+    per-item tokens (``author-…``, ``tag-…``) and keep only the last levels.
+``pictured``: per page, the blocks whose own branch holds a linked picture (a card's
+thumbnail, :func:`~newsstemmer.decision.boxes.picture_holders`)."""
 
     region: dict[int, str] = field(default_factory=dict)
     names: dict[int, dict[int, frozenset[str]]] = field(default_factory=dict)
+    pictured: dict[int, set[int]] = field(default_factory=dict)
 
 
 _MAX_BRANCH = 6  # ancestors climbed from a block's element when reading its names
@@ -271,14 +284,19 @@ def evidence_sample(matched: dict[int, _Matched], per_layout: int | None = EVIDE
     return sorted(chosen)
 
 
-def _branch_names(el: etree._Element | None, stop: set[etree._Element]) -> frozenset[str]:
+def _branch_names(el: etree._Element | None, stop: set[etree._Element],
+                  pictures: set[etree._Element]) -> tuple[frozenset[str], bool]:
+    """The hints of the element's own branch (below ``stop``) and whether an element of
+    it holds a linked picture (is in ``pictures``)."""
     found: set[str] = set()
+    pictured = False
     steps = 0
     while el is not None and el not in stop and steps < _MAX_BRANCH:
         found.update(element_hints(el))
+        pictured = pictured or el in pictures
         el = el.getparent()
         steps += 1
-    return frozenset(found)
+    return frozenset(found), pictured
 
 
 def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, _Matched],
@@ -312,9 +330,10 @@ def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, 
         stop = set(core_el.iterancestors()) if core_el is not None else set()
         if core_el is not None:
             stop.add(core_el)
-        ev.names[n] = {
-            i: _branch_names(next((e for e in els if e is not None), None), stop) for i, els in enumerate(elements)
-        }
+        pictures = picture_holders(tree)
+        branches = [_branch_names(next((e for e in els if e is not None), None), stop, pictures) for els in elements]
+        ev.names[n] = {i: names for i, (names, _) in enumerate(branches)}
+        ev.pictured[n] = {i for i, (_, pic) in enumerate(branches) if pic}
     return ev
 
 
@@ -462,6 +481,39 @@ def unit_features(
     return X
 
 
+def unit_signals(units: Sequence[SectionUnit], matched: dict[int, _Matched],
+                 evidence: PageEvidence | None = None) -> np.ndarray:
+    """Per unit, the :data:`SIGNALS` (:mod:`newsstemmer.decision.boxes`): ``card``, the
+    share of its occurrences on pages with evidence (``evidence.pictured``) that open
+    with a wholly linked headline line in a branch holding a linked picture; ``bio``, the
+    share of its occurrences after the article's core (the largest section's block) that
+    open with a name a byline line between the headline and the core carries."""
+    pictured = evidence.pictured if evidence is not None else {}
+    out = np.zeros((len(units), len(SIGNALS)), dtype=np.float64)
+    bylines: dict[int, list[list[str]]] = {}
+    for u, unit in enumerate(units):
+        occ = unit.occurrences
+        if not occ:
+            continue
+        shown = [b.index in pictured[n] and opens_with_link(b) for n, b in occ if n in pictured]
+        out[u, 0] = sum(shown) / len(shown) if shown else 0.0
+        named = 0
+        for n, b in occ:
+            m = matched[n]
+            p = m.match.pattern
+            core = m.match.blocks[p.main_section] if p.main_section is not None else None
+            name = lead_name(b) if core is not None and b.index > core else None
+            if name is None:
+                continue
+            if n not in bylines:
+                heads = [m.match.blocks[i] for i, sec in enumerate(p.sections) if sec.role == "title"]
+                start = max((h + 1 for h in heads if h is not None and h < core), default=0)
+                bylines[n] = byline_lines(m.blocks.blocks, start, core)
+            named += carries(bylines[n], name)
+        out[u, 1] = named / len(occ)
+    return out
+
+
 def unit_labels(units: Sequence[SectionUnit], golds: dict[int, str], static_free: bool = True) -> np.ndarray:
     """Per unit, the weighted share of its text (static lines removed) found in the gold
     of its pages: what the training labels are made of."""
@@ -500,6 +552,22 @@ def decide_sections(units: Sequence[SectionUnit], main: np.ndarray) -> int:
     return changed
 
 
+def main_units(model: TreeModel, X: np.ndarray, signals: np.ndarray | None = None) -> np.ndarray:
+    """Per unit (feature rows ``X``), whether it is main: the model's P against its
+    threshold; in its ``demote`` mode (the shipped one) only for units the rules made
+    MAIN (choice: letting it also promote units scored under the rules in CV, big9 0.971
+    against 0.978).  With ``signals`` (:func:`unit_signals`), a MAIN unit other than the
+    layout's largest section that is a story card on more than :data:`CARD_SHARE` of its
+    pages, or a bio on more than :data:`BIO_SHARE`, is not main whatever the model says."""
+    main = model.predict(X) >= float(model.info.get("threshold", 0.5))
+    if model.info.get("mode", "demote") == "demote":
+        main &= X[:, _COL["role_main"]] > 0
+    if signals is not None and len(signals):
+        boxed = (signals[:, 0] > CARD_SHARE) | (signals[:, 1] > BIO_SHARE)
+        main &= ~(boxed & (X[:, _COL["largest"]] == 0))
+    return main
+
+
 def default_section_model() -> Path:
     """The model file shipped in the package."""
     return shipped_model_path("sections.json")
@@ -525,12 +593,8 @@ def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | No
     if evidence is not None:
         evidence.region.update(ev.region)
         evidence.names.update(ev.names)
-    p = model.predict(unit_features(units, matched, ev))
-    main = p >= float(model.info.get("threshold", 0.5))
-    if model.info.get("mode", "demote") == "demote":
-        # The model only takes MAIN away from what the rules made main (choice: letting
-        # it also promote units scored under the rules in CV, big9 0.971 against 0.978).
-        main &= np.array([u.role == "main" for u in units])
+        evidence.pictured.update(ev.pictured)
+    main = main_units(model, unit_features(units, matched, ev), unit_signals(units, matched, ev))
     changed = decide_sections(units, main)
     if changed:
         site.match_cache = None

@@ -63,6 +63,13 @@ class LearnOptions:
     # main by its path alone; on the datasets 448 of 458 <aside> elements of >= 5 words
     # hold no article text).
     tangential_tags: tuple[str, ...] = ("aside",)
+    # Elements holding a picture and its caption, referred to from the text: their text
+    # is not main where the layout's main text is mostly outside them (an article's photo
+    # captions), and stays main where it is not (a photo gallery, whose captions are its
+    # story).  On the datasets 283 of 349 <figure> elements of >= 5 words are not in the
+    # gold (chaos 175 of 183, dragnet 54 of 54; readability's gold keeps captions: 54 of 112).
+    caption_tags: tuple[str, ...] = ("figure", "figcaption")
+    max_caption_share: float = 0.5  # of the layout's main MainScore, above which captions stay main
     static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
     min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
     min_cluster_pages: int = 2  # smaller clusters give no pattern
@@ -84,6 +91,7 @@ class LearnOptions:
         d = asdict(self)
         d["relaxed_cluster_thresholds"] = list(self.relaxed_cluster_thresholds)
         d["tangential_tags"] = list(self.tangential_tags)
+        d["caption_tags"] = list(self.caption_tags)
         return d
 
 
@@ -292,45 +300,56 @@ def _learn_pattern(
     for p, m in enumerate(members):
         for s, b in align(common, m.codes):
             aligned[s][p] = m.blocks.blocks[b]
-    diffs, mains, shares, links = [], [], [], []
+    diffs, mains, shares, links, listings, captions = [], [], [], [], [], []
     tangential = frozenset(opts.tangential_tags)
+    caption_tags = frozenset(opts.caption_tags)
     for s in range(n_sec):
         blocks = [b for b in aligned[s] if b is not None]
         d = diff_score([b.text for b in blocks], opts.max_partners, opts.word_level_diff_from)
         diffs.append(d)
         mains.append(main_score(d, [b.plain_weight for b in blocks]))
         shares.append(_shared_share(blocks, shared, opts))
-        listing = _teaser_share((members[p], b) for p, b in enumerate(aligned[s]) if b is not None)
+        listings.append(_teaser_share((members[p], b) for p, b in enumerate(aligned[s]) if b is not None) > 0.5)
         aside = _tangential_share(blocks, tangential)
-        links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 or listing > 0.5 or aside > 0.5 else 0.0))
+        captions.append(_tangential_share(blocks, caption_tags) > 0.5)
+        links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 or aside > 0.5 else 0.0))
     largest = max(range(n_sec), key=lambda s: mains[s])
     title = _choose_title(members, aligned, diffs, largest, opts)
     paths = _paths_by_code(codes)
-    sections = []
     start = title + 1 if title is not None else 0
     # Sections repeating one path (gallery captions, paragraphs split by photos) are
     # one kind of text: their MainScores pool (choice, beyond the original).
     diff_of, pooled = _pool_by_path(common, diffs, mains, opts)
-    for s in range(n_sec):
+
+    def role_of(s: int, link_share: float) -> str:
         if s == title:
-            role = "title"
-        elif (
+            return "title"
+        if (
             diff_of[s] >= opts.diff_threshold
             and (pooled[common[s]] >= opts.main_threshold or s == largest)
             and s >= start
             and not _is_head_title(aligned[s])  # the <title> element names the page, it is no body text
             and shares[s] <= opts.max_shared_text
-            and links[s] <= opts.max_link_density
+            and link_share <= opts.max_link_density
         ):
-            role = "main"
-        elif diff_of[s] >= opts.diff_threshold:
-            role = "sub"
-        else:
-            role = "static"
-        sections.append(
-            LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), role, round(shares[s], 4))
-        )
-    free_paths, free_mains = _free_path_roles(members, aligned, opts, shared)
+            return "main"
+        return "sub" if diff_of[s] >= opts.diff_threshold else "static"
+
+    roles = [role_of(s, 1.0 if listings[s] else links[s]) for s in range(n_sec)]
+    # Text after a linked headline, again and again, is a listing's summaries -- unless
+    # its path is that of a main section which is no such text: then it is the article's
+    # paragraphs after inline related-story links ("[Read more: ...]"), one kind of text.
+    body_codes = {common[s] for s in range(n_sec) if roles[s] == "main" and not listings[s]}
+    for s in range(n_sec):
+        if listings[s] and common[s] in body_codes:
+            roles[s] = role_of(s, links[s])
+    main_paths = {paths[common[s]] for s in range(n_sec) if roles[s] == "main"}
+    free_paths, free_mains = _free_path_roles(members, aligned, opts, shared, main_paths)
+    _demote_captions(roles, captions, mains, free_paths, free_mains, caption_tags, opts.max_caption_share)
+    sections = [
+        LayoutSection(paths[common[s]], round(diffs[s], 4), round(mains[s], 2), roles[s], round(shares[s], 4))
+        for s in range(n_sec)
+    ]
     varying = [mains[s] for s in range(n_sec) if diffs[s] >= opts.diff_threshold] + list(free_mains.values())
     kept = [mains[s] for s in range(n_sec) if sections[s].role == "main"] + [
         v for path, v in free_mains.items() if free_paths.get(path) == "main"
@@ -351,6 +370,34 @@ def _learn_pattern(
         free_paths=free_paths,
         static_lines=_static_lines(members, opts),
     )
+
+
+def _demote_captions(
+    roles: list[str],
+    captions: list[bool],
+    mains: list[float],
+    free_paths: dict[str, str],
+    free_mains: dict[str, float],
+    tags: frozenset[str],
+    max_share: float,
+) -> None:
+    """MAIN sections and free paths inside picture captions (``captions``: per section;
+    a free path by its steps) become SUB, unless they hold ``max_share`` or more of the
+    layout's main MainScore (then the captions are the story: a photo gallery)."""
+    in_tags = {p for p, r in free_paths.items() if r == "main" and any(st.partition(":")[0] in tags for st in p.split("/"))}
+    total = sum(m for r, m in zip(roles, mains) if r == "main") + sum(
+        free_mains.get(p, 0.0) for p, r in free_paths.items() if r == "main"
+    )
+    inside = sum(m for r, c, m in zip(roles, captions, mains) if r == "main" and c) + sum(
+        free_mains.get(p, 0.0) for p in in_tags
+    )
+    if not inside or inside >= max_share * total:
+        return
+    for s, (r, c) in enumerate(zip(roles, captions)):
+        if r == "main" and c:
+            roles[s] = "sub"
+    for p in in_tags:
+        free_paths[p] = "sub"
 
 
 def _static_lines(members: list[_Member], opts: LearnOptions) -> list[str]:
@@ -390,9 +437,21 @@ def _pool_by_path(
 
 
 def _free_path_roles(
-    members: list[_Member], aligned: list[list], opts: LearnOptions, shared: Counter[str]
+    members: list[_Member],
+    aligned: list[list],
+    opts: LearnOptions,
+    shared: Counter[str],
+    main_paths: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[dict[str, str], dict[str, float]]:
     """Role of each path among the blocks that aligned to no section, judged per path.
+
+    A path that some MAIN section of the layout has (``main_paths``) holds the same kind
+    of text, as repeated sections of one path do (:func:`_pool_by_path`): the article's
+    paragraphs that an inline box (a related link, a photo) pushed out of alignment.
+    Its free blocks are main unless they are link-dense, comments, tangential or text
+    recurring on other pages; neither their own MainScore nor the listing test applies
+    (a paragraph run after each of several inline related links looks like a listing's
+    summaries).
 
     Returns the roles and the MainScore of each varying path (they count in the
     pattern's score like sections do).
@@ -419,14 +478,15 @@ def _free_path_roles(
             mains[path] = ms * len(by_page) / len(members)
         all_blocks = [b for bl in by_page.values() for b in bl]
         recurring = _shared_share(all_blocks, shared, opts)
+        of_main = path in main_paths
         if (
             d >= opts.diff_threshold
-            and ms >= opts.main_threshold
+            and (of_main or ms >= opts.main_threshold)
             and recurring <= opts.max_shared_text
             and _link_density(all_blocks) <= opts.max_link_density
             and _comment_share(all_blocks) <= 0.5
             and _tangential_share(all_blocks, tangential) <= 0.5
-            and _teaser_share((members[p], b) for p, bl in by_page.items() for b in bl) <= 0.5
+            and (of_main or _teaser_share((members[p], b) for p, bl in by_page.items() for b in bl) <= 0.5)
         ):
             roles[path] = "main"
         elif d >= opts.diff_threshold:
