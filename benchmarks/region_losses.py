@@ -147,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         runs.append(recs)
         print(f"[seed {seed}] done", file=sys.stderr, flush=True)
 
+    seed_lines = []
     print(f"## region extractor losses, {args.folds}-fold site-grouped CV, model seeds {args.seeds}\n")
     print("| set | pages | CV F1 | final P / R / F1 | chosen, PageRank's cleaning | PageRank's region | best candidate |")
     print("|---|---:|---:|---|---|---|---|")
@@ -166,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             cells.append(f"{p:.3f} / {r:.3f} / {f:.3f}")
         count = sum(1 for r in runs[0] if r["set"] == name)
         print(f"| {name} | {count} | {statistics.mean(cvs):.3f} | " + " | ".join(cells) + " |")
+        seed_lines.append(f"{name}: CV F1 {statistics.mean(cvs):.4f} (seeds: {' '.join(f'{v:.4f}' for v in cvs)})")
+    print("\n" + "\n".join(seed_lines))
     if args.worst:
         for name in names:
             mine = sorted((r for r in runs[0] if r["set"] == name), key=lambda r: f1_of(r["P"], r["R"]))
