@@ -18,7 +18,7 @@ in ``newsstemmer/models/``).
 
     python benchmarks/train_region.py [--data-file /tmp/region-data.pkl] [--folds 5] [--seed 0]
         [--variants region,clean,both[:MARGIN[:THRESHOLD]]] [--region-objective lambdarank]
-        [--label-gain square] [--clean-objective binary] [--margin 0.25] [--threshold 1.5] [--balance 0.5]
+        [--label-gain linear] [--clean-objective binary] [--margin 0.5] [--threshold 1.5] [--balance 0.5]
         [--no-cv] [--per-fold] [-o newsstemmer/models]
 """
 
@@ -72,9 +72,11 @@ def region_training(rows: list[dict], objective: str):
 
 
 #: The lambdarank gain of each relevance grade (0..10; 10: within 0.0125 F1 of the page's
-#: best).  Square (the default) weighs getting the page's best candidate on top more than
-#: linear: on short blog posts, where a container that adds meta lines or an author box
-#: is a few grades below the post itself, the ranker then prefers the post more often.
+#: best).  Square weighs getting the page's best candidate on top more than linear (the
+#: default): on short blog posts, where a container that adds meta lines or an author box
+#: is a few grades below the post itself, the ranker then prefers the post more often, but
+#: under CV it gains dragnet-single what it loses on dragnet's multi-page sites' pages
+#: (benchmarks/README.md, "Where region loses").
 LABEL_GAINS = {
     "linear": lambda i: float(i),
     "square": lambda i: float(i * i),
@@ -173,8 +175,6 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
             return lgb.Dataset(X, y, weight=w, feature_name=list(REGION_FEATURES))
     region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags), REGION_FEATURES)
     region.info.update(objective=args.region_objective, margin=args.margin, guard=args.guard)
-    if args.region_objective == "lambdarank":
-        region.info.update(label_gain=args.label_gain)
 
     X, y, w = clean_training(rows, args.clean_objective, args.balance)
     params = lgb_params(args, "clean")
@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--variants", default="region,clean,both")
     ap.add_argument("--datasets", default=",".join(REPORT_SETS))
     ap.add_argument("--region-objective", choices=("regression", "gain", "lambdarank"), default="lambdarank")
-    ap.add_argument("--label-gain", choices=tuple(LABEL_GAINS), default="square",
+    ap.add_argument("--label-gain", choices=tuple(LABEL_GAINS), default="linear",
                     help="region (lambdarank): gain of the relevance grades")
     ap.add_argument("--clean-objective", choices=("binary", "regression"), default="binary")
     for prefix, rounds, leaves, depth, lr, min_leaf in (("region", 80, 15, 6, 0.1, 50), ("clean", 80, 15, 6, 0.1, 200)):
@@ -245,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
         ap.add_argument(f"--{prefix}-depth", type=int, default=depth)
         ap.add_argument(f"--{prefix}-lr", type=float, default=lr)
         ap.add_argument(f"--{prefix}-min-leaf", type=int, default=min_leaf)
-    ap.add_argument("--margin", type=float, default=0.25, help="region: score over PageRank's choice needed")
+    ap.add_argument("--margin", type=float, default=0.5, help="region: score over PageRank's choice needed")
     ap.add_argument("--threshold", type=float, default=1.5,
                     help="cleaning: log-odds from which an element goes (binary), or F1 gain (regression)")
     ap.add_argument("--balance", type=float, default=0.5,
