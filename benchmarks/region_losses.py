@@ -12,16 +12,20 @@ on the fold's pages.  Per set it prints, as pooled means over all held-out pages
 * ``pagerank``: PageRank's own main element (what the region choice starts from);
 * ``best``: the candidate of highest F1 on each page (the region choice's oracle).
 
+``--choice-only`` reads the chosen candidate's P/R off the rows instead of running the
+extractor (the ``final`` column is then ``chosen``): a quick measure of ranker changes.
 ``--worst N`` lists each set's N pages of lowest F1 (first model seed) with a verdict:
 ``choice`` (the best candidate scores ≥ 0.05 F1 more than the chosen one), ``guard``
 (PageRank's text, returned by the guard, scores ≥ 0.05 less than the learned steps'),
 ``clean`` (the learned cleaning lost ≥ 0.05), ``extra`` / ``missing`` (right region,
 precision / recall under 0.8).
 Model seeds (``--seeds 0,1,2``) show how much of a difference is the boosters' noise:
-one seed's CV moves by ±0.002 per set, single pages flip.
+one seed's CV moves by ±0.002 per set, single pages flip.  Fold seeds (``--seed 0,1,2``:
+other deals of the site groups into folds) show the split's: on dragnet-single a change
+of +0.006 with one deal was +0.0015 and −0.0015 with two others (branch ``shortpost``).
 
-    python benchmarks/region_losses.py [--data-file /tmp/region-data.pkl] [--seeds 0]
-        [--datasets readability,chaos,dragnet-single,big9] [--worst 20] [-- TRAIN_REGION_ARGS...]
+    python benchmarks/region_losses.py [--data-file /tmp/region-data.pkl] [--seeds 0] [--seed 0]
+        [--datasets readability,chaos,dragnet-single,big9] [--worst 20] [--choice-only] [-- TRAIN_REGION_ARGS...]
 """
 
 from __future__ import annotations
@@ -80,6 +84,27 @@ def page_losses(e, row: dict, ex) -> dict:
     return rec
 
 
+def row_choice(row: dict, ex) -> dict:
+    """One page's record from its rows alone (``--choice-only``): the candidate the fold's
+    ranker chooses (PageRank's main element unless another scores the margin more), with
+    PageRank's cleaning, as the final P/R; no HTML is read, the learned cleaning not run."""
+    rec: dict = {"id": row_id(row), "P": row["base"][0], "R": row["base"][1]}
+    cands = row["cands"]
+    if not cands:
+        return rec
+    k = cands.index(row["main"])
+    if len(cands) > 1 and ex.region is not None:
+        s = ex.region.raw(row["X"])
+        best = int(np.argmax(s))
+        k = best if s[best] - s[k] > ex.region_margin else k
+    f = [f1_of(p, r) for p, r in zip(row["p"], row["r"])]
+    b = int(np.argmax(f))
+    m = cands.index(row["main"])
+    rec.update(P=row["p"][k], R=row["r"][k], chosen=(row["p"][k], row["r"][k]), pagerank=(row["p"][m], row["r"][m]),
+               best=(row["p"][b], row["r"][b]), moved=k != m)
+    return rec
+
+
 def verdict(rec: dict) -> str:
     """The step that lost most on the page (see the module's docstring)."""
     final = f1_of(rec["P"], rec["R"])
@@ -113,8 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
     ap.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0, help="orders groups of equal size when dealing folds")
+    ap.add_argument("--seed", default="0",
+                    help="orders groups of equal size when dealing folds; several (0,1,2): figures are means over them")
     ap.add_argument("--seeds", default="0", help="model seeds; figures are means over them")
+    ap.add_argument("--choice-only", action="store_true",
+                    help="the region choice alone, from the rows (no HTML, no learned cleaning; ~13 s a run)")
     ap.add_argument("--worst", type=int, default=0, help="list each set's N worst pages (first seed)")
     ap.add_argument("train_args", nargs="*", help="train_region.py options after --")
     args = ap.parse_args(argv)
@@ -127,10 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         for e in set_entries(entries, name):
             set_of.setdefault(page_id(e), name)
-    folds = grouped_folds(entries, args.folds, args.seed)
+    deals = [grouped_folds(entries, args.folds, int(d)) for d in args.seed.split(",") if d]
     seeds = [int(s) for s in args.seeds.split(",") if s]
     runs: list[list[dict]] = []
-    for seed in seeds:
+    for folds, seed in ((f, s) for f in deals for s in seeds):
         targs = build_parser().parse_args(["--model-seed", str(seed), *args.train_args])
         recs = []
         for k, fold in enumerate(folds):
@@ -141,14 +169,16 @@ def main(argv: list[str] | None = None) -> int:
             region, clean = train_models([r for i, r in rows.items() if groups[i] not in held], targs)
             ex = extractors(region, clean, ["both"])["both"]
             for e in test:
-                rec = page_losses(e, rows[page_id(e)], ex)
+                row = rows[page_id(e)]
+                rec = row_choice(row, ex) if args.choice_only else page_losses(e, row, ex)
                 rec.update(set=set_of[page_id(e)], fold=k)
                 recs.append(rec)
         runs.append(recs)
         print(f"[seed {seed}] done", file=sys.stderr, flush=True)
 
     seed_lines = []
-    print(f"## region extractor losses, {args.folds}-fold site-grouped CV, model seeds {args.seeds}\n")
+    print(f"## region extractor losses, {args.folds}-fold site-grouped CV, model seeds {args.seeds}, "
+          f"fold seeds {args.seed}\n")
     print("| set | pages | CV F1 | final P / R / F1 | chosen, PageRank's cleaning | PageRank's region | best candidate |")
     print("|---|---:|---:|---|---|---|---|")
     for name in names:
