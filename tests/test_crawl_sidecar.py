@@ -14,7 +14,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -141,7 +143,18 @@ def test_a_crawl_extracts_the_same_articles_in_the_second_process(tmp_path, site
     """Patterns learned by a first crawl; then the same crawl twice, with and without the
     second process: the same items."""
     patterns = tmp_path / "patterns"
-    with serve(site) as base:
+    # With the second process, article pages wait until it is ready (its log says so):
+    # the crawl sends it pages whatever the machine's speed.
+    waiting_for: dict[str, Path | None] = {}
+
+    def when_ready(path: str) -> None:
+        log_file = waiting_for.get("log")
+        end = time.monotonic() + 60
+        while (path in site.articles and log_file is not None and time.monotonic() < end
+               and "second process is ready" not in (log_file.read_text() if log_file.exists() else "")):
+            time.sleep(0.02)
+
+    with serve(site, gate=when_ready) as base:
         first = run_crawl([base + "/"], tmp_path / "first.jsonl", {
             "NEWSSTEMMER_STATE_DIR": str(tmp_path / "state0"), "NEWSSTEMMER_PATTERNS_DIR": str(patterns),
             "NEWSSTEMMER_SIDECAR": "False", "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
@@ -151,12 +164,15 @@ def test_a_crawl_extracts_the_same_articles_in_the_second_process(tmp_path, site
         for mode in ("True", "False"):
             copy = tmp_path / f"patterns-{mode}"
             shutil.copytree(patterns, copy)
+            log_file = tmp_path / f"{mode}.log"
+            waiting_for["log"] = log_file if mode == "True" else None
             result = run_crawl([base + "/"], tmp_path / f"{mode}.jsonl", {
                 "NEWSSTEMMER_STATE_DIR": str(tmp_path / f"state-{mode}"), "NEWSSTEMMER_PATTERNS_DIR": str(copy),
-                "NEWSSTEMMER_SIDECAR": mode,
+                "NEWSSTEMMER_SIDECAR": mode, "LOG_FILE": str(log_file),
             })
-            assert result.returncode == 0, result.stderr[-3000:]
-            out[mode] = (_read(tmp_path / f"{mode}.jsonl"), crawl_stats(result.stderr), result.stderr)
+            text = log_file.read_text()
+            assert result.returncode == 0, text[-3000:]
+            out[mode] = (_read(tmp_path / f"{mode}.jsonl"), crawl_stats(text), text)
     items, stats, log = out["True"]
     assert "in a second process (pid" in log and "is gone" not in log
     # (pages that arrive before the process is ready are extracted on the reactor: how many
@@ -177,7 +193,19 @@ def test_a_killed_second_process_loses_no_page(tmp_path, site):
         "NEWSSTEMMER_STATE_DIR": str(state), "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "patterns"),
         "NEWSSTEMMER_SIDECAR": "True", "NEWSSTEMMER_MIN_PAGES": "8", "CONCURRENT_REQUESTS": "4",
     }
-    with serve(site, delay=0.03) as base:
+    # Article pages past the 18th wait until the process is killed: the crawl has work
+    # left for it then, whatever the machine's speed.
+    killed, lock, served = threading.Event(), threading.Lock(), [0]
+
+    def after_the_kill(path: str) -> None:
+        if path in site.articles:
+            with lock:
+                served[0] += 1
+                if served[0] <= 18:
+                    return
+            killed.wait(60)
+
+    with serve(site, delay=0.03, gate=after_the_kill) as base:
         proc = subprocess.Popen(crawl_command([base + "/"], out, settings), cwd=REPO_ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         log = []
@@ -195,8 +223,10 @@ def test_a_killed_second_process_loses_no_page(tmp_path, site):
             while len(_read(out)) < 5 and time.monotonic() < end:
                 time.sleep(0.02)
             os.kill(pid, signal.SIGKILL)
+            killed.set()
             _, rest = proc.communicate(timeout=60)
         finally:
+            killed.set()
             if proc.poll() is None:
                 proc.kill()
     text = "".join(log) + rest

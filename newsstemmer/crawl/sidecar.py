@@ -220,8 +220,10 @@ class Sidecar:
             start = end
             if rid == READY[0]:
                 self.ready = self.alive
-                if self.ready and self.on_ready is not None:
-                    self.on_ready()
+                if self.ready:
+                    log.info("newsstemmer: the second process is ready")
+                    if self.on_ready is not None:
+                        self.on_ready()
                 continue
             entry = self._pending.pop(rid, None)
             if entry is None:
