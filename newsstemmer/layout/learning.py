@@ -272,11 +272,16 @@ def _comment_share(blocks: Sequence) -> float:
     return sum(b.weight for b in blocks if b.in_comments) / total if total else 0.0
 
 
+def _path_inside(path: str, tags: frozenset[str]) -> bool:
+    """Whether one of ``tags`` is among the steps of a block path."""
+    return any(step.partition(":")[0] in tags for step in path.split("/"))
+
+
 def _tangential_share(blocks: Sequence, tags: frozenset[str]) -> float:
     """Share of the blocks' weight inside a tangential element (one of ``tags`` among the
     steps of the block's path)."""
     total = sum(b.weight for b in blocks)
-    inside = sum(b.weight for b in blocks if any(step.partition(":")[0] in tags for step in b.path.split("/")))
+    inside = sum(b.weight for b in blocks if _path_inside(b.path, tags))
     return inside / total if total else 0.0
 
 
@@ -384,7 +389,7 @@ def _demote_captions(
     """MAIN sections and free paths inside picture captions (``captions``: per section;
     a free path by its steps) become SUB, unless they hold ``max_share`` or more of the
     layout's main MainScore (then the captions are the story: a photo gallery)."""
-    in_tags = {p for p, r in free_paths.items() if r == "main" and any(st.partition(":")[0] in tags for st in p.split("/"))}
+    in_tags = {p for p, r in free_paths.items() if r == "main" and _path_inside(p, tags)}
     total = sum(m for r, m in zip(roles, mains) if r == "main") + sum(
         free_mains.get(p, 0.0) for p, r in free_paths.items() if r == "main"
     )

@@ -46,8 +46,9 @@ class ExtractOptions:
     fallback: str | None = None
     # After a layout matched, let the learned per-page choice (newsstemmer.decision.pagechoice)
     # check the region extractor's body where it could be the better one (chain.py).  It acts
-    # only on pattern files that carry the layouts' agreement with region (written by `learn`
-    # with the section decision); others are extracted as the layouts give them.
+    # only on layouts for which the choice took region's body at learning time (the pattern
+    # file's extras["region_choice"], written by `learn` with the section decision); others
+    # are extracted as the layouts give them.
     page_choice: bool = True
 
 
