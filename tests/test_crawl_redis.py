@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, serve
+from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, hold_articles, serve
 
 from redis_fixture import flush, start_redis  # noqa: E402
 
@@ -72,27 +71,6 @@ def _total(runs: dict[int, dict], name: str) -> int:
     return sum(int(r["stats"].get(f"newsstemmer/{name}", 0)) for r in runs.values())
 
 
-def after_learning(site, r, free: int = 30, then: float = 0.0):
-    """A gate for :func:`serve`: past the first ``free`` article pages, the site answers
-    once the shared patterns exist (and ``then`` seconds later): the workers then hold
-    pages to extract with them, whatever the machine's speed."""
-    lock, served = threading.Lock(), [0]
-
-    def gate(path: str) -> None:
-        if path not in site.articles:
-            return
-        with lock:
-            served[0] += 1
-            if served[0] <= free:
-                return
-        end = time.monotonic() + 60
-        while not r.hlen("newsstemmer:patterns") and time.monotonic() < end:
-            time.sleep(0.05)
-        time.sleep(then)
-
-    return gate
-
-
 def test_two_workers_share_one_crawl(redis_url, tmp_path):
     import redis
 
@@ -102,7 +80,7 @@ def test_two_workers_share_one_crawl(redis_url, tmp_path):
     # Past the first 30 article pages, the site answers once the shared patterns exist:
     # both workers then hold pages to extract with them, whatever the machine's speed
     # (the test checks that the worker which did not learn loads them).
-    server = serve(site, gate=after_learning(site, r))
+    server = serve(site, gate=hold_articles(site, lambda: bool(r.hlen("newsstemmer:patterns")), free=30))
     base = server.__enter__()
     try:
         procs = [_start(n, tmp_path, base, redis_url, DOWNLOAD_MAXSIZE="200000") for n in (1, 2)]
@@ -147,7 +125,8 @@ def test_a_worker_killed_mid_crawl_loses_nothing(redis_url, tmp_path):
     site = build_test_site(n_articles=80, hostile=False)
     # pages after the first 30 come slowly once the site is learned: worker 1 has written
     # articles and still waits for pages when it is killed, whatever the machine's speed
-    with serve(site, delay=0.02, gate=after_learning(site, r, then=0.3)) as base:
+    learned = hold_articles(site, lambda: bool(r.hlen("newsstemmer:patterns")), free=30, then=0.3)
+    with serve(site, delay=0.02, gate=learned) as base:
         procs = [_start(n, tmp_path, base, redis_url) for n in (1, 2)]
         end = time.monotonic() + 60
         # kill worker 1 once it wrote articles and holds requests in flight

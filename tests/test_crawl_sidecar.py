@@ -25,7 +25,9 @@ from newsstemmer.chain import ExtractOptions
 from newsstemmer.crawl.buffer import PageBuffer
 from newsstemmer.crawl.config import DEFAULTS, Config
 from newsstemmer.crawl.rounds import answer, extract_page, read_frame, run_round, write_frame
-from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, run_crawl, serve
+from newsstemmer.crawl.testing import (
+    REPO_ROOT, build_test_site, crawl_command, crawl_stats, hold_articles, run_crawl, serve,
+)
 
 SITE = "127.0.0.1:8000"
 
@@ -147,14 +149,11 @@ def test_a_crawl_extracts_the_same_articles_in_the_second_process(tmp_path, site
     # the crawl sends it pages whatever the machine's speed.
     waiting_for: dict[str, Path | None] = {}
 
-    def when_ready(path: str) -> None:
+    def ready() -> bool:
         log_file = waiting_for.get("log")
-        end = time.monotonic() + 60
-        while (path in site.articles and log_file is not None and time.monotonic() < end
-               and "second process is ready" not in (log_file.read_text() if log_file.exists() else "")):
-            time.sleep(0.02)
+        return log_file is None or (log_file.exists() and "second process is ready" in log_file.read_text())
 
-    with serve(site, gate=when_ready) as base:
+    with serve(site, gate=hold_articles(site, ready)) as base:
         first = run_crawl([base + "/"], tmp_path / "first.jsonl", {
             "NEWSSTEMMER_STATE_DIR": str(tmp_path / "state0"), "NEWSSTEMMER_PATTERNS_DIR": str(patterns),
             "NEWSSTEMMER_SIDECAR": "False", "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
@@ -195,17 +194,8 @@ def test_a_killed_second_process_loses_no_page(tmp_path, site):
     }
     # Article pages past the 18th wait until the process is killed: the crawl has work
     # left for it then, whatever the machine's speed.
-    killed, lock, served = threading.Event(), threading.Lock(), [0]
-
-    def after_the_kill(path: str) -> None:
-        if path in site.articles:
-            with lock:
-                served[0] += 1
-                if served[0] <= 18:
-                    return
-            killed.wait(60)
-
-    with serve(site, delay=0.03, gate=after_the_kill) as base:
+    killed = threading.Event()
+    with serve(site, delay=0.03, gate=hold_articles(site, killed.is_set, free=18)) as base:
         proc = subprocess.Popen(crawl_command([base + "/"], out, settings), cwd=REPO_ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         log = []

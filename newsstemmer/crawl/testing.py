@@ -31,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-__all__ = ["TestSite", "build_test_site", "serve", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
+__all__ = ["TestSite", "build_test_site", "serve", "hold_articles", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
            "FAST_SETTINGS", "REPRODUCIBLE_SETTINGS",
            "free_port", "redis_server"]
 
@@ -194,6 +194,28 @@ def serve(site: TestSite, delay: float = 0.0, gate: Callable[[str], None] | None
     finally:
         server.shutdown()
         server.server_close()
+
+
+def hold_articles(site: TestSite, until: Callable[[], bool], free: int = 0, then: float = 0.0,
+                  timeout: float = 60.0) -> Callable[[str], None]:
+    """A ``gate`` for :func:`serve`: past the first ``free`` article pages the site answers
+    once ``until()`` is true (at the latest after ``timeout`` seconds), and ``then``
+    seconds later: a test holds the crawl on an event, not on the machine's speed."""
+    lock, served = threading.Lock(), [0]
+
+    def gate(path: str) -> None:
+        if path not in site.articles:
+            return
+        with lock:
+            served[0] += 1
+            if served[0] <= free:
+                return
+        end = time.monotonic() + timeout
+        while not until() and time.monotonic() < end:
+            time.sleep(0.02)
+        time.sleep(then)
+
+    return gate
 
 
 #: Settings that make a local test crawl fast (the project defaults are polite, hence slow).
