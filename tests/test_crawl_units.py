@@ -307,6 +307,31 @@ def test_small_learning_rounds_run_at_once_and_large_ones_in_a_thread(tmp_path, 
     assert threaded == [SITE] and SITE not in learner._busy
 
 
+def test_the_last_round_waits_for_pages_still_in_the_second_process(tmp_path, test_site):
+    """At the crawl's end a site's buffered pages are learned together: not in two rounds
+    because some of them came back from the second process later (a flaky crawl test)."""
+    from scrapy.utils.test import get_crawler
+
+    from newsstemmer.crawl import learner as learner_module
+
+    config = _config(tmp_path)
+    crawler = get_crawler(settings_dict={
+        "NEWSSTEMMER_STATE_DIR": str(config.state_dir), "NEWSSTEMMER_PATTERNS_DIR": str(config.patterns_dir),
+    })
+    learner = learner_module.SiteLearner.for_crawler(crawler)
+    rounds = []
+    learner._start_round = lambda site, urls, learn_now, save: rounds.append(len(urls))
+    pages = _pages(test_site)[:3]
+    learner.final = True
+    learner._aside[id(pages[2])] = pages[2]  # out in the second process
+    for p in pages[:2]:
+        learner.buffer_page(p)
+    assert rounds == []
+    learner._aside.clear()
+    learner.buffer_page(pages[2])  # back, unmatched
+    assert rounds == [3]
+
+
 def test_merge_and_load_patterns(tmp_path, test_site):
     config = _config(tmp_path)
     buf = PageBuffer(config.buffer_path)

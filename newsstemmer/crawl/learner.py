@@ -295,8 +295,16 @@ class SiteLearner:
         free = [u for u in self.buffer.urls(site) if u not in claimed]
         if self.monitor.site(site).drift and not self.final:
             return  # relearn once, from all of this run's pages of the new design (see monitor.py)
+        if len(free) < self.config.min_pages and self.final and self._aside_of(site):
+            # the last round learns from every page left: those still in the second
+            # process may join the buffer (each one kicks again when it is back)
+            return
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
+
+    def _aside_of(self, site: str) -> bool:
+        """Whether a page of ``site`` is being extracted in the second process."""
+        return any(page.site == site for page in self._aside.values())
 
     def _start_round(self, site: str, urls: list[str], learn_now: bool, save: bool) -> None:
         self._busy.add(site)
