@@ -27,7 +27,7 @@ from _common import data_dir, load_manifest, prediction, select
 from newsstemmer.decision.region import RegionView, region_candidates
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.evaluation import shingles, tokens
-from newsstemmer.single.page_signals import BOILER, IN_COMMENTS
+from newsstemmer.single.page_signals import IN_COMMENTS
 from newsstemmer.single.pagerank import (
     CLEAN_TAGS,
     PageRankOptions,

@@ -18,7 +18,6 @@ model newsstemmer ships (``newsstemmer/models/decision.json``).
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 import statistics
 import sys
@@ -33,7 +32,7 @@ from cv import MULTI_SETS, SETS, SINGLE_SETS
 from folds import assign_groups
 
 from newsstemmer.decision.dataset import PageRows
-from newsstemmer.decision.features import CONTEXT_NAMES, FEATURE_NAMES, LAYOUT_COLUMNS, context_features
+from newsstemmer.decision.features import CONTEXT_NAMES, FEATURE_NAMES, context_features
 from newsstemmer.decision.model import TreeModel, body_of
 from newsstemmer.evaluation import evaluate
 

@@ -9,7 +9,6 @@ import base64
 import hashlib
 import json
 import re
-from pathlib import Path
 
 import pytest
 from lxml import etree, html
