@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""A learned choice, per page, of the text the region extractor returns (nested CV).
+
+The region extractor (``newsstemmer.decision.regional``) can return (a) its learned
+text (the ranker's region with PageRank's and the learned cleaning), (b) PageRank's
+own region and cleaning, or (c) the chosen region with PageRank's cleaning only.  A
+hand-set guard returns (b) when (a) keeps under 30% of (b)'s characters.  This script
+measures choices learned from a page-level row (``SELECT_FEATURES``) without leakage:
+
+* ``collect``: for each fold deal and model seed, the region and cleaning models are
+  trained without each outer fold k (as ``region_losses.py`` does) and without each
+  pair of folds {j, k}; every page of fold j gets its three texts' shingle P/R and its
+  row from the models without {j} (the outer *test* records of fold j) and from those
+  without {j, k} for each k != j (fold k's *inner* records: out-of-fold outputs of
+  models that never saw fold k, to train fold k's selector on).
+* ``eval``: per outer fold, each policy is fitted on the fold's inner records only and
+  applied to its test records; per set the CV F1 is ``region_losses.py``'s (mean over
+  folds of the pooled F1, mean over deals and seeds).
+
+    python benchmarks/region_select.py collect --data-file /tmp/guard-rd.pkl -o /tmp/guard-sel.pkl
+        [--seeds 0,1,2] [--seed 0,1,2]
+    python benchmarks/region_select.py eval -i /tmp/guard-sel.pkl
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from _common import data_dir, load_manifest, prediction
+from cv import SINGLE_SETS, page_id, set_entries
+from folds import grouped_folds, site_groups
+from train_region import build_parser, extractors, load_rows, row_id, train_models
+
+from newsstemmer.decision.regional import SELECT_FEATURES
+from newsstemmer.evaluation import shingle_prf
+from newsstemmer.single.pagerank import pagerank_analysis
+
+OPTIONS = ("learned", "own", "chosen")
+
+
+def f1_of(p: float | None, r: float) -> float:
+    return 2 * p * r / (p + r) if p and r else 0.0
+
+
+def collect(args: argparse.Namespace) -> int:
+    rows = load_rows(Path(args.data_file))
+    entries = load_manifest(data_dir(args.data))
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    names = [n for n in args.datasets.split(",") if n]
+    set_of: dict = {}
+    for name in names:
+        for e in set_entries(entries, name):
+            set_of.setdefault(page_id(e), name)
+    deals = [int(d) for d in args.seed.split(",") if d]
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    K = args.folds
+    out: list[dict] = []
+    t0 = time.perf_counter()
+    for d in deals:
+        folds = grouped_folds(entries, K, d)
+        fold_of = {page_id(e): k for k, fold in enumerate(folds) for e in fold}
+        held = [{groups[page_id(e)] for e in fold} for fold in folds]
+        exs: dict = {}
+        for s in seeds:
+            targs = build_parser().parse_args(["--model-seed", str(s), *args.train_args])
+            for j in range(K):
+                for k in range(j, K):
+                    out_groups = held[j] | held[k]
+                    region, clean = train_models([r for r in rows if groups[row_id(r)] not in out_groups], targs)
+                    exs[s, j, k] = exs[s, k, j] = extractors(region, clean, ["both"])["both"]
+            print(f"[deal {d} seed {s}] trained ({time.perf_counter() - t0:.0f}s)", file=sys.stderr, flush=True)
+        for n, e in enumerate(entries):
+            pid = page_id(e)
+            j = fold_of[pid]
+            gold = e.gold()
+            try:
+                an = pagerank_analysis(e.html(), e.url, text=False)
+            except Exception:
+                an = None
+            cache: dict = {}
+
+            def prf(lines: list[str]) -> tuple:
+                body = "\n".join(lines)
+                if body not in cache:
+                    cache[body] = shingle_prf(prediction(an.result.title, body, e.gold_has_title), gold)
+                return cache[body]
+
+            for s in seeds:
+                for k in range(K):
+                    role = "test" if k == j else "inner"
+                    if role == "test" and pid not in set_of:
+                        continue
+                    rec = {"id": pid, "set": set_of.get(pid), "deal": d, "seed": s, "fold": k, "role": role}
+                    if an is None or an.main < 0:
+                        rec["pr"] = {o: (None, 0.0) for o in OPTIONS}
+                        rec["X"] = None
+                    else:
+                        o = exs[s, j, k].outputs(an)
+                        rec["pr"] = {"learned": prf(o.learned), "own": prf(o.own), "chosen": prf(o.chosen)}
+                        rec["X"] = o.features
+                    out.append(rec)
+            if n % 200 == 0:
+                print(f"[deal {d}] {n}/{len(entries)} pages ({time.perf_counter() - t0:.0f}s)", file=sys.stderr,
+                      flush=True)
+        Path(args.output).write_bytes(pickle.dumps({"features": SELECT_FEATURES, "records": out}))
+        print(f"[deal {d}] {len(out)} records -> {args.output}", file=sys.stderr, flush=True)
+    return 0
+
+
+# --- policies: fitted on one outer fold's inner records, they choose an option per test record
+
+
+def _usable(recs: list[dict]) -> list[dict]:
+    return [r for r in recs if r["X"] is not None]
+
+
+def _gains(recs: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    X = np.vstack([r["X"] for r in recs])
+    F = np.array([[f1_of(*r["pr"][o]) for o in OPTIONS] for r in recs])
+    return X, F
+
+
+def policy_fixed(option: str):
+    def fit(inner):
+        return lambda X: np.full(len(X), OPTIONS.index(option))
+    return fit
+
+
+def policy_guard(share: float):
+    col = SELECT_FEATURES.index("kept_share")
+
+    def fit(inner):
+        return lambda X: np.where(X[:, col] < share, 1, 0)
+    return fit
+
+
+def policy_threshold(feature: str = "kept_share", grid=None):
+    """Own text when ``feature`` < t, t chosen on the inner records (most page F1 gained)."""
+    col = SELECT_FEATURES.index(feature)
+
+    def fit(inner):
+        X, F = _gains(_usable(inner))
+        gain = F[:, 1] - F[:, 0]
+        best_t, best = 0.0, 0.0
+        for t in (grid if grid is not None else np.round(np.arange(0.0, 0.81, 0.025), 3)):
+            g = gain[X[:, col] < t].sum()
+            if g > best + 1e-9:
+                best_t, best = t, g
+        fit.chosen.append(best_t)
+        return lambda Xt: np.where(Xt[:, col] < best_t, 1, 0)
+    fit.chosen = []
+    return fit
+
+
+def policy_trees(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: int = 40, margin: float = 0.0,
+                 lr: float = 0.05, seed: int = 0):
+    """A LightGBM regression per alternative option of its F1 gain over the learned text;
+    the alternative of highest predicted gain when that passes ``margin``."""
+    import lightgbm as lgb
+
+    def fit(inner):
+        X, F = _gains(_usable(inner))
+        models = []
+        for o in options[1:]:
+            params = dict(objective="regression", learning_rate=lr, num_leaves=leaves, min_data_in_leaf=min_leaf,
+                          feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambda_l2=1.0, seed=seed,
+                          deterministic=True, num_threads=1, verbose=-1)
+            models.append((o, lgb.train(params, lgb.Dataset(X, F[:, o] - F[:, 0]), rounds)))
+
+        def choose(Xt):
+            preds = np.column_stack([m.predict(Xt) for _, m in models])
+            best = preds.argmax(axis=1)
+            alt = np.array([o for o, _ in models])[best]
+            return np.where(preds.max(axis=1) > margin, alt, 0)
+        return choose
+    return fit
+
+
+def evaluate(records: list[dict], fit, names: list[str]) -> dict[str, float]:
+    """Per set, the CV F1 of the policy (mean over runs of the mean over folds of pooled F1)."""
+    by_run: dict = {}
+    for r in records:
+        by_run.setdefault((r["deal"], r["seed"]), []).append(r)
+    cvs: dict[str, list[float]] = {n: [] for n in names}
+    for recs in by_run.values():
+        folds = sorted({r["fold"] for r in recs})
+        per_set: dict = {n: {} for n in names}
+        for k in folds:
+            inner = [r for r in recs if r["fold"] == k and r["role"] == "inner"]
+            test = [r for r in recs if r["fold"] == k and r["role"] == "test"]
+            choose = fit(inner)
+            usable = [r for r in test if r["X"] is not None]
+            picks = dict(zip(map(id, usable), choose(np.vstack([r["X"] for r in usable])))) if usable else {}
+            for r in test:
+                if r["set"] not in per_set:
+                    continue
+                p, rr = r["pr"][OPTIONS[int(picks.get(id(r), 0))]]
+                per_set[r["set"]].setdefault(k, []).append((p, rr))
+        for n in names:
+            fs = []
+            for pairs in per_set[n].values():
+                ps = [p for p, _ in pairs if p is not None]
+                fs.append(f1_of(statistics.mean(ps) if ps else 0.0, statistics.mean(r for _, r in pairs)))
+            cvs[n].append(statistics.mean(fs))
+    return {n: statistics.mean(v) for n, v in cvs.items()}
+
+
+POLICIES = {
+    "learned": policy_fixed("learned"),
+    "guard-0.3": policy_guard(0.3),
+    "threshold": policy_threshold(),
+    "trees-own": policy_trees((0, 1)),
+    "trees-own-chosen": policy_trees((0, 1, 2)),
+}
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    data = pickle.loads(Path(args.input).read_bytes())
+    if tuple(data["features"]) != SELECT_FEATURES:
+        sys.exit("error: the records were collected for other features")
+    records = data["records"]
+    names = [n for n in args.datasets.split(",") if n]
+    wanted = [p for p in args.policies.split(",") if p] or list(POLICIES)
+    print("| policy | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    for name in wanted:
+        res = evaluate(records, POLICIES[name], names)
+        print(f"| {name} | " + " | ".join(f"{res[n]:.4f}" for n in names) + " |", flush=True)
+        chosen = getattr(POLICIES[name], "chosen", None)
+        if chosen:
+            print(f"  (thresholds chosen: {sorted(set(chosen))})")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--data-file", default="/tmp/region-data.pkl", help="region_data.py's rows")
+    c.add_argument("--data", default=None)
+    c.add_argument("--folds", type=int, default=5)
+    c.add_argument("--seed", default="0,1,2", help="fold deals")
+    c.add_argument("--seeds", default="0,1,2", help="model seeds")
+    c.add_argument("-o", "--output", default="/tmp/region-select.pkl")
+    c.add_argument("train_args", nargs="*", help="train_region.py options after --")
+    ev = sub.add_parser("eval")
+    ev.add_argument("-i", "--input", default="/tmp/region-select.pkl")
+    ev.add_argument("--policies", default="")
+    for p in (c, ev):
+        p.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
+    args = ap.parse_args(argv)
+    return collect(args) if args.cmd == "collect" else run_eval(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
