@@ -117,8 +117,10 @@ def collect(args: argparse.Namespace) -> int:
 # --- policies: fitted on one outer fold's inner records, they choose an option per test record
 
 
-def _usable(recs: list[dict]) -> list[dict]:
-    return [r for r in recs if r["X"] is not None]
+def _usable(recs: list[dict], sets_only: bool = False) -> list[dict]:
+    """Records with a row (PageRank found a main element); ``sets_only``: of the measured
+    sets' pages only (not cleanportal's or dragnet's multi-page sites')."""
+    return [r for r in recs if r["X"] is not None and (r["set"] is not None or not sets_only)]
 
 
 def _gains(recs: list[dict]) -> tuple[np.ndarray, np.ndarray]:
@@ -141,32 +143,35 @@ def policy_guard(share: float):
     return fit
 
 
-def policy_threshold(feature: str = "kept_share", grid=None):
-    """Own text when ``feature`` < t, t chosen on the inner records (most page F1 gained)."""
+def policy_threshold(feature: str = "kept_share", option: int = 1, below: bool = True, sets_only: bool = False):
+    """``option`` when ``feature`` < t (``below``; else > t), t chosen on the inner records
+    (most page F1 gained over the learned text; none: t = 0 below, 1 above)."""
     col = SELECT_FEATURES.index(feature)
+    grid = np.round(np.arange(0.0, 1.001, 0.025), 3)
 
     def fit(inner):
-        X, F = _gains(_usable(inner))
-        gain = F[:, 1] - F[:, 0]
-        best_t, best = 0.0, 0.0
-        for t in (grid if grid is not None else np.round(np.arange(0.0, 0.81, 0.025), 3)):
-            g = gain[X[:, col] < t].sum()
+        X, F = _gains(_usable(inner, sets_only))
+        gain = F[:, option] - F[:, 0]
+        v = X[:, col] if below else -X[:, col]
+        best_t, best = (0.0 if below else -1.0), 0.0
+        for t in (grid if below else -grid[::-1]):
+            g = gain[v < t].sum()
             if g > best + 1e-9:
                 best_t, best = t, g
         fit.chosen.append(best_t)
-        return lambda Xt: np.where(Xt[:, col] < best_t, 1, 0)
+        return lambda Xt: np.where((Xt[:, col] if below else -Xt[:, col]) < best_t, option, 0)
     fit.chosen = []
     return fit
 
 
 def policy_trees(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: int = 40, margin: float = 0.0,
-                 lr: float = 0.05, seed: int = 0):
+                 lr: float = 0.05, seed: int = 0, sets_only: bool = False):
     """A LightGBM regression per alternative option of its F1 gain over the learned text;
     the alternative of highest predicted gain when that passes ``margin``."""
     import lightgbm as lgb
 
     def fit(inner):
-        X, F = _gains(_usable(inner))
+        X, F = _gains(_usable(inner, sets_only))
         models = []
         for o in options[1:]:
             params = dict(objective="regression", learning_rate=lr, num_leaves=leaves, min_data_in_leaf=min_leaf,
@@ -215,9 +220,18 @@ def evaluate(records: list[dict], fit, names: list[str]) -> dict[str, float]:
 POLICIES = {
     "learned": policy_fixed("learned"),
     "guard-0.3": policy_guard(0.3),
-    "threshold": policy_threshold(),
+    "guard-0": policy_guard(0.0),
+    "kept-share": policy_threshold(),
+    "kept-share-sets": policy_threshold(sets_only=True),
+    "learned-vs-own": policy_threshold("learned_vs_own"),
+    "chosen-if-removed": policy_threshold("clean_removed", 2, below=False),
+    "chosen-if-removed-sets": policy_threshold("clean_removed", 2, below=False, sets_only=True),
     "trees-own": policy_trees((0, 1)),
+    "trees-own-sets": policy_trees((0, 1), sets_only=True),
     "trees-own-chosen": policy_trees((0, 1, 2)),
+    "trees-own-chosen-m05": policy_trees((0, 1, 2), margin=0.05),
+    "trees-own-chosen-big": policy_trees((0, 1, 2), rounds=150, leaves=8, min_leaf=20),
+    "trees-own-chosen-sets": policy_trees((0, 1, 2), sets_only=True),
 }
 
 
