@@ -105,6 +105,7 @@ def collect(args: argparse.Namespace) -> int:
                         o = exs[s, j, k].outputs(an)
                         rec["pr"] = {"learned": prf(o.learned), "own": prf(o.own), "chosen": prf(o.chosen)}
                         rec["X"] = o.features
+                        rec["regions"] = o.regions.astype(np.float32)
                     out.append(rec)
             if n % 200 == 0:
                 print(f"[deal {d}] {n}/{len(entries)} pages ({time.perf_counter() - t0:.0f}s)", file=sys.stderr,
@@ -123,8 +124,17 @@ def _usable(recs: list[dict], sets_only: bool = False) -> list[dict]:
     return [r for r in recs if r["X"] is not None and (r["set"] is not None or not sets_only)]
 
 
-def _gains(recs: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    X = np.vstack([r["X"] for r in recs])
+def _row(r: dict, wide: bool) -> np.ndarray:
+    """A record's row: its SELECT_FEATURES, and (``wide``) the region rows of the chosen
+    candidate and of PageRank's element and their difference."""
+    if not wide:
+        return r["X"]
+    a, b = r["regions"]
+    return np.concatenate([r["X"], a, b, a - b])
+
+
+def _gains(recs: list[dict], wide: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    X = np.vstack([_row(r, wide) for r in recs])
     F = np.array([[f1_of(*r["pr"][o]) for o in OPTIONS] for r in recs])
     return X, F
 
@@ -165,13 +175,13 @@ def policy_threshold(feature: str = "kept_share", option: int = 1, below: bool =
 
 
 def policy_trees(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: int = 40, margin: float = 0.0,
-                 lr: float = 0.05, seed: int = 0, sets_only: bool = False):
+                 lr: float = 0.05, seed: int = 0, sets_only: bool = False, wide: bool = False):
     """A LightGBM regression per alternative option of its F1 gain over the learned text;
     the alternative of highest predicted gain when that passes ``margin``."""
     import lightgbm as lgb
 
     def fit(inner):
-        X, F = _gains(_usable(inner, sets_only))
+        X, F = _gains(_usable(inner, sets_only), wide)
         models = []
         for o in options[1:]:
             params = dict(objective="regression", learning_rate=lr, num_leaves=leaves, min_data_in_leaf=min_leaf,
@@ -185,6 +195,67 @@ def policy_trees(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: in
             alt = np.array([o for o, _ in models])[best]
             return np.where(preds.max(axis=1) > margin, alt, 0)
         return choose
+    fit.wide = wide
+    return fit
+
+
+def policy_binary(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: int = 40, margin: float = 0.0,
+                  lr: float = 0.05, seed: int = 0, sets_only: bool = False, wide: bool = False):
+    """Per alternative option, a LightGBM binary model of "it scores more than the learned
+    text", each page weighted by the F1 at stake (|gain|): its log-odds > 0 is the choice
+    of most F1 gained in expectation; the alternative of highest log-odds past ``margin``."""
+    import lightgbm as lgb
+
+    def fit(inner):
+        X, F = _gains(_usable(inner, sets_only), wide)
+        models = []
+        for o in options[1:]:
+            g = F[:, o] - F[:, 0]
+            keep = np.abs(g) > 1e-6
+            params = dict(objective="binary", learning_rate=lr, num_leaves=leaves, min_data_in_leaf=min_leaf,
+                          min_sum_hessian_in_leaf=1e-3, feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1,
+                          lambda_l2=1.0, seed=seed, deterministic=True, num_threads=1, verbose=-1)
+            ds = lgb.Dataset(X[keep], (g[keep] > 0).astype(float), weight=np.abs(g[keep]))
+            models.append((o, lgb.train(params, ds, rounds)))
+
+        def choose(Xt):
+            preds = np.column_stack([m.predict(Xt, raw_score=True) for _, m in models])
+            best = preds.argmax(axis=1)
+            alt = np.array([o for o, _ in models])[best]
+            return np.where(preds.max(axis=1) > margin, alt, 0)
+        return choose
+    fit.wide = wide
+    return fit
+
+
+def stacked_rows(X: np.ndarray, options=(1, 2)) -> np.ndarray:
+    """Each page row once per alternative option, with a last column naming it (0: PageRank's
+    own text, 1: the chosen region with PageRank's cleaning)."""
+    return np.vstack([np.column_stack([X, np.full(len(X), float(o - 1))]) for o in options])
+
+
+def policy_stacked(rounds: int = 150, leaves: int = 8, min_leaf: int = 20, margin: float = 0.0, lr: float = 0.05,
+                   seed: int = 0):
+    """One binary model for both alternatives (the option a column of the row), as
+    :func:`policy_binary` with ``wide`` rows: what ``train_region.py`` ships."""
+    import lightgbm as lgb
+
+    def fit(inner):
+        X, F = _gains(_usable(inner), True)
+        g = np.concatenate([F[:, 1] - F[:, 0], F[:, 2] - F[:, 0]])
+        Xs = stacked_rows(X)
+        keep = np.abs(g) > 1e-6
+        params = dict(objective="binary", learning_rate=lr, num_leaves=leaves, min_data_in_leaf=min_leaf,
+                      min_sum_hessian_in_leaf=1e-3, feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1,
+                      lambda_l2=1.0, seed=seed, deterministic=True, num_threads=1, verbose=-1)
+        model = lgb.train(params, lgb.Dataset(Xs[keep], (g[keep] > 0).astype(float), weight=np.abs(g[keep])), rounds)
+
+        def choose(Xt):
+            s = model.predict(stacked_rows(Xt), raw_score=True).reshape(2, len(Xt)).T
+            best = s.argmax(axis=1)
+            return np.where(s.max(axis=1) > margin, best + 1, 0)
+        return choose
+    fit.wide = True
     return fit
 
 
@@ -202,7 +273,8 @@ def evaluate(records: list[dict], fit, names: list[str]) -> dict[str, float]:
             test = [r for r in recs if r["fold"] == k and r["role"] == "test"]
             choose = fit(inner)
             usable = [r for r in test if r["X"] is not None]
-            picks = dict(zip(map(id, usable), choose(np.vstack([r["X"] for r in usable])))) if usable else {}
+            wide = getattr(fit, "wide", False)
+            picks = dict(zip(map(id, usable), choose(np.vstack([_row(r, wide) for r in usable])))) if usable else {}
             for r in test:
                 if r["set"] not in per_set:
                     continue
@@ -232,6 +304,30 @@ POLICIES = {
     "trees-own-chosen-m05": policy_trees((0, 1, 2), margin=0.05),
     "trees-own-chosen-big": policy_trees((0, 1, 2), rounds=150, leaves=8, min_leaf=20),
     "trees-own-chosen-sets": policy_trees((0, 1, 2), sets_only=True),
+    "binary-own": policy_binary((0, 1)),
+    "binary-own-chosen": policy_binary((0, 1, 2)),
+    "binary-own-chosen-m1": policy_binary((0, 1, 2), margin=1.0),
+    "binary-own-chosen-small": policy_binary((0, 1, 2), rounds=30, leaves=3, min_leaf=20),
+    "binary-own-sets": policy_binary((0, 1), sets_only=True),
+    "trees-wide": policy_trees((0, 1, 2), wide=True),
+    "trees-wide-big": policy_trees((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True),
+    "binary-wide": policy_binary((0, 1, 2), wide=True),
+    "binary-wide-big": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True),
+    "binary-wide-big-s1": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True, seed=1),
+    "binary-wide-big-s2": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True, seed=2),
+    "binary-wide-own-big": policy_binary((0, 1), rounds=150, leaves=8, min_leaf=20, wide=True),
+    "binary-wide-r100": policy_binary((0, 1, 2), rounds=100, leaves=8, min_leaf=20, wide=True),
+    "binary-wide-r250": policy_binary((0, 1, 2), rounds=250, leaves=8, min_leaf=20, wide=True),
+    "binary-wide-l15-m10": policy_binary((0, 1, 2), rounds=150, leaves=15, min_leaf=10, wide=True),
+    "binary-wide-m40": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=40, wide=True),
+    "binary-wide-big-m1": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True, margin=1.0),
+    "binary-wide-big-m05": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True, margin=0.5),
+    "binary-wide-big-sets": policy_binary((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True, sets_only=True),
+    "binary-wide-r60": policy_binary((0, 1, 2), rounds=60, leaves=8, min_leaf=20, wide=True),
+    "trees-wide-m02": policy_trees((0, 1, 2), rounds=150, leaves=8, min_leaf=20, wide=True, margin=0.02),
+    "stacked": policy_stacked(),
+    "stacked-s1": policy_stacked(seed=1),
+    "stacked-r100": policy_stacked(rounds=100),
 }
 
 

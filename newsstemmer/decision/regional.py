@@ -61,6 +61,7 @@ class RegionOutputs:
     own: list[str]  # PageRank's own region and cleaning
     chosen: list[str]  # the chosen region with PageRank's cleaning only
     features: np.ndarray
+    regions: np.ndarray  # the region feature rows of the chosen candidate and of PageRank's element
 
 _LOCK = threading.Lock()
 _SHARED: "RegionExtractor | None" = None
@@ -175,7 +176,7 @@ class RegionExtractor:
             X[1, _P_SHARE],
             X[1, _LINKS],
         ])
-        return RegionOutputs(learned, own, chosen, row)
+        return RegionOutputs(learned, own, chosen, row, X)
 
     def left_out(self, view: RegionView, region: int) -> list[int]:
         """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
