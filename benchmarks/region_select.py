@@ -18,17 +18,27 @@ measures choices learned from a page-level row (``SELECT_FEATURES``) without lea
   folds of the pooled F1, mean over deals and seeds).
 
     python benchmarks/region_select.py collect --data-file /tmp/guard-rd.pkl -o /tmp/guard-sel.pkl
-        [--seeds 0,1,2] [--seed 0,1,2]
-    python benchmarks/region_select.py eval -i /tmp/guard-sel.pkl
+        [--seeds 0,1,2] [--seed 0,1,2]     (~8 min: 15 model pairs per deal and seed)
+    python benchmarks/region_select.py eval -i /tmp/guard-sel.pkl [--policies learned,guard-0.3,...]
+
+Policies (``POLICIES``): fixed options, the hand-set guard, a threshold on one row
+feature fitted on the inner records (most page F1 gained), LightGBM regressions of each
+alternative's F1 gain, LightGBM binary models of "the alternative scores more" weighted
+by the F1 at stake (``binary-*``), on the page row alone or ``wide`` (with the region
+rows of the chosen candidate and PageRank's element and their difference), and one
+stacked binary model for both alternatives.  Figures: benchmarks/README.md, "A learned
+choice of the returned text" (none kept: the guard stays hand-set).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import pickle
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,11 +48,82 @@ from cv import SINGLE_SETS, page_id, set_entries
 from folds import grouped_folds, site_groups
 from train_region import build_parser, extractors, load_rows, row_id, train_models
 
-from newsstemmer.decision.regional import SELECT_FEATURES
+from newsstemmer.decision.region import REGION_FEATURES, RegionView
+from newsstemmer.decision.regional import RegionExtractor
 from newsstemmer.evaluation import shingle_prf
-from newsstemmer.single.pagerank import pagerank_analysis
+from newsstemmer.single.pagerank import PageRankAnalysis, pagerank_analysis, region_paragraphs
 
 OPTIONS = ("learned", "own", "chosen")
+
+#: The columns of a page's row for the choice between the three texts, in order.
+SELECT_FEATURES: tuple[str, ...] = (
+    "kept_share",  # share of PageRank's own text (characters of its lines) the learned text keeps
+    "learned_vs_own",  # characters of the learned text / of PageRank's own
+    "chosen_vs_own",  # characters of the chosen region with PageRank's cleaning / of PageRank's own
+    "clean_removed",  # share of the chosen region's text the learned cleaning left out
+    "moved",  # the chosen region is not PageRank's main element
+    "chosen_inside",  # ... and lies inside it
+    "chosen_contains",  # ... and contains it
+    "score_margin",  # ranker score of the chosen candidate minus PageRank's element's
+    "score_chosen",
+    "candidates",
+    "log_own_chars",
+    "log_learned_chars",
+    "own_lines",
+    "learned_lines",
+    "chosen_p_share",  # the chosen candidate's share of characters in <p>
+    "chosen_link_density",
+    "main_p_share",
+    "main_link_density",
+)
+_P_SHARE, _LINKS = REGION_FEATURES.index("p_chars_share"), REGION_FEATURES.index("link_density")
+
+
+@dataclass
+class PageOutputs:
+    """The texts the extractor can return for a page, the page's SELECT_FEATURES row and
+    the region rows of the chosen candidate and of PageRank's element."""
+
+    learned: list[str]  # the chosen region with PageRank's and the learned cleaning
+    own: list[str]  # PageRank's own region and cleaning
+    chosen: list[str]  # the chosen region with PageRank's cleaning only
+    features: np.ndarray
+    regions: np.ndarray
+
+
+def page_outputs(ex: RegionExtractor, an: PageRankAnalysis) -> PageOutputs:
+    """The three texts of a page (PageRank found a main element) and its rows."""
+    view = RegionView.of(an)
+    region, X, s_chosen, s_main, n = ex.ranked_region(view)
+    learned = region_paragraphs(an, region, ex.left_out(view, region))
+    own = region_paragraphs(an, an.main)
+    chosen = own if region == an.main else region_paragraphs(an, region)
+    own_chars = sum(map(len, own))
+    found = set(learned)
+    kept = sum(len(line) for line in own if line in found)
+    learned_chars, chosen_chars = sum(map(len, learned)), sum(map(len, chosen))
+    main, size = an.main, view.size
+    row = np.array([
+        kept / own_chars if own_chars else 1.0,
+        learned_chars / own_chars if own_chars else 1.0,
+        chosen_chars / own_chars if own_chars else 1.0,
+        1.0 - learned_chars / chosen_chars if chosen_chars else 0.0,
+        float(region != main),
+        float(region != main and main <= region < main + size[main]),
+        float(region != main and region <= main < region + size[region]),
+        s_chosen - s_main,
+        s_chosen,
+        float(n),
+        math.log1p(own_chars),
+        math.log1p(learned_chars),
+        float(len(own)),
+        float(len(learned)),
+        X[0, _P_SHARE],
+        X[0, _LINKS],
+        X[1, _P_SHARE],
+        X[1, _LINKS],
+    ])
+    return PageOutputs(learned, own, chosen, row, X)
 
 
 def f1_of(p: float | None, r: float) -> float:
@@ -102,7 +183,7 @@ def collect(args: argparse.Namespace) -> int:
                         rec["pr"] = {o: (None, 0.0) for o in OPTIONS}
                         rec["X"] = None
                     else:
-                        o = exs[s, j, k].outputs(an)
+                        o = page_outputs(exs[s, j, k], an)
                         rec["pr"] = {"learned": prf(o.learned), "own": prf(o.own), "chosen": prf(o.chosen)}
                         rec["X"] = o.features
                         rec["regions"] = o.regions.astype(np.float32)

@@ -19,7 +19,7 @@ from newsstemmer.cli import main
 from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from newsstemmer.decision.model import DecisionModelError, TreeModel
 from newsstemmer.decision.region import REGION_FEATURES, RegionView, region_candidates, region_features
-from newsstemmer.decision.regional import SELECT_FEATURES, RegionExtractor, default_region_models
+from newsstemmer.decision.regional import RegionExtractor, default_region_models
 from newsstemmer.dom.parse import HTMLParseError
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.single.pagerank import pagerank_analysis, region_cleaning, region_paragraphs
@@ -235,31 +235,19 @@ def test_the_guard_returns_pagerank_text_when_the_learned_steps_gut_it() -> None
     assert RegionExtractor().guard == 0.3  # (the shipped models' setting)
 
 
-def test_outputs_give_the_three_texts_and_the_page_row() -> None:
-    html, _ = plain_page(0)
+def test_ranked_region_gives_the_choice_with_its_rows_and_scores() -> None:
+    html, _ = header_only_page(0)
     an = pagerank_analysis(html)
-    drop_all = _constant(CLEAN_FEATURES, 10.0, threshold=1.5)
-    out = RegionExtractor(region=False, clean=drop_all).outputs(an)
-    row = dict(zip(SELECT_FEATURES, out.features))
-    assert out.own == an.result.paragraphs and out.chosen == out.own  # (no ranker: PageRank's element)
-    assert out.learned == [] and row["kept_share"] == 0.0 and row["learned_vs_own"] == 0.0
-    assert row["clean_removed"] == 1.0 and row["moved"] == 0.0 and row["score_margin"] == 0.0
-    assert row["own_lines"] == len(out.own) and row["learned_lines"] == 0
-    keep_all = _constant(CLEAN_FEATURES, -10.0, threshold=1.5)
-    out = RegionExtractor(region=False, clean=keep_all).outputs(an)
-    row = dict(zip(SELECT_FEATURES, out.features))
-    assert out.learned == out.own and row["kept_share"] == 1.0 and row["clean_removed"] == 0.0
-
-
-def test_outputs_see_a_chosen_region_inside_pagerank_element() -> None:
-    html, gold = header_only_page(0)
-    an = pagerank_analysis(html)
+    view = RegionView.of(an)
     ex = RegionExtractor()
-    out = ex.outputs(an)
-    row = dict(zip(SELECT_FEATURES, out.features))
-    assert "\n".join(out.learned) == ex.extract(html)[1] or row["kept_share"] < ex.guard
-    assert row["moved"] == 1.0 and row["chosen_contains"] == 1.0 and row["chosen_inside"] == 0.0
-    assert row["score_margin"] > ex.region_margin and row["chosen_vs_own"] > 1.5
+    node, rows, s_chosen, s_main, n = ex.ranked_region(view)
+    cands = region_candidates(view)
+    X = region_features(view, cands)
+    assert node == ex.choose_region(view) and n == len(cands)
+    assert np.array_equal(rows, X[[cands.index(node), cands.index(an.main)]])
+    assert node != an.main and s_chosen - s_main > ex.region_margin  # (the header-only page: moved)
+    node, rows, s_chosen, s_main, n = RegionExtractor(region=False).ranked_region(view)
+    assert node == an.main and s_chosen == s_main == 0.0 and np.array_equal(rows[0], rows[1])
 
 
 # -- odd pages ------------------------------------------------------------------------------------

@@ -11,10 +11,8 @@ Both models are trained by ``benchmarks/train_region.py``.
 
 from __future__ import annotations
 
-import math
 import os
 import threading
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -26,42 +24,7 @@ from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from .model import DecisionModelError, TreeModel
 from .region import REGION_FEATURES, RegionView, region_candidates, region_features
 
-__all__ = ["SELECT_FEATURES", "RegionExtractor", "RegionOutputs", "default_region_models", "shared_region"]
-
-#: The columns of a page's row for the learned choice between the learned text and
-#: PageRank's own (:meth:`RegionExtractor.outputs`), in order.
-SELECT_FEATURES: tuple[str, ...] = (
-    "kept_share",  # share of PageRank's own text (characters of its lines) the learned text keeps
-    "learned_vs_own",  # characters of the learned text / of PageRank's own
-    "chosen_vs_own",  # characters of the chosen region with PageRank's cleaning / of PageRank's own
-    "clean_removed",  # share of the chosen region's text the learned cleaning left out
-    "moved",  # the chosen region is not PageRank's main element
-    "chosen_inside",  # ... and lies inside it
-    "chosen_contains",  # ... and contains it
-    "score_margin",  # ranker score of the chosen candidate minus PageRank's element's
-    "score_chosen",
-    "candidates",
-    "log_own_chars",
-    "log_learned_chars",
-    "own_lines",
-    "learned_lines",
-    "chosen_p_share",  # the chosen candidate's share of characters in <p>
-    "chosen_link_density",
-    "main_p_share",
-    "main_link_density",
-)
-_P_SHARE, _LINKS = REGION_FEATURES.index("p_chars_share"), REGION_FEATURES.index("link_density")
-
-
-@dataclass
-class RegionOutputs:
-    """The texts the extractor can return for a page, and the page's :data:`SELECT_FEATURES` row."""
-
-    learned: list[str]  # the chosen region with PageRank's and the learned cleaning
-    own: list[str]  # PageRank's own region and cleaning
-    chosen: list[str]  # the chosen region with PageRank's cleaning only
-    features: np.ndarray
-    regions: np.ndarray  # the region feature rows of the chosen candidate and of PageRank's element
+__all__ = ["RegionExtractor", "default_region_models", "shared_region"]
 
 _LOCK = threading.Lock()
 _SHARED: "RegionExtractor | None" = None
@@ -131,7 +94,7 @@ class RegionExtractor:
     def ranked_region(self, view: RegionView) -> tuple[int, np.ndarray, float, float, int]:
         """The chosen node, the feature rows of the chosen candidate and of PageRank's main
         element (2 x :data:`REGION_FEATURES`), their ranker scores (0 without a ranker) and
-        the number of candidates."""
+        the number of candidates (``benchmarks/region_select.py`` reads a page's choice off them)."""
         main = view.an.main
         cands = region_candidates(view)
         X = region_features(view, cands)
@@ -142,41 +105,6 @@ class RegionExtractor:
         best = int(np.argmax(s))
         c = best if s[best] - s[k] > self.region_margin else k
         return cands[c], X[[c, k]], float(s[c]), float(s[k]), len(cands)
-
-    def outputs(self, an: PageRankAnalysis) -> RegionOutputs:
-        """The learned text, PageRank's own, the chosen region's with PageRank's cleaning,
-        and the page's row of :data:`SELECT_FEATURES` (PageRank found a main element)."""
-        view = RegionView.of(an)
-        region, X, s_chosen, s_main, n = self.ranked_region(view)
-        learned = region_paragraphs(an, region, self.left_out(view, region))
-        own = region_paragraphs(an, an.main)
-        chosen = own if region == an.main and self.clean is None else region_paragraphs(an, region)
-        own_chars = sum(map(len, own))
-        found = set(learned)
-        kept = sum(len(line) for line in own if line in found)
-        learned_chars, chosen_chars = sum(map(len, learned)), sum(map(len, chosen))
-        main, size = an.main, view.size
-        row = np.array([
-            kept / own_chars if own_chars else 1.0,
-            learned_chars / own_chars if own_chars else 1.0,
-            chosen_chars / own_chars if own_chars else 1.0,
-            1.0 - learned_chars / chosen_chars if chosen_chars else 0.0,
-            float(region != main),
-            float(region != main and main <= region < main + size[main]),
-            float(region != main and region <= main < region + size[region]),
-            s_chosen - s_main,
-            s_chosen,
-            float(n),
-            math.log1p(own_chars),
-            math.log1p(learned_chars),
-            float(len(own)),
-            float(len(learned)),
-            X[0, _P_SHARE],
-            X[0, _LINKS],
-            X[1, _P_SHARE],
-            X[1, _LINKS],
-        ])
-        return RegionOutputs(learned, own, chosen, row, X)
 
     def left_out(self, view: RegionView, region: int) -> list[int]:
         """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
