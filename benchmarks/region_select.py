@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
 from _common import data_dir, load_manifest, prediction
 from cv import SINGLE_SETS, page_id, set_entries
 from folds import grouped_folds, site_groups
@@ -51,7 +50,11 @@ from train_region import build_parser, extractors, load_rows, row_id, train_mode
 from newsstemmer.decision.region import REGION_FEATURES, RegionView
 from newsstemmer.decision.regional import RegionExtractor
 from newsstemmer.evaluation import shingle_prf
-from newsstemmer.single.pagerank import PageRankAnalysis, pagerank_analysis, region_paragraphs
+from newsstemmer.single.pagerank import (
+    PageRankAnalysis,
+    pagerank_analysis,
+    region_paragraphs,
+)
 
 OPTIONS = ("learned", "own", "chosen")
 
@@ -163,11 +166,11 @@ def collect(args: argparse.Namespace) -> int:
             gold = e.gold()
             try:
                 an = pagerank_analysis(e.html(), e.url, text=False)
-            except Exception:
+            except Exception:  # noqa: BLE001 (an unreadable page predicts nothing, as in train_region.py)
                 an = None
             cache: dict = {}
 
-            def prf(lines: list[str]) -> tuple:
+            def prf(lines: list[str], cache=cache, an=an, e=e, gold=gold) -> tuple:
                 body = "\n".join(lines)
                 if body not in cache:
                     cache[body] = shingle_prf(prediction(an.result.title, body, e.gold_has_title), gold)
