@@ -235,6 +235,21 @@ def test_the_guard_returns_pagerank_text_when_the_learned_steps_gut_it() -> None
     assert RegionExtractor().guard == 0.3  # (the shipped models' setting)
 
 
+def test_ranked_region_gives_the_choice_with_its_rows_and_scores() -> None:
+    html, _ = header_only_page(0)
+    an = pagerank_analysis(html)
+    view = RegionView.of(an)
+    ex = RegionExtractor()
+    node, rows, s_chosen, s_main, n = ex.ranked_region(view)
+    cands = region_candidates(view)
+    X = region_features(view, cands)
+    assert node == ex.choose_region(view) and n == len(cands)
+    assert np.array_equal(rows, X[[cands.index(node), cands.index(an.main)]])
+    assert node != an.main and s_chosen - s_main > ex.region_margin  # (the header-only page: moved)
+    node, rows, s_chosen, s_main, n = RegionExtractor(region=False).ranked_region(view)
+    assert node == an.main and s_chosen == s_main == 0.0 and np.array_equal(rows[0], rows[1])
+
+
 # -- odd pages ------------------------------------------------------------------------------------
 
 

@@ -89,16 +89,22 @@ class RegionExtractor:
 
     def choose_region(self, view: RegionView) -> int:
         """The node of the element chosen to hold the article."""
+        return view.an.main if self.region is None else self.ranked_region(view)[0]
+
+    def ranked_region(self, view: RegionView) -> tuple[int, np.ndarray, float, float, int]:
+        """The chosen node, the feature rows of the chosen candidate and of PageRank's main
+        element (2 x :data:`REGION_FEATURES`), their ranker scores (0 without a ranker) and
+        the number of candidates (``benchmarks/region_select.py`` reads a page's choice off them)."""
         main = view.an.main
-        if self.region is None:
-            return main
         cands = region_candidates(view)
-        if len(cands) < 2:
-            return main
-        s = self.region.raw(region_features(view, cands))
-        best = int(np.argmax(s))
+        X = region_features(view, cands)
         k = cands.index(main)
-        return cands[best] if s[best] - s[k] > self.region_margin else main
+        if self.region is None or len(cands) < 2:
+            return main, X[[k, k]], 0.0, 0.0, len(cands)
+        s = self.region.raw(X)
+        best = int(np.argmax(s))
+        c = best if s[best] - s[k] > self.region_margin else k
+        return cands[c], X[[c, k]], float(s[c]), float(s[k]), len(cands)
 
     def left_out(self, view: RegionView, region: int) -> list[int]:
         """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
