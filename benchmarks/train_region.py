@@ -121,7 +121,9 @@ def lgb_params(args: argparse.Namespace, prefix: str) -> dict:
         "num_leaves": getattr(args, f"{prefix}_leaves"),
         "max_depth": getattr(args, f"{prefix}_depth"),
         "min_data_in_leaf": getattr(args, f"{prefix}_min_leaf"),
-        "feature_fraction": 0.8,
+        "feature_fraction": getattr(args, f"{prefix}_feature_fraction"),
+        "extra_trees": getattr(args, f"{prefix}_extra_trees"),
+        "path_smooth": getattr(args, f"{prefix}_path_smooth"),
         "bagging_fraction": 0.8,
         "bagging_freq": 1,
         "lambda_l2": 1.0,
@@ -162,6 +164,8 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
     import lightgbm as lgb
 
     X, y, groups, w = region_training(rows, args.region_objective)
+    dropped = [k for k, name in enumerate(REGION_FEATURES) if any(name.startswith(d) for d in args.drop.split(",") if d)]
+    X[:, dropped] = 0.0  # (a constant column: the trees never split on it)
     params = lgb_params(args, "region")
     if args.region_objective == "lambdarank":
         params.update(objective="lambdarank", label_gain=label_gain(args.label_gain), lambdarank_truncation_level=3)
@@ -245,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
         ap.add_argument(f"--{prefix}-depth", type=int, default=depth)
         ap.add_argument(f"--{prefix}-lr", type=float, default=lr)
         ap.add_argument(f"--{prefix}-min-leaf", type=int, default=min_leaf)
+        ap.add_argument(f"--{prefix}-feature-fraction", type=float, default=0.8, help="LightGBM's feature_fraction")
+        ap.add_argument(f"--{prefix}-extra-trees", action="store_true", help="LightGBM's extra_trees (random thresholds)")
+        ap.add_argument(f"--{prefix}-path-smooth", type=float, default=0.0, help="LightGBM's path_smooth")
     ap.add_argument("--margin", type=float, default=0.5, help="region: score over PageRank's choice needed")
     ap.add_argument("--threshold", type=float, default=1.5,
                     help="cleaning: log-odds from which an element goes (binary), or F1 gain (regression)")
@@ -252,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="cleaning: weigh datasets towards equal totals (0: by pages, 1: equal)")
     ap.add_argument("--guard", type=float, default=0.3,
                     help="PageRank's own text when the learned steps keep less than this share of it (0: off)")
+    ap.add_argument("--drop", default="", help="region: features left out (comma-separated name prefixes)")
     ap.add_argument("--bags", type=int, default=3, help="models per step trained with other seeds, averaged")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
