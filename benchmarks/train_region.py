@@ -164,9 +164,13 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
     import lightgbm as lgb
 
     X, y, groups, w = region_training(rows, args.region_objective)
+    params = lgb_params(args, "region")
+    if args.monotone:
+        signs = dict((name, int(sign)) for name, sign in (item.rsplit(":", 1) for item in args.monotone.split(",") if item))
+        params.update(monotone_constraints=[signs.get(name, 0) for name in REGION_FEATURES],
+                      monotone_constraints_method="advanced")
     dropped = [k for k, name in enumerate(REGION_FEATURES) if any(name.startswith(d) for d in args.drop.split(",") if d)]
     X[:, dropped] = 0.0  # (a constant column: the trees never split on it)
-    params = lgb_params(args, "region")
     if args.region_objective == "lambdarank":
         params.update(objective="lambdarank", label_gain=label_gain(args.label_gain), lambdarank_truncation_level=3)
 
@@ -260,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--guard", type=float, default=0.3,
                     help="PageRank's own text when the learned steps keep less than this share of it (0: off)")
     ap.add_argument("--drop", default="", help="region: features left out (comma-separated name prefixes)")
+    ap.add_argument("--monotone", default="",
+                    help="region: monotone constraints, NAME:1 (score rises with it) or NAME:-1, comma-separated")
     ap.add_argument("--bags", type=int, default=3, help="models per step trained with other seeds, averaged")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
