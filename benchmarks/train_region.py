@@ -145,17 +145,20 @@ def scaled(node: dict, factor: float) -> dict:
     return out
 
 
-def bagged(params: dict, make_ds, rounds: int, bags: int) -> dict:
+def bagged(params: dict, make_ds, rounds: int, bags: int, extra_bags: int = 0) -> dict:
     """The tree dump of ``bags`` boosters trained with different seeds (bagging and
-    feature sampling), their outputs averaged: one model of all their trees."""
+    feature sampling), and ``extra_bags`` more with LightGBM's extra trees, their outputs
+    averaged: one model of all their trees."""
     import lightgbm as lgb
 
     dumps = []
-    for b in range(bags):
+    for b in range(bags + extra_bags):
         p = dict(params, seed=params["seed"] + 1000 * b)
+        if b >= bags:
+            p["extra_trees"] = True
         dumps.append(lgb.train(p, make_ds(), rounds).dump_model())
     merged = dict(dumps[0])
-    merged["tree_info"] = [dict(t, tree_structure=scaled(t["tree_structure"], 1.0 / bags))
+    merged["tree_info"] = [dict(t, tree_structure=scaled(t["tree_structure"], 1.0 / (bags + extra_bags)))
                            for d in dumps for t in d["tree_info"]]
     return merged
 
@@ -181,7 +184,7 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
 
         def ds():
             return lgb.Dataset(X, y, weight=w, feature_name=list(REGION_FEATURES))
-    region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags), REGION_FEATURES)
+    region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags, args.region_extra_bags), REGION_FEATURES)
     region.info.update(objective=args.region_objective, margin=args.margin, guard=args.guard)
 
     X, y, w = clean_training(rows, args.clean_objective, args.balance)
@@ -266,6 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--drop", default="", help="region: features left out (comma-separated name prefixes)")
     ap.add_argument("--monotone", default="",
                     help="region: monotone constraints, NAME:1 (score rises with it) or NAME:-1, comma-separated")
+    ap.add_argument("--region-extra-bags", type=int, default=0,
+                    help="region: boosters with extra trees averaged in besides the --bags ones")
     ap.add_argument("--bags", type=int, default=3, help="models per step trained with other seeds, averaged")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
