@@ -121,7 +121,9 @@ def lgb_params(args: argparse.Namespace, prefix: str) -> dict:
         "num_leaves": getattr(args, f"{prefix}_leaves"),
         "max_depth": getattr(args, f"{prefix}_depth"),
         "min_data_in_leaf": getattr(args, f"{prefix}_min_leaf"),
-        "feature_fraction": 0.8,
+        "feature_fraction": getattr(args, f"{prefix}_feature_fraction"),
+        "extra_trees": getattr(args, f"{prefix}_extra_trees"),
+        "path_smooth": getattr(args, f"{prefix}_path_smooth"),
         "bagging_fraction": 0.8,
         "bagging_freq": 1,
         "lambda_l2": 1.0,
@@ -143,17 +145,20 @@ def scaled(node: dict, factor: float) -> dict:
     return out
 
 
-def bagged(params: dict, make_ds, rounds: int, bags: int) -> dict:
+def bagged(params: dict, make_ds, rounds: int, bags: int, extra_bags: int = 0) -> dict:
     """The tree dump of ``bags`` boosters trained with different seeds (bagging and
-    feature sampling), their outputs averaged: one model of all their trees."""
+    feature sampling), and ``extra_bags`` more with LightGBM's extra trees, their outputs
+    averaged: one model of all their trees."""
     import lightgbm as lgb
 
     dumps = []
-    for b in range(bags):
+    for b in range(bags + extra_bags):
         p = dict(params, seed=params["seed"] + 1000 * b)
+        if b >= bags:
+            p["extra_trees"] = True
         dumps.append(lgb.train(p, make_ds(), rounds).dump_model())
     merged = dict(dumps[0])
-    merged["tree_info"] = [dict(t, tree_structure=scaled(t["tree_structure"], 1.0 / bags))
+    merged["tree_info"] = [dict(t, tree_structure=scaled(t["tree_structure"], 1.0 / (bags + extra_bags)))
                            for d in dumps for t in d["tree_info"]]
     return merged
 
@@ -163,6 +168,12 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
 
     X, y, groups, w = region_training(rows, args.region_objective)
     params = lgb_params(args, "region")
+    if args.monotone:
+        signs = dict((name, int(sign)) for name, sign in (item.rsplit(":", 1) for item in args.monotone.split(",") if item))
+        params.update(monotone_constraints=[signs.get(name, 0) for name in REGION_FEATURES],
+                      monotone_constraints_method="advanced")
+    dropped = [k for k, name in enumerate(REGION_FEATURES) if any(name.startswith(d) for d in args.drop.split(",") if d)]
+    X[:, dropped] = 0.0  # (a constant column: the trees never split on it)
     if args.region_objective == "lambdarank":
         params.update(objective="lambdarank", label_gain=label_gain(args.label_gain), lambdarank_truncation_level=3)
 
@@ -173,7 +184,7 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
 
         def ds():
             return lgb.Dataset(X, y, weight=w, feature_name=list(REGION_FEATURES))
-    region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags), REGION_FEATURES)
+    region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags, args.region_extra_bags), REGION_FEATURES)
     region.info.update(objective=args.region_objective, margin=args.margin, guard=args.guard)
 
     X, y, w = clean_training(rows, args.clean_objective, args.balance)
@@ -245,6 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
         ap.add_argument(f"--{prefix}-depth", type=int, default=depth)
         ap.add_argument(f"--{prefix}-lr", type=float, default=lr)
         ap.add_argument(f"--{prefix}-min-leaf", type=int, default=min_leaf)
+        ap.add_argument(f"--{prefix}-feature-fraction", type=float, default=0.8, help="LightGBM's feature_fraction")
+        ap.add_argument(f"--{prefix}-extra-trees", action="store_true", help="LightGBM's extra_trees (random thresholds)")
+        ap.add_argument(f"--{prefix}-path-smooth", type=float, default=0.0, help="LightGBM's path_smooth")
     ap.add_argument("--margin", type=float, default=0.5, help="region: score over PageRank's choice needed")
     ap.add_argument("--threshold", type=float, default=1.5,
                     help="cleaning: log-odds from which an element goes (binary), or F1 gain (regression)")
@@ -252,6 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="cleaning: weigh datasets towards equal totals (0: by pages, 1: equal)")
     ap.add_argument("--guard", type=float, default=0.3,
                     help="PageRank's own text when the learned steps keep less than this share of it (0: off)")
+    ap.add_argument("--drop", default="", help="region: features left out (comma-separated name prefixes)")
+    ap.add_argument("--monotone", default="",
+                    help="region: monotone constraints, NAME:1 (score rises with it) or NAME:-1, comma-separated")
+    ap.add_argument("--region-extra-bags", type=int, default=0,
+                    help="region: boosters with extra trees averaged in besides the --bags ones")
     ap.add_argument("--bags", type=int, default=3, help="models per step trained with other seeds, averaged")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")

@@ -29,11 +29,12 @@ __all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATUR
 #: How many elements of highest DensitySum ``g`` seed candidates (with their containers).
 TOP_K = 10
 
-_TAG_FLAGS = ("body", "div", "article", "section", "main", "td", "table", "form", "ul")
 _HINT_FLAGS = ("content", "article", "comment", "nav", "related", "side", "footer", "header", "meta", "caption")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
-#: The columns of a candidate's feature row, in order.
+#: The columns of a candidate's feature row, in order.  No flags of the candidate's tag
+#: (``div``, ``article``, ``td``...): they tie the ranker to its training sites' templates
+#: and left out they gain under site-grouped CV (benchmarks/README.md, "Where region loses").
 REGION_FEATURES: tuple[str, ...] = (
     "chars_share",
     "log_chars",
@@ -77,7 +78,6 @@ REGION_FEATURES: tuple[str, ...] = (
     "role_boiler",
     "role_gallery",
     "above_roles",
-    *(f"tag_{t}" for t in _TAG_FLAGS),
     *(f"hint_{h}" for h in _HINT_FLAGS),
 )
 
@@ -263,7 +263,6 @@ def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
 
 
 _COL = {name: k for k, name in enumerate(REGION_FEATURES)}
-_TAG_COL = {t: _COL[f"tag_{t}"] for t in _TAG_FLAGS}
 _HINT_COL = {h: _COL[f"hint_{h}"] for h in _HINT_FLAGS}
 
 
@@ -364,11 +363,8 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     }
     for name, values in columns.items():
         X[:, _COL[name]] = values
-    elements, tags = an.scores.graph.elements, view.tags
+    elements = an.scores.graph.elements
     for r, c in enumerate(cands):
-        t = _TAG_COL.get(tags[c])
-        if t is not None:
-            X[r, t] = 1.0
         for h in element_hints(elements[c]):
             col = _HINT_COL.get(h)
             if col is not None:
