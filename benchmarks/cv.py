@@ -108,6 +108,15 @@ def set_entries(entries: list[Entry], name: str) -> list[Entry]:
     return out
 
 
+def set_of_pages(entries: list[Entry], names: list[str]) -> dict[tuple[str, str, str], str]:
+    """Each page's evaluation set among ``names`` (the first that holds it), by :func:`page_id`."""
+    out: dict[tuple[str, str, str], str] = {}
+    for name in names:
+        for e in set_entries(entries, name):
+            out.setdefault(page_id(e), name)
+    return out
+
+
 def page_id(e: Entry) -> tuple[str, str, str]:
     return (e.dataset, e.site, e.id)
 

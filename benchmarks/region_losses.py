@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from _common import data_dir, load_manifest, prediction
-from cv import SINGLE_SETS, page_id, set_entries
+from cv import SINGLE_SETS, page_id, set_of_pages
 from folds import grouped_folds, site_groups
 from train_region import build_parser, extractors, load_rows, row_id, train_models
 
@@ -151,10 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     entries = load_manifest(data_dir(args.data))
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     names = [n for n in args.datasets.split(",") if n]
-    set_of: dict = {}
-    for name in names:
-        for e in set_entries(entries, name):
-            set_of.setdefault(page_id(e), name)
+    set_of = set_of_pages(entries, names)
     deals = [grouped_folds(entries, args.folds, int(d)) for d in args.seed.split(",") if d]
     seeds = [int(s) for s in args.seeds.split(",") if s]
     runs: list[list[dict]] = []

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 from _common import data_dir, load_manifest, prediction
-from cv import SINGLE_SETS, page_id, set_entries
+from cv import SINGLE_SETS, page_id, set_of_pages
 from folds import grouped_folds, site_groups
 from train_region import build_parser, extractors, load_rows, row_id, train_models
 
@@ -138,10 +138,7 @@ def collect(args: argparse.Namespace) -> int:
     entries = load_manifest(data_dir(args.data))
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     names = [n for n in args.datasets.split(",") if n]
-    set_of: dict = {}
-    for name in names:
-        for e in set_entries(entries, name):
-            set_of.setdefault(page_id(e), name)
+    set_of = set_of_pages(entries, names)
     deals = [int(d) for d in args.seed.split(",") if d]
     seeds = [int(s) for s in args.seeds.split(",") if s]
     K = args.folds
@@ -258,6 +255,16 @@ def policy_threshold(feature: str = "kept_share", option: int = 1, below: bool =
     return fit
 
 
+def _chooser(models: list, margin: float, raw: bool):
+    """Per page, the alternative whose model predicts most, if past ``margin``; else 0 (the learned text)."""
+    alts = np.array([o for o, _ in models])
+
+    def choose(Xt):
+        preds = np.column_stack([m.predict(Xt, raw_score=raw) for _, m in models])
+        return np.where(preds.max(axis=1) > margin, alts[preds.argmax(axis=1)], 0)
+    return choose
+
+
 def policy_trees(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: int = 40, margin: float = 0.0,
                  lr: float = 0.05, seed: int = 0, sets_only: bool = False, wide: bool = False):
     """A LightGBM regression per alternative option of its F1 gain over the learned text;
@@ -273,12 +280,7 @@ def policy_trees(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: in
                           deterministic=True, num_threads=1, verbose=-1)
             models.append((o, lgb.train(params, lgb.Dataset(X, F[:, o] - F[:, 0]), rounds)))
 
-        def choose(Xt):
-            preds = np.column_stack([m.predict(Xt) for _, m in models])
-            best = preds.argmax(axis=1)
-            alt = np.array([o for o, _ in models])[best]
-            return np.where(preds.max(axis=1) > margin, alt, 0)
-        return choose
+        return _chooser(models, margin, raw=False)
     fit.wide = wide
     return fit
 
@@ -302,12 +304,7 @@ def policy_binary(options=(0, 1), rounds: int = 60, leaves: int = 4, min_leaf: i
             ds = lgb.Dataset(X[keep], (g[keep] > 0).astype(float), weight=np.abs(g[keep]))
             models.append((o, lgb.train(params, ds, rounds)))
 
-        def choose(Xt):
-            preds = np.column_stack([m.predict(Xt, raw_score=True) for _, m in models])
-            best = preds.argmax(axis=1)
-            alt = np.array([o for o, _ in models])[best]
-            return np.where(preds.max(axis=1) > margin, alt, 0)
-        return choose
+        return _chooser(models, margin, raw=True)
     fit.wide = wide
     return fit
 
