@@ -23,6 +23,7 @@ from newsstemmer.crawl.learner import (
     FAILED,
     NON_ARTICLE,
     UNMATCHED,
+    Outcome,
     extract_page,
     load_patterns,
     merge_patterns,
@@ -321,14 +322,16 @@ def test_the_last_round_waits_for_pages_still_in_the_second_process(tmp_path, te
     learner = learner_module.SiteLearner.for_crawler(crawler)
     rounds = []
     learner._start_round = lambda site, urls, learn_now, save: rounds.append(len(urls))
-    pages = _pages(test_site)[:3]
+    pages = _pages(test_site)[:4]
     learner.final = True
-    learner._aside[id(pages[2])] = pages[2]  # out in the second process
+    for p in pages[2:]:
+        learner._aside[id(p)] = p  # out in the second process
     for p in pages[:2]:
         learner.buffer_page(p)
     assert rounds == []
-    learner._aside.clear()
-    learner.buffer_page(pages[2])  # back, unmatched
+    learner._extracted_aside(Outcome(pages[2].url, UNMATCHED), pages[2])  # back, to the buffer
+    assert rounds == []  # (one page still out)
+    learner._extracted_aside(Outcome(pages[3].url, NON_ARTICLE), pages[3])  # back, not buffered
     assert rounds == [3]
 
 

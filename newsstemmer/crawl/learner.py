@@ -234,8 +234,11 @@ class SiteLearner:
         page.tree = None  # (not needed any more)
         out = self._outcome(page, outcome)
         if isinstance(out, FetchedPage):
-            self.buffer_page(out)
-        elif out is not None:
+            self.buffer_page(out)  # (which kicks the site's round)
+            return
+        if self.final:
+            self._kick(page.site)  # the site's last round may have waited for this page
+        if out is not None:
             self._direct[page.site].append(out)
             self._direct_pages[id(out)] = page
             if page.site not in self._emit_waiting:  # one emit request carries every article ready by then
@@ -297,7 +300,8 @@ class SiteLearner:
             return  # relearn once, from all of this run's pages of the new design (see monitor.py)
         if len(free) < self.config.min_pages and self.final and self._aside_of(site):
             # the last round learns from every page left: those still in the second
-            # process may join the buffer (each one kicks again when it is back)
+            # process may join the buffer (each one kicks again when it is back,
+            # :meth:`_extracted_aside`)
             return
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
