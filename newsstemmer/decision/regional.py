@@ -97,6 +97,8 @@ class RegionExtractor:
         the number of candidates (``benchmarks/region_select.py`` reads a page's choice off them)."""
         main = view.an.main
         cands = region_candidates(view)
+        if not cands:  # (no main element: nothing to rank)
+            return main, np.zeros((2, len(REGION_FEATURES))), 0.0, 0.0, 0
         X = region_features(view, cands)
         k = cands.index(main)
         if self.region is None or len(cands) < 2:
