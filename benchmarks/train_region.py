@@ -169,10 +169,9 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
     X, y, groups, w = region_training(rows, args.region_objective)
     params = lgb_params(args, "region")
     if args.monotone:
-        signs = dict((name, int(sign)) for name, sign in (item.rsplit(":", 1) for item in args.monotone.split(",") if item))
-        params.update(monotone_constraints=[signs.get(name, 0) for name in REGION_FEATURES],
+        params.update(monotone_constraints=[args.monotone.get(name, 0) for name in REGION_FEATURES],
                       monotone_constraints_method="advanced")
-    dropped = [k for k, name in enumerate(REGION_FEATURES) if any(name.startswith(d) for d in args.drop.split(",") if d)]
+    dropped = [k for k, name in enumerate(REGION_FEATURES) if name.startswith(tuple(args.drop))]
     X[:, dropped] = 0.0  # (a constant column: the trees never split on it)
     if args.region_objective == "lambdarank":
         params.update(objective="lambdarank", label_gain=label_gain(args.label_gain), lambdarank_truncation_level=3)
@@ -237,6 +236,26 @@ def run_pages(pages, by_id: dict, exs: dict[str, RegionExtractor]) -> dict[str, 
     return out
 
 
+def feature_prefixes(text: str) -> tuple[str, ...]:
+    """``--drop``: comma-separated prefixes, each naming at least one region feature."""
+    prefixes = tuple(p for p in text.split(",") if p)
+    unknown = [p for p in prefixes if not any(name.startswith(p) for name in REGION_FEATURES)]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no region feature starts with {', '.join(unknown)}")
+    return prefixes
+
+
+def monotone_signs(text: str) -> dict[str, int]:
+    """``--monotone``: NAME:1 or NAME:-1, comma-separated, NAME a region feature."""
+    signs: dict[str, int] = {}
+    for item in filter(None, text.split(",")):
+        name, _, sign = item.rpartition(":")
+        if name not in REGION_FEATURES or sign.lstrip("+") not in ("1", "-1"):
+            raise argparse.ArgumentTypeError(f"{item!r}: expected NAME:1 or NAME:-1 with NAME a region feature")
+        signs[name] = int(sign)
+    return signs
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-file", default="/tmp/region-data.pkl")
@@ -266,8 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="cleaning: weigh datasets towards equal totals (0: by pages, 1: equal)")
     ap.add_argument("--guard", type=float, default=0.3,
                     help="PageRank's own text when the learned steps keep less than this share of it (0: off)")
-    ap.add_argument("--drop", default="", help="region: features left out (comma-separated name prefixes)")
-    ap.add_argument("--monotone", default="",
+    ap.add_argument("--drop", type=feature_prefixes, default=(),
+                    help="region: features left out (comma-separated name prefixes)")
+    ap.add_argument("--monotone", type=monotone_signs, default={},
                     help="region: monotone constraints, NAME:1 (score rises with it) or NAME:-1, comma-separated")
     ap.add_argument("--region-extra-bags", type=int, default=0,
                     help="region: boosters with extra trees averaged in besides the --bags ones")
