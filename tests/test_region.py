@@ -258,6 +258,20 @@ def test_the_guard_returns_pagerank_text_when_the_learned_steps_gut_it() -> None
     assert RegionExtractor().guard == 0.3  # (the shipped models' setting)
 
 
+def test_cleaning_scores_are_what_left_out_decides_on() -> None:
+    html, _ = plain_page(0)
+    an = pagerank_analysis(html, text=False)
+    view = RegionView.of(an)
+    ex = RegionExtractor()
+    skip, J, scores = ex.cleaning_scores(view, an.main)
+    assert skip == region_cleaning(an, an.main) and len(J) == len(scores) > 0
+    assert ex.left_out(view, an.main) == skip + J[scores > ex.clean_threshold].tolist()
+    off = RegionExtractor(clean=False)
+    skip_off, J_off, scores_off = off.cleaning_scores(view, an.main)
+    assert skip_off == skip and not len(J_off) and not len(scores_off)
+    assert off.left_out(view, an.main) == skip
+
+
 def test_ranked_region_gives_the_choice_with_its_rows_and_scores() -> None:
     html, _ = header_only_page(0)
     an = pagerank_analysis(html)

@@ -108,16 +108,31 @@ class RegionExtractor:
         c = best if s[best] - s[k] > self.region_margin else k
         return cands[c], X[[c, k]], float(s[c]), float(s[k]), len(cands)
 
+    def cleaning_scores(self, view: RegionView, region: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """PageRank's cleaning of ``region`` (nodes left out), the learned cleaning's
+        candidates and their scores (an element goes when its score passes
+        :attr:`clean_threshold`; no candidates without a cleaning model)."""
+        skip = region_cleaning(view.an, region)
+        J = cleaning_candidates(view, region, skip) if self.clean is not None else np.zeros(0, dtype=np.int64)
+        if not len(J):
+            return skip, J, np.zeros(0)
+        return skip, J, self.clean.raw(cleaning_features(view, region, J))
+
     def left_out(self, view: RegionView, region: int) -> list[int]:
         """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
-        skip = region_cleaning(view.an, region)
-        if self.clean is None:
-            return skip
-        J = cleaning_candidates(view, region, skip)
-        if not len(J):
-            return skip
-        s = self.clean.raw(cleaning_features(view, region, J))
+        skip, J, s = self.cleaning_scores(view, region)
         return skip + J[s > self.clean_threshold].tolist()
+
+    def guarded(self, an: PageRankAnalysis, lines: list[str]) -> list[str]:
+        """``lines``, or PageRank's own text if they keep less than :attr:`guard` of it."""
+        if self.guard > 0:
+            own = region_paragraphs(an, an.main)
+            total = sum(map(len, own))
+            if total:
+                found = set(lines)
+                if sum(len(line) for line in own if line in found) < self.guard * total:
+                    return own
+        return lines
 
     def extract_analysis(self, an: PageRankAnalysis) -> tuple[str, str]:
         """(title, body) from PageRank's analysis of the page (its text is not needed)."""
@@ -128,16 +143,8 @@ class RegionExtractor:
             return title, "\n".join(region_paragraphs(an, an.main))
         view = RegionView.of(an)
         region = self.choose_region(view)
-        skip = self.left_out(view, region)
-        lines = region_paragraphs(an, region, skip)
-        if self.guard > 0:
-            own = region_paragraphs(an, an.main)
-            total = sum(map(len, own))
-            if total:
-                found = set(lines)
-                if sum(len(line) for line in own if line in found) < self.guard * total:
-                    lines = own
-        return title, "\n".join(lines)
+        lines = region_paragraphs(an, region, self.left_out(view, region))
+        return title, "\n".join(self.guarded(an, lines))
 
 
 def shared_region() -> RegionExtractor:

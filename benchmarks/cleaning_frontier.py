@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""How the single-page sets trade against each other as the learned cleaning removes more.
+
+The sets' gold texts follow different conventions: readability's keeps picture
+captions, code listings and step-by-step boxes, chaos's and Big9's leave captions,
+bylines and teasers out.  The learned cleaning (``newsstemmer.decision.cleaning``)
+leaves an element out when its score passes a threshold; this script moves that
+decision and prints what each set scores, to show where the sets' targets can and
+cannot be met together.
+
+For each fold deal (``--seed``) and model seed (``--model-seeds``) the region and
+cleaning models are trained per fold as ``train_region.py`` trains them (site-grouped:
+no site in two folds).  On each held-out page the region is chosen and the cleaning
+candidates are scored once (``RegionExtractor.cleaning_scores``); then each policy
+gives the page's text: an element goes when its score passes ``T + A x share``
+(``share``: its part of the region's characters; ``A = 0`` is the shipped rule with
+``T`` in place of the model's threshold), with the shipped guard.  Figures are
+``cv.py``'s (mean over folds of the pooled shingle F1), averaged over deals and seeds.
+Policies that no other one beats on both readability and chaos are marked ``*``.
+
+    python benchmarks/cleaning_frontier.py [--data-file /tmp/region-data.pkl] [--seed 0,1,2]
+        [--model-seeds 0] [--thresholds 0,0.5,1,1.5,2] [--share-terms 0,6] [-- TRAIN_REGION_ARGS...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from _common import data_dir, load_manifest, prediction
+from cv import SINGLE_SETS, page_id, set_of_pages
+from folds import grouped_folds, site_groups
+from region_losses import pooled
+from train_region import build_parser, extractors, load_rows, row_id, train_models
+
+from newsstemmer.decision.region import RegionView
+from newsstemmer.evaluation import shingle_prf
+from newsstemmer.single.pagerank import pagerank_analysis, region_paragraphs
+
+
+def floats(text: str) -> list[float]:
+    return [float(x) for x in text.split(",") if x]
+
+
+def page_figures(e, ex, policies: list[tuple[float, float]]) -> list[tuple[float | None, float]]:
+    """The page's shingle (P, R) under each policy (fold models ``ex``)."""
+    an = pagerank_analysis(e.html(), e.url, text=False)
+    if an.main < 0:
+        return [(None, 0.0)] * len(policies)
+    gold = e.gold()
+    view = RegionView.of(an)
+    region = ex.choose_region(view)
+    skip, J, scores = ex.cleaning_scores(view, region)
+    share = view.chars[J] / max(float(view.chars[region]), 1.0)
+    out = []
+    for t, a in policies:
+        lines = region_paragraphs(an, region, skip + J[scores > t + a * share].tolist())
+        body = "\n".join(ex.guarded(an, lines))
+        out.append(shingle_prf(prediction(an.result.title, body, e.gold_has_title), gold))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data-file", default="/tmp/region-data.pkl", help="region_data.py's rows")
+    ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
+    ap.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", default="0,1,2", help="fold deals (orders of equal-sized site groups); figures are means")
+    ap.add_argument("--model-seeds", default="0", help="LightGBM seeds; figures are means")
+    ap.add_argument("--thresholds", type=floats, default=floats("0,0.5,1,1.5,2"), help="values of T")
+    ap.add_argument("--share-terms", type=floats, default=floats("0,6"), help="values of A")
+    ap.add_argument("train_args", nargs="*", help="train_region.py options after --")
+    args = ap.parse_args(argv)
+
+    rows = {row_id(r): r for r in load_rows(Path(args.data_file))}
+    entries = load_manifest(data_dir(args.data))
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    names = [n for n in args.datasets.split(",") if n]
+    set_of = set_of_pages(entries, names)
+    policies = [(t, a) for t in args.thresholds for a in args.share_terms]
+    runs = []  # per (deal, model seed): {set: {fold: [page figures]}}
+    for deal in (int(d) for d in args.seed.split(",") if d):
+        folds = grouped_folds(entries, args.folds, deal)
+        for seed in (int(s) for s in args.model_seeds.split(",") if s):
+            targs = build_parser().parse_args(["--model-seed", str(seed), *args.train_args])
+            run: dict[str, dict[int, list]] = {n: {} for n in names}
+            for k, fold in enumerate(folds):
+                held = {groups[page_id(e)] for e in fold}
+                test = [e for e in fold if page_id(e) in set_of]
+                if not test:
+                    continue
+                region, clean = train_models([r for i, r in rows.items() if groups[i] not in held], targs)
+                ex = extractors(region, clean, ["both"])["both"]
+                for e in test:
+                    run[set_of[page_id(e)]].setdefault(k, []).append(page_figures(e, ex, policies))
+            runs.append(run)
+            print(f"[deal {deal}, model seed {seed}] done", file=sys.stderr, flush=True)
+
+    table = np.zeros((len(policies), len(names)))
+    for j, name in enumerate(names):
+        for i in range(len(policies)):
+            table[i, j] = statistics.mean(
+                statistics.mean(pooled([{"P": p[i][0], "R": p[i][1]} for p in pages], None)[2]
+                                for pages in run[name].values())
+                for run in runs)
+    cols = [names.index(n) for n in ("readability", "chaos") if n in names]
+    print(f"## cleaning policies, {args.folds}-fold site-grouped CV, fold deals {args.seed}, "
+          f"model seeds {args.model_seeds}\n")
+    print("| T | A | " + " | ".join(names) + " |")
+    print("|---:|---:|" + "---:|" * len(names))
+    for i, (t, a) in enumerate(policies):
+        beaten = len(cols) == 2 and any(
+            (table[o, cols] >= table[i, cols]).all() and (table[o, cols] > table[i, cols]).any()
+            for o in range(len(policies)))
+        mark = "" if beaten or len(cols) < 2 else " *"
+        print(f"| {t:g} | {a:g} | " + " | ".join(f"{v:.4f}" for v in table[i]) + f" |{mark}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
