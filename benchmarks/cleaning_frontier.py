@@ -27,15 +27,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from pathlib import Path
 
 import numpy as np
 
-from _common import data_dir, load_manifest, prediction
-from cv import SINGLE_SETS, page_id, set_of_pages
-from folds import grouped_folds, site_groups
-from region_losses import pooled
-from train_region import build_parser, extractors, load_rows, row_id, train_models
+from _common import prediction
+from region_losses import add_cv_arguments, held_out_runs, pooled
 
 from newsstemmer.decision.region import RegionView
 from newsstemmer.evaluation import shingle_prf
@@ -66,40 +62,19 @@ def page_figures(e, ex, policies: list[tuple[float, float]]) -> list[tuple[float
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data-file", default="/tmp/region-data.pkl", help="region_data.py's rows")
-    ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
-    ap.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
-    ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", default="0,1,2", help="fold deals (orders of equal-sized site groups); figures are means")
+    add_cv_arguments(ap, "0,1,2")
     ap.add_argument("--model-seeds", default="0", help="LightGBM seeds; figures are means")
     ap.add_argument("--thresholds", type=floats, default=floats("0,0.5,1,1.5,2"), help="values of T")
     ap.add_argument("--share-terms", type=floats, default=floats("0,6"), help="values of A")
-    ap.add_argument("train_args", nargs="*", help="train_region.py options after --")
     args = ap.parse_args(argv)
-
-    rows = {row_id(r): r for r in load_rows(Path(args.data_file))}
-    entries = load_manifest(data_dir(args.data))
-    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     names = [n for n in args.datasets.split(",") if n]
-    set_of = set_of_pages(entries, names)
     policies = [(t, a) for t in args.thresholds for a in args.share_terms]
-    runs = []  # per (deal, model seed): {set: {fold: [page figures]}}
-    for deal in (int(d) for d in args.seed.split(",") if d):
-        folds = grouped_folds(entries, args.folds, deal)
-        for seed in (int(s) for s in args.model_seeds.split(",") if s):
-            targs = build_parser().parse_args(["--model-seed", str(seed), *args.train_args])
-            run: dict[str, dict[int, list]] = {n: {} for n in names}
-            for k, fold in enumerate(folds):
-                held = {groups[page_id(e)] for e in fold}
-                test = [e for e in fold if page_id(e) in set_of]
-                if not test:
-                    continue
-                region, clean = train_models([r for i, r in rows.items() if groups[i] not in held], targs)
-                ex = extractors(region, clean, ["both"])["both"]
-                for e in test:
-                    run[set_of[page_id(e)]].setdefault(k, []).append(page_figures(e, ex, policies))
-            runs.append(run)
-            print(f"[deal {deal}, model seed {seed}] done", file=sys.stderr, flush=True)
+    by_run: dict[tuple[int, int], dict[str, dict[int, list]]] = {}  # run -> set -> fold -> pages' figures
+    for run, k, test, ex in held_out_runs(args, args.model_seeds):
+        sets = by_run.setdefault(run, {n: {} for n in names})
+        for e, name, _ in test:
+            sets[name].setdefault(k, []).append(page_figures(e, ex, policies))
+    runs = list(by_run.values())
 
     table = np.zeros((len(policies), len(names)))
     for j, name in enumerate(names):

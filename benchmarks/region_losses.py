@@ -132,46 +132,60 @@ def pooled(recs: list[dict], key: str | None) -> tuple[float, float, float]:
     return p, r, f1_of(p, r)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_cv_arguments(ap: argparse.ArgumentParser, deals: str) -> None:
+    """The options of a site-grouped CV run over region_data.py's rows (shared with
+    ``cleaning_frontier.py``)."""
     ap.add_argument("--data-file", default="/tmp/region-data.pkl", help="region_data.py's rows")
     ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
     ap.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", default="0",
+    ap.add_argument("--seed", default=deals,
                     help="orders groups of equal size when dealing folds; several (0,1,2): figures are means over them")
+    ap.add_argument("train_args", nargs="*", help="train_region.py options after --")
+
+
+def held_out_runs(args: argparse.Namespace, model_seeds: str):
+    """Per fold deal (``args.seed``) and model seed: the run's key, then per fold the
+    fold's index, its pages of ``args.datasets`` (with their set) and the extractor
+    whose models were trained without the fold's site groups.
+
+    Yields ``(run, k, [(entry, set, row)], extractor)``; the rows are ``args.data_file``'s.
+    """
+    rows = {row_id(r): r for r in load_rows(Path(args.data_file))}
+    entries = load_manifest(data_dir(args.data))
+    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
+    set_of = set_of_pages(entries, [n for n in args.datasets.split(",") if n])
+    for deal in (int(d) for d in args.seed.split(",") if d):
+        folds = grouped_folds(entries, args.folds, deal)
+        for seed in (int(s) for s in model_seeds.split(",") if s):
+            targs = build_parser().parse_args(["--model-seed", str(seed), *args.train_args])
+            for k, fold in enumerate(folds):
+                held = {groups[page_id(e)] for e in fold}
+                test = [(e, set_of[page_id(e)], rows[page_id(e)]) for e in fold if page_id(e) in set_of]
+                if not test:
+                    continue
+                region, clean = train_models([r for i, r in rows.items() if groups[i] not in held], targs)
+                yield (deal, seed), k, test, extractors(region, clean, ["both"])["both"]
+            print(f"[fold deal {deal}, model seed {seed}] done", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_cv_arguments(ap, "0")
     ap.add_argument("--seeds", default="0", help="model seeds; figures are means over them")
     ap.add_argument("--choice-only", action="store_true",
                     help="the region choice alone, from the rows (no HTML, no learned cleaning; ~13 s a run)")
     ap.add_argument("--worst", type=int, default=0, help="list each set's N worst pages (first seed)")
-    ap.add_argument("train_args", nargs="*", help="train_region.py options after --")
     args = ap.parse_args(argv)
-
-    rows = {row_id(r): r for r in load_rows(Path(args.data_file))}
-    entries = load_manifest(data_dir(args.data))
-    groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
     names = [n for n in args.datasets.split(",") if n]
-    set_of = set_of_pages(entries, names)
-    deals = [grouped_folds(entries, args.folds, int(d)) for d in args.seed.split(",") if d]
-    seeds = [int(s) for s in args.seeds.split(",") if s]
-    runs: list[list[dict]] = []
-    for folds, seed in ((f, s) for f in deals for s in seeds):
-        targs = build_parser().parse_args(["--model-seed", str(seed), *args.train_args])
-        recs = []
-        for k, fold in enumerate(folds):
-            held = {groups[page_id(e)] for e in fold}
-            test = [e for e in fold if page_id(e) in set_of]
-            if not test:
-                continue
-            region, clean = train_models([r for i, r in rows.items() if groups[i] not in held], targs)
-            ex = extractors(region, clean, ["both"])["both"]
-            for e in test:
-                row = rows[page_id(e)]
-                rec = row_choice(row, ex) if args.choice_only else page_losses(e, row, ex)
-                rec.update(set=set_of[page_id(e)], fold=k)
-                recs.append(rec)
-        runs.append(recs)
-        print(f"[seed {seed}] done", file=sys.stderr, flush=True)
+    by_run: dict[tuple[int, int], list[dict]] = {}
+    for run, k, test, ex in held_out_runs(args, args.seeds):
+        recs = by_run.setdefault(run, [])
+        for e, name, row in test:
+            rec = row_choice(row, ex) if args.choice_only else page_losses(e, row, ex)
+            rec.update(set=name, fold=k)
+            recs.append(rec)
+    runs = list(by_run.values())
 
     seed_lines = []
     print(f"## region extractor losses, {args.folds}-fold site-grouped CV, model seeds {args.seeds}, "
