@@ -44,7 +44,7 @@ from train_region import build_parser, extractors, load_rows, row_id, train_mode
 
 from newsstemmer.decision.region import RegionView
 from newsstemmer.evaluation import shingle_prf
-from newsstemmer.single.pagerank import pagerank_analysis
+from newsstemmer.single.pagerank import pagerank_analysis, region_paragraphs
 
 #: F1 a step must lose on a page to be named its cause in ``--worst``.
 CAUSE_GAP = 0.05
@@ -61,14 +61,11 @@ def page_losses(e, row: dict, ex) -> dict:
     an = pagerank_analysis(e.html(), e.url, text=False)
     if an.main < 0:
         return rec
-    region = ex.choose_region(RegionView.of(an))
-    title, body = ex.extract_analysis(an)
+    view = RegionView.of(an)
+    region = ex.choose_region(view)
+    lines = region_paragraphs(an, region, ex.left_out(view, region))  # (the learned steps, before the guard)
+    title, body, unguarded = an.result.title, "\n".join(ex.guarded(an, lines)), "\n".join(lines)
     rec["P"], rec["R"] = shingle_prf(prediction(title, body, e.gold_has_title), gold)
-    guard, ex.guard = ex.guard, 0.0
-    try:  # (what the learned steps returned before the guard's check)
-        unguarded = ex.extract_analysis(an)[1]
-    finally:
-        ex.guard = guard
     if unguarded != body:
         rec["guarded"] = f1_of(*shingle_prf(prediction(title, unguarded, e.gold_has_title), gold))
     cands = row["cands"]
