@@ -40,7 +40,7 @@ import numpy as np
 from _common import data_dir, load_manifest, prediction
 from cv import SINGLE_SETS, page_id, set_of_pages
 from folds import grouped_folds, site_groups
-from train_region import build_parser, extractors, load_rows, row_id, train_models
+from train_region import build_parser, extractors, f1_of, load_rows, row_id, train_models
 
 from newsstemmer.decision.region import RegionView
 from newsstemmer.evaluation import shingle_prf
@@ -48,10 +48,6 @@ from newsstemmer.single.pagerank import pagerank_analysis, region_paragraphs
 
 #: F1 a step must lose on a page to be named its cause in ``--worst``.
 CAUSE_GAP = 0.05
-
-
-def f1_of(p: float | None, r: float) -> float:
-    return 2 * p * r / (p + r) if p and r else 0.0
 
 
 def page_losses(e, row: dict, ex) -> dict:

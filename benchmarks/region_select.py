@@ -45,7 +45,7 @@ import numpy as np
 from _common import data_dir, load_manifest, prediction
 from cv import SINGLE_SETS, page_id, set_of_pages
 from folds import grouped_folds, site_groups
-from train_region import build_parser, extractors, load_rows, row_id, train_models
+from train_region import build_parser, extractors, f1_of, load_rows, row_id, train_models
 
 from newsstemmer.decision.region import REGION_FEATURES, RegionView
 from newsstemmer.decision.regional import RegionExtractor
@@ -127,10 +127,6 @@ def page_outputs(ex: RegionExtractor, an: PageRankAnalysis) -> PageOutputs:
         X[1, _LINKS],
     ])
     return PageOutputs(learned, own, chosen, row, X)
-
-
-def f1_of(p: float | None, r: float) -> float:
-    return 2 * p * r / (p + r) if p and r else 0.0
 
 
 def collect(args: argparse.Namespace) -> int:

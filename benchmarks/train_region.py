@@ -301,8 +301,14 @@ def build_parser() -> argparse.ArgumentParser:
 def load_rows(path: Path) -> list[dict]:
     """The rows of a ``region_data.py`` file (exits if they were made for other features;
     warns if by other code: ``_common.code_stamp``)."""
-    data = pickle.loads(Path(path).read_bytes())
-    if tuple(data["features"]) != REGION_FEATURES or tuple(data["clean_features"]) != CLEAN_FEATURES:
+    try:
+        data = pickle.loads(Path(path).read_bytes())
+        features, clean_features = data["features"], data["clean_features"]
+    except FileNotFoundError:
+        sys.exit(f"error: {path} does not exist; write it with: python benchmarks/region_data.py -o {path}")
+    except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, ValueError) as exc:
+        sys.exit(f"error: {path} is not a region_data.py file ({type(exc).__name__}: {exc}); run region_data.py again")
+    if tuple(features) != REGION_FEATURES or tuple(clean_features) != CLEAN_FEATURES:
         sys.exit("error: the data file was written for other features; run region_data.py again")
     if data.get("stamp") != code_stamp():
         print(f"warning: {path} was written by other code or models (run region_data.py again to "
