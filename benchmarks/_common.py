@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -45,8 +46,13 @@ class Entry:
     url: str | None
     gold_has_title: bool
 
+    def raw(self) -> bytes:
+        """The page's bytes as captured (``.html.gz`` pages decompressed)."""
+        data = self.html_path.read_bytes()
+        return gzip.decompress(data) if self.html_path.suffix == ".gz" else data
+
     def html(self) -> str:
-        return decode_html(self.html_path.read_bytes()).text
+        return decode_html(self.raw()).text
 
     def gold(self) -> str:
         return self.gold_path.read_text(encoding="utf-8")

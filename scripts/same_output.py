@@ -2,11 +2,14 @@
 
 Runs every method on every page of the evaluation data and records a digest of
 what each gives: the layout blocks, the CRF segmentation, learned pattern files
-(each site learned from all its pages), extraction with those patterns (PageRank
-fallback), PageRank alone, the CRF alone, and CSS rules learned from a site's
-first 3 pages (with the layouts of those pages) applied to the others.
+(each site learned from all its pages) with the section roles the section decision
+gave each layout and the per-layout page choice kept with them, extraction with those
+patterns (PageRank fallback, and the default chain: region fallback and the per-page
+layout-or-region choice), PageRank alone, the default single-page method (region)
+alone, the CRF alone, and CSS rules learned from a site's first 3 pages (with the
+layouts of those pages) applied to the others.
 
-    python scripts/same_output.py record FILE [--data DIR] [--datasets a,b]
+    python scripts/same_output.py record FILE [--data DIR] [--datasets a,b] [--max-sites N]
     python scripts/same_output.py compare OLD NEW
 
 ``compare`` lists every (method, page) whose output differs and exits 1 if any
@@ -33,6 +36,25 @@ from newsstemmer import ExtractOptions, Page, learn, page_blocks, pagerank_extra
 def _digest(obj: object) -> str:
     raw = json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.blake2b(raw.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def _sections_record(site_patterns) -> list:
+    """Each layout's section roles (what the section decision leaves MAIN) and the
+    learned page choice kept with the patterns."""
+    layouts = [
+        [p.id, [[s.path, s.role] for s in p.sections]]
+        for p in site_patterns.patterns
+    ]
+    return [layouts, site_patterns.extras.get("region_choice"), site_patterns.extras.get("region_agreement")]
+
+
+def _single(page, method: str):
+    """One single-page method's article, wherever this version keeps the chain."""
+    try:
+        from newsstemmer import extract_single
+    except ImportError:  # pragma: no cover
+        from newsstemmer.single import extract_single  # type: ignore[no-redef]
+    return extract_single(page, method)
 
 
 def _crf_api():
@@ -77,7 +99,9 @@ def record(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     n = 0
     for ds in datasets:
-        for site, group in by_site(entries, ds).items():
+        for i, (site, group) in enumerate(sorted(by_site(entries, ds).items())):
+            if args.max_sites and i >= args.max_sites:
+                break
             htmls = [e.html() for e in group]
             pages = [Page(h, url=e.url, source=e.id) for e, h in zip(group, htmls)]
             for e, h in zip(group, htmls):
@@ -92,16 +116,27 @@ def record(args: argparse.Namespace) -> int:
                     out[f"segment {key}"] = f"error {type(exc).__name__}"
                 r = pagerank_extract(h, e.url)
                 out[f"pagerank {key}"] = _digest([r.title, r.body])
+                try:
+                    a = _single(Page(h, url=e.url, source=e.id), "region")
+                    out[f"region {key}"] = _digest([a.title, a.body, a.method])
+                except Exception as exc:
+                    out[f"region {key}"] = f"error {type(exc).__name__}"
+
                 out[f"crf {key}"] = _digest(list(crf.extract(h)))
                 n += 1
             site_patterns = learn(pages)
             learned = site_patterns.to_dict()
             learned.pop("created", None)  # (when it was learned)
             out[f"patterns {ds}/{site}"] = _digest(learned)
+            out[f"sections {ds}/{site}"] = _digest(_sections_record(site_patterns))
             opts = ExtractOptions(fallback="pagerank")
             for e, h in zip(group, htmls):
                 a = newsstemmer.extract(h, site_patterns, url=e.url, options=opts)
                 out[f"layout {ds}/{site}/{e.id}"] = _digest(
+                    [a.title, a.body, a.matched, a.method, a.pattern, a.score, a.is_article]
+                )
+                a = newsstemmer.extract(h, site_patterns, url=e.url)  # the default chain
+                out[f"default {ds}/{site}/{e.id}"] = _digest(
                     [a.title, a.body, a.matched, a.method, a.pattern, a.score, a.is_article]
                 )
             if len(group) >= 4 and ds != "dragnet" or len(group) >= 6:
@@ -136,6 +171,7 @@ def main() -> int:
     rec.add_argument("file")
     rec.add_argument("--data")
     rec.add_argument("--datasets", help="comma-separated dataset names (default: all)")
+    rec.add_argument("--max-sites", type=int, default=0, help="at most N sites of each set (a quick check)")
     cmp_ = sub.add_parser("compare", help="list the outputs that differ between two records")
     cmp_.add_argument("old")
     cmp_.add_argument("new")
