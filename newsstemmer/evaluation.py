@@ -25,10 +25,14 @@ __all__ = [
     "PageScore",
     "Score",
     "aggregate",
+    "author_f1",
+    "author_names",
     "bleu4",
     "evaluate",
     "ngrams",
+    "normalise_title",
     "rouge2",
+    "same_day",
     "score_page",
     "shingle_prf",
     "shingles",
@@ -214,3 +218,48 @@ def aggregate(pairs: Iterable[tuple[str, str]]) -> dict[str, float | int]:
     ``empty``.
     """
     return evaluate(pairs).as_dict()
+
+
+# --- metadata (scored as ../shared/datasets/PEERS.md says) ---------------------------
+
+_NON_WORD = re.compile(r"[\W_]+")
+_NAME_SPLIT = re.compile(r"\s*(?:[;,&]|\band\b|\bund\b|\by\b)\s*", re.IGNORECASE)
+_NAME_LEAD = re.compile(r"^(?:by|von|por|par|av|door|di)\s+", re.IGNORECASE)
+
+
+def normalise_title(text: str | None) -> str:
+    """A title for exact comparison: NFKC, case-folded, runs of non-word characters as one space."""
+    import unicodedata
+
+    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text or "").casefold()).strip()
+
+
+def same_day(predicted: str | None, gold: str | None) -> bool:
+    """Whether two dates name the same calendar day (their first 10 characters)."""
+    return bool(predicted and gold and predicted.strip()[:10] == gold.strip()[:10])
+
+
+def author_names(values: Iterable[str] | str | None) -> set[str]:
+    """Normalised author names: strings split on ; , & and/und/y, a leading "by"... dropped."""
+    if values is None:
+        return set()
+    if isinstance(values, str):
+        values = [values]
+    out = set()
+    for value in values:
+        for part in _NAME_SPLIT.split(value or ""):
+            name = normalise_title(_NAME_LEAD.sub("", part.strip()))
+            if name:
+                out.add(name)
+    return out
+
+
+def author_f1(predicted: Iterable[str] | str | None, gold: Iterable[str] | str | None) -> float:
+    """F1 between the sets of normalised names (1.0 when both are empty)."""
+    p, g = author_names(predicted), author_names(gold)
+    if not p and not g:
+        return 1.0
+    if not p or not g:
+        return 0.0
+    hit = len(p & g)
+    return 2 * hit / (len(p) + len(g))

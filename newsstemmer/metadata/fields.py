@@ -1,0 +1,364 @@
+"""Each metadata field decided from a page's facts (:mod:`.facts`), most trusted source first."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from lxml import etree
+
+from .dates import date_in_text, date_in_url, parse_date
+from .facts import PageFacts, page_facts
+from .people import is_handle, names_from_ld, names_in_text, split_names
+
+__all__ = ["ArticleMetadata", "article_metadata"]
+
+_PUBLISHED_META = ("article:published_time", "og:published_time", "article:published", "datepublished",
+                   "pubdate", "publishdate", "publish-date", "publish_date", "parsely-pub-date", "sailthru.date",
+                   "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date", "date",
+                   "cxenseparse:recs:publishtime", "article.published")
+_MODIFIED_META = ("article:modified_time", "og:updated_time", "article:modified", "datemodified",
+                  "last-modified", "dcterms.modified", "lastmod")
+_AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
+                "byl", "cxenseparse:author", "twitter:creator")
+_OPENGRAPH = ("og:", "article:", "twitter:")
+#: class/id words of elements that hold a byline or a date line.
+_BYLINE_XPATH = etree.XPath(
+    "//*[not(self::script or self::style or self::meta or self::link)]"
+    "[contains(translate(@class, 'BYLINEAUTHOR', 'bylineauthor'), 'byline')"
+    " or contains(translate(@class, 'BYLINEAUTHOR', 'bylineauthor'), 'author')"
+    " or contains(translate(@id, 'BYLINEAUTHOR', 'bylineauthor'), 'byline')]"
+)
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
+_MAX_MARKUP_MATCHES = 40
+_LINES_AFTER = 60  # text lines after the headline searched for the date line
+_LINES_BEFORE = 20
+
+
+@dataclass
+class ArticleMetadata:
+    """What a page says about its article; ``meta_source`` names each field's source."""
+
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    published: str | None = None
+    modified: str | None = None
+    language: str | None = None
+    section: str | None = None
+    tags: list[str] = field(default_factory=list)
+    description: str | None = None
+    image: str | None = None
+    canonical_url: str | None = None
+    site_name: str | None = None
+    meta_source: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict (JSON-ready)."""
+        return asdict(self)
+
+
+def _source(name: str) -> str:
+    return "opengraph" if name.startswith(_OPENGRAPH) else "meta"
+
+
+def _ld_values(facts: PageFacts, key: str, any_node: bool = True) -> list[tuple[Any, str]]:
+    nodes = facts.article_ld() + ([n for n in facts.ld if n not in facts.article_ld()] if any_node else [])
+    return [(n[key], "json-ld") for n in nodes if n.get(key)]
+
+
+def _ld_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return " ".join(value.split()) or None
+    if isinstance(value, dict):
+        return _ld_text(value.get("name") or value.get("url") or value.get("@id"))
+    if isinstance(value, list) and value:
+        return _ld_text(value[0])
+    return None
+
+
+def _language(facts: PageFacts) -> tuple[str | None, str | None]:
+    for value, source in ((facts.lang, "html"),
+                          *((v, "meta") for v in facts.meta.get("content-language", ())),
+                          *((v, "opengraph") for v in facts.meta.get("og:locale", ())),
+                          *((_ld_text(v), s) for v, s in _ld_values(facts, "inLanguage"))):
+        tag = bcp47(value)
+        if tag:
+            return tag, source
+    return None, None
+
+
+def bcp47(value: str | None) -> str | None:
+    """A language tag in BCP 47 form (``en_us`` → ``en-US``), or None if it is not one."""
+    if not value:
+        return None
+    parts = re.split(r"[-_]", value.strip().split(",")[0].strip())
+    if not parts or not re.fullmatch(r"[A-Za-z]{2,3}", parts[0]):
+        return None
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        if re.fullmatch(r"[A-Za-z]{2}|\d{3}", part):
+            out.append(part.upper())
+        elif re.fullmatch(r"[A-Za-z]{4}", part):
+            out.append(part.title())
+        else:
+            break
+    return "-".join(out)
+
+
+def _dice(a: str, b: str) -> float:
+    x, y = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
+    return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
+
+
+def _strip_site(title: str, site_name: str | None, host: str) -> str:
+    """A ``<title>``/``og:title`` without its site-name segment ("Story | Site" → "Story")."""
+    parts = [p for p in _TITLE_SEPARATORS.split(title) if p.strip()]
+    if len(parts) < 2:
+        return title
+    site_words = set(re.findall(r"\w+", (site_name or "").lower())) | set(re.findall(r"[a-z0-9]+", host.lower()))
+    kept = [p for p in parts if not (set(re.findall(r"\w+", p.lower())) <= site_words)]
+    if not kept:
+        return title
+    if len(kept) < len(parts):
+        return _TITLE_SEPARATORS.split(title)[0] if kept[0] == parts[0] and len(kept) == 1 else " - ".join(kept)
+    return title
+
+
+def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+    ld = next((_ld_text(v) for v, _ in _ld_values(facts, "headline", any_node=False)), None)
+    og = facts.first_meta("og:title", "twitter:title")
+    own = [t for t in (ld, og[1] if og else None, facts.title) if t]
+    for h1 in facts.h1[:3]:
+        if 3 <= len(h1) <= 300 and any(_dice(h1, t) >= 0.6 for t in own):
+            return h1, "html"
+    if ld:
+        return ld, "json-ld"
+    if og:
+        return _strip_site(og[1], site_name, host), "opengraph"
+    if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
+        return facts.h1[0], "html"
+    if facts.title:
+        return _strip_site(facts.title, site_name, host), "html"
+    return None, None
+
+
+def _authors(facts: PageFacts, tree: Any) -> tuple[list[str], str | None]:
+    """The first source whose names look like people's; a source that gives only user
+    names ("col_cops") is kept in reserve in case no other source has names."""
+    reserve: tuple[list[str], str | None] = ([], None)
+    house = {(_site_name(facts) or "").lower()}
+    for names, source in _author_sources(facts, tree):
+        if not names:
+            continue
+        if all(is_handle(n) or n.lower() in house for n in names):
+            reserve = reserve if reserve[0] else (names, source)
+            continue
+        return names, source
+    return reserve
+
+
+def _site_name(facts: PageFacts) -> str | None:
+    og = facts.first_meta("og:site_name", "application-name")
+    if og:
+        return og[1]
+    return next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
+
+
+def _microdata_names(el: Any) -> list[str]:
+    """The names of one ``itemprop=author`` element: its ``itemprop=name`` if it has one."""
+    value = el.get("content")
+    if value:
+        return split_names(value)
+    try:
+        inner = el.xpath(".//*[@itemprop='name']")
+    except (ValueError, etree.Error):
+        inner = []
+    text = (inner[0].get("content") or " ".join("".join(inner[0].itertext()).split())) if inner else ""
+    return split_names(text) if text else names_in_text(" ".join("".join(el.itertext()).split()))
+
+
+def _in_comments(el: Any) -> bool:
+    for up in el.iterancestors():
+        marks = f"{up.get('class') or ''} {up.get('id') or ''}".lower()
+        if "comment" in marks:
+            return True
+    return False
+
+
+def _author_sources(facts: PageFacts, tree: Any) -> Any:
+    for value, source in _ld_values(facts, "author", any_node=False) + _ld_values(facts, "creator", any_node=False):
+        yield names_from_ld(value), source
+    for name in _AUTHOR_META:
+        for value in facts.meta.get(name, ()):
+            yield split_names(value), _source(name)
+    props = [el for _, el in facts.items.get("author", []) + facts.items.get("creator", []) if not _in_comments(el)]
+    if props:  # the first author scope only (forums and comment threads repeat itemprop=author)
+        yield _microdata_names(props[0]), "microdata"
+    for value in facts.author_links:
+        yield split_names(value), "html"
+    for el in _markup(tree, _BYLINE_XPATH):
+        if not _in_comments(el):
+            yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
+
+
+def _markup(tree: Any, xpath: etree.XPath) -> list[Any]:
+    if tree is None:
+        return []
+    try:
+        return list(xpath(tree))[:_MAX_MARKUP_MATCHES]
+    except (ValueError, TypeError, etree.Error):
+        return []
+
+
+def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None, str | None]:
+    for value, source in _ld_values(facts, "datePublished") + _ld_values(facts, "dateCreated"):
+        iso = parse_date(_ld_text(value) or "")
+        if iso:
+            return iso, source
+    for name in _PUBLISHED_META:
+        for value in facts.meta.get(name, ()):
+            iso = parse_date(value)
+            if iso:
+                return iso, _source(name)
+    for value, _ in facts.items.get("datepublished", []) + facts.items.get("datecreated", []):
+        iso = parse_date(value)
+        if iso:
+            return iso, "microdata"
+    marked = [v for v, el in facts.times
+              if {"published", "pubdate"} & set((el.get("class") or "").lower().split()) or el.get("pubdate") is not None]
+    for value in marked + [v for v, _ in facts.times]:
+        iso = parse_date(value)
+        if iso:
+            return iso, "html"
+    iso = date_in_url(url)
+    if iso:
+        return iso, "url"
+    iso = _date_near_headline(tree, facts)
+    if iso:
+        return iso, "text"
+    return None, None
+
+
+def _date_near_headline(tree: Any, facts: PageFacts) -> str | None:
+    """The first written date in a short line near the page's headline: the date line.
+
+    Lines after the headline come first (up to :data:`_LINES_AFTER`), then the lines just
+    before it (a date above the headline); without a headline, the body's first lines.
+    """
+    body = tree.find("body") if tree is not None else None
+    if body is None:
+        return None
+    lines: list[str] = []
+    at = -1
+    heading = facts.h1[0] if facts.h1 else None
+    try:
+        for event, el in etree.iterwalk(body, events=("start", "end")):
+            if not isinstance(el.tag, str):
+                continue
+            if event == "start":
+                if el.tag in ("script", "style", "noscript", "template"):
+                    continue
+                if at < 0 and el.tag == "h1" and heading is not None:
+                    at = len(lines)
+                if el.text and el.text.strip() and el.tag not in ("script", "style"):
+                    lines.append(el.text)
+            elif el.tail and el.tail.strip():
+                lines.append(el.tail)
+            if len(lines) > 5000:
+                break
+    except (ValueError, etree.Error):
+        return None
+    order = (list(range(at, min(len(lines), at + _LINES_AFTER))) + list(range(at - 1, max(-1, at - _LINES_BEFORE), -1))
+             if at >= 0 else list(range(min(len(lines), _LINES_AFTER))))
+    for i in order:
+        line = " ".join(lines[i].split())
+        if 6 <= len(line) <= 120:
+            iso = date_in_text(line)
+            if iso:
+                return iso
+    return None
+
+
+def _modified(facts: PageFacts) -> tuple[str | None, str | None]:
+    for value, source in _ld_values(facts, "dateModified"):
+        iso = parse_date(_ld_text(value) or "")
+        if iso:
+            return iso, source
+    for name in _MODIFIED_META:
+        for value in facts.meta.get(name, ()):
+            iso = parse_date(value)
+            if iso:
+                return iso, _source(name)
+    for value, _ in facts.items.get("datemodified", []):
+        iso = parse_date(value)
+        if iso:
+            return iso, "microdata"
+    return None, None
+
+
+def _first(*candidates: tuple[Any, str]) -> tuple[Any, str | None]:
+    for value, source in candidates:
+        if value:
+            return value, source
+    return None, None
+
+
+def _tags(facts: PageFacts) -> tuple[list[str], str | None]:
+    tags = [t for t in facts.meta.get("article:tag", ()) if t]
+    if tags:
+        return list(dict.fromkeys(tags)), "opengraph"
+    for value, source in _ld_values(facts, "keywords", any_node=False):
+        items = value if isinstance(value, list) else str(value).split(",")
+        tags = [" ".join(str(t).split()) for t in items if str(t).strip()]
+        if tags:
+            return list(dict.fromkeys(tags)), source
+    found = facts.first_meta("news_keywords", "keywords")
+    if found:
+        tags = [t.strip() for t in found[1].split(",") if t.strip()]
+        return list(dict.fromkeys(tags)), "meta"
+    return [], None
+
+
+def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None = None) -> ArticleMetadata:
+    """The metadata of a parsed page (``Page.tree``); fields the page lacks stay empty."""
+    facts = facts or page_facts(tree)
+    meta = ArticleMetadata()
+    src = meta.meta_source
+    host = urlsplit(url or "").hostname or ""
+
+    publisher = next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
+    og_site = facts.first_meta("og:site_name", "application-name")
+    meta.site_name, src["site_name"] = _first((og_site[1] if og_site else None, _source(og_site[0]) if og_site else ""),
+                                              (publisher, "json-ld"))
+    meta.title, src["title"] = _title(facts, meta.site_name, host)
+    meta.authors, src["authors"] = _authors(facts, tree)
+    meta.published, src["published"] = _published(facts, tree, url)
+    meta.modified, src["modified"] = _modified(facts)
+    meta.language, src["language"] = _language(facts)
+    section_meta = facts.first_meta("article:section", "section", "parsely-section")
+    section_ld = next((_ld_text(v) for v, _ in _ld_values(facts, "articleSection", any_node=False)), None)
+    meta.section, src["section"] = _first((section_ld, "json-ld"),
+                                          (section_meta[1] if section_meta else None,
+                                           _source(section_meta[0]) if section_meta else ""))
+    meta.tags, src["tags"] = _tags(facts)
+    desc = facts.first_meta("og:description", "description", "twitter:description")
+    meta.description, src["description"] = _first(
+        (desc[1] if desc else None, _source(desc[0]) if desc else ""),
+        (next((_ld_text(v) for v, _ in _ld_values(facts, "description", any_node=False)), None), "json-ld"))
+    image = facts.first_meta("og:image", "og:image:url", "twitter:image", "twitter:image:src")
+    ld_image = next((_ld_text(v) for v, _ in _ld_values(facts, "image", any_node=False)), None)
+    meta.image, src["image"] = _first((image[1] if image else None, _source(image[0]) if image else ""),
+                                      (ld_image, "json-ld"))
+    og_url = facts.first_meta("og:url")
+    meta.canonical_url, src["canonical_url"] = _first((facts.canonical, "html"),
+                                                      (og_url[1] if og_url else None, "opengraph"))
+    for name in ("image", "canonical_url"):
+        value = getattr(meta, name)
+        if value and url:
+            setattr(meta, name, urljoin(url, value))
+    for name in list(src):
+        if not src[name]:
+            del src[name]
+    return meta

@@ -1,0 +1,93 @@
+"""Author names as pages give them → a clean list of names.
+
+Structured data gives names as strings, ``Person``/``Organization`` objects or lists of
+them; ``<meta name=author>`` and bylines give one string with several names ("By Ann Lee
+and Bo Kim", "Von Anna Berg und Jonas Ek").  URLs, e-mail addresses and empty or
+implausibly long strings are not names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["is_handle", "names_from_ld", "names_in_text", "split_names"]
+
+_BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)\b[:\s]*",
+                 re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:[,;&|/·•]|\s(?:and|und|y|e|et|og|och|en|ve|und)\s)\s*", re.IGNORECASE)
+_NOT_NAME = re.compile(r"https?:|www\.|@|\.com\b|\d{3,}", re.IGNORECASE)
+_ROLE_TAIL = re.compile(r"\s*[-–—|,]\s*(?:staff|senior|reporter|correspondent|editor|writer|contributor|"
+                        r"redakteur|redaktion|journalist|columnist)\b.*$", re.IGNORECASE)
+#: words that end a byline's names without a separator ("Jane Doe Twitter", "Bo Kim Staff Writer")
+_NOISE_TAIL = re.compile(r"(?:\s+(?:follow|twitter|facebook|email|e-mail|linkedin|instagram|says|"
+                         r"(?:[\w.]+\s+)?staff\s+writer|contributor|contributing\s+writer|"
+                         r"for\s+.+|is\s+an?\s+.+|is\s+the\s+.+))+$", re.IGNORECASE)
+_CALENDAR = frozenset(
+    "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday jan feb mar apr may jun "
+    "jul aug sep sept oct nov dec january february march april june july august september october november december "
+    "am pm updated published posted".split())
+MAX_NAME_CHARS = 60
+
+
+def _clean(name: str) -> str:
+    name = _BY.sub("", " ".join(name.split()))
+    name = _ROLE_TAIL.sub("", name).strip(" .,:;-–—|")
+    name = _NOISE_TAIL.sub("", name).strip(" .,:;-–—|")
+    return name
+
+
+def is_handle(name: str) -> bool:
+    """A user name rather than a person's name ("newsengin", "col_cops"): one lower-case token."""
+    return " " not in name and (name.islower() or "_" in name)
+
+
+def split_names(text: str) -> list[str]:
+    """The names in one author string ("By Ann Lee and Bo Kim" → ["Ann Lee", "Bo Kim"])."""
+    text = _clean(text or "")
+    if not text or len(text) > 4 * MAX_NAME_CHARS or _NOT_NAME.search(text.split()[0] if text.split() else ""):
+        return []
+    out: list[str] = []
+    for part in _SPLIT.split(text):
+        name = _clean(part)
+        if (name and len(name) <= MAX_NAME_CHARS and not _NOT_NAME.search(name) and any(c.isalpha() for c in name)
+                and name.lower() not in _CALENDAR):
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def names_from_ld(value: Any) -> list[str]:
+    """The names of a JSON-LD ``author``/``creator`` value (string, object or list)."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            name = item.get("name")
+            if isinstance(name, str):
+                stack.append(name)
+            elif isinstance(name, (list, dict)):
+                stack.append(name)
+            elif isinstance(item.get("givenName"), str):
+                stack.append(f"{item['givenName']} {item.get('familyName') or ''}")
+        elif isinstance(item, str):
+            for name in split_names(item):
+                if name not in out:
+                    out.append(name)
+    return out
+
+
+def names_in_text(text: str) -> list[str]:
+    """Names of a byline line: the words after "By"/"Von"/... up to the end of the names."""
+    text = " ".join((text or "").split())
+    if not text or len(text) > 200:
+        return []
+    m = _BY.match(text)
+    rest = text[m.end():] if m else text
+    # a date, "Updated", "|" or a second sentence ends the names
+    rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,
+                    flags=re.IGNORECASE)[0]
+    return split_names(rest)

@@ -1,0 +1,104 @@
+"""Article metadata from one page: dates, names, each field's source (newsstemmer.metadata)."""
+
+from __future__ import annotations
+
+import pytest
+
+from newsstemmer import Page
+from newsstemmer.evaluation import author_f1, normalise_title, same_day
+from newsstemmer.metadata import article_metadata
+from newsstemmer.metadata.dates import date_in_text, date_in_url, parse_date
+from newsstemmer.metadata.people import names_from_ld, names_in_text, split_names
+
+
+@pytest.mark.parametrize("text, iso", [
+    ("2024-05-02T10:11:12Z", "2024-05-02T10:11:12+00:00"),
+    ("2024-05-02T10:11:12+0200", "2024-05-02T10:11:12+02:00"),
+    ("Mon, 13 May 2019 16:45:01 GMT", "2019-05-13T16:45"),
+    ("20240502", "2024-05-02"),
+    ("not a date", None),
+    ("2024-13-45", None),
+])
+def test_machine_dates(text: str, iso: str | None) -> None:
+    assert parse_date(text) == iso
+
+
+@pytest.mark.parametrize("line, iso", [
+    ("Published August 7, 2026", "2026-08-07"),
+    ("7. August 2026, 11:21 Uhr", "2026-08-07T11:21"),
+    ("7 de agosto de 2026", "2026-08-07"),
+    ("2026年8月7日 11時21分", "2026-08-07T11:21"),
+    ("2026년 1월 29일 오전", "2026-01-29"),
+    ("Posted 07.08.2026", "2026-08-07"),
+    ("Submitted by ann on Wed, 10/17/2018 - 12:17", "2018-10-17"),
+    ("No date here, only 2018 campaigns", None),
+])
+def test_written_dates(line: str, iso: str | None) -> None:
+    assert date_in_text(line) == iso
+
+
+def test_dates_in_urls() -> None:
+    assert date_in_url("https://x.test/news/2024/05/02/story") == "2024-05-02"
+    assert date_in_url("https://x.test/20240502/story.html") == "2024-05-02"
+    assert date_in_url("https://x.test/news/story-12345") is None
+
+
+def test_names() -> None:
+    assert split_names("By Ann Lee and Bo Kim") == ["Ann Lee", "Bo Kim"]
+    assert split_names("Von Anna Berg und Jonas Ek") == ["Anna Berg", "Jonas Ek"]
+    assert split_names("https://www.facebook.com/someone") == []
+    assert names_from_ld([{"@type": "Person", "name": "Ann Lee"}, {"name": "Bo Kim"}]) == ["Ann Lee", "Bo Kim"]
+    assert names_in_text("By Jane Doe Twitter | Updated May 3, 2024") == ["Jane Doe"]
+
+
+PAGE = """<html lang="de_DE"><head><title>Großer Brand - Die Zeitung</title>
+<meta property="og:site_name" content="Die Zeitung">
+<meta property="og:title" content="Großer Brand | Die Zeitung">
+<meta property="article:section" content="Lokales">
+<meta property="article:tag" content="Feuer"><meta property="article:tag" content="Stadt">
+<meta property="og:image" content="/img/brand.jpg">
+<link rel="canonical" href="/2024/05/02/brand">
+{ld}
+</head><body><header>Menu</header><h1>Großer Brand</h1>
+<p class="meta">Von Anna Berg | 2. Mai 2024, 10:15 Uhr</p>
+<p>Ein Feuer ...</p>
+<div class="comments"><span itemprop="author">troll42</span></div></body></html>"""
+
+LD = """<script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+ {"@type": "WebSite", "name": "Die Zeitung"},
+ {"@type": "NewsArticle", "headline": "Großer Brand", "datePublished": "2024-05-02T10:15:00+02:00",
+  "dateModified": "2024-05-03T08:00:00+02:00", "author": {"@type": "Person", "name": "Anna Berg"}}]}</script>"""
+
+
+def test_structured_data_comes_first() -> None:
+    url = "https://zeitung.test/2024/05/02/brand"
+    meta = article_metadata(Page(PAGE.format(ld=LD), url=url).tree, url)
+    assert meta.title == "Großer Brand" and meta.authors == ["Anna Berg"]
+    assert meta.published == "2024-05-02T10:15+02:00" or meta.published.startswith("2024-05-02T10:15")
+    assert meta.modified.startswith("2024-05-03")
+    assert meta.language == "de-DE" and meta.section == "Lokales" and meta.tags == ["Feuer", "Stadt"]
+    assert meta.image == "https://zeitung.test/img/brand.jpg"
+    assert meta.canonical_url == "https://zeitung.test/2024/05/02/brand"
+    assert meta.site_name == "Die Zeitung"
+    assert meta.meta_source["authors"] == "json-ld" and meta.meta_source["published"] == "json-ld"
+
+
+def test_without_structured_data_the_visible_lines_decide() -> None:
+    url = "https://zeitung.test/brand"
+    meta = article_metadata(Page(PAGE.format(ld=""), url=url).tree, url)
+    assert meta.published == "2024-05-02T10:15" and meta.meta_source["published"] == "text"
+    assert meta.title == "Großer Brand"  # the h1 that agrees with og:title, not "... | Die Zeitung"
+
+
+def test_broken_json_ld_and_empty_pages_are_no_error() -> None:
+    meta = article_metadata(Page("<html><head><script type='application/ld+json'>{oops</script></head>"
+                                 "<body><p>x</p></body></html>").tree, None)
+    assert meta.authors == [] and meta.published is None and meta.meta_source == {}
+    assert article_metadata(None).title is None
+
+
+def test_metadata_scores() -> None:
+    assert normalise_title("  The  Story: Part 1! ") == "the story part 1"
+    assert same_day("2024-05-02T10:00", "2024-05-02") and not same_day(None, "2024-05-02")
+    assert author_f1(["Ann Lee"], ["By Ann Lee", "Bo Kim"]) == pytest.approx(2 / 3)
+    assert author_f1([], []) == 1.0
