@@ -32,13 +32,13 @@ _HOMES: dict[str, str] = {
     "PageBlocks": ".layout.blocks",
     "PatternFileError": ".layout.patterns",
     "SitePatterns": ".layout.patterns",
-    "extract": ".chain",
-    "extract_single": ".chain",
-    "extract_with_patterns": ".chain",
+    "extract": ".combine.extract",
+    "extract_single": ".single",
+    "extract_with_patterns": ".combine.extract",
     "pagerank_extract": ".single.pagerank",
     "PageRankOptions": ".single.pagerank",
     "PageRankResult": ".single.pagerank",
-    "learn": ".grouping",  # the layout engine, with template pre-grouping when asked for
+    "learn": ".combine.learn",  # the layout engine, with template pre-grouping when asked for
     "page_blocks": ".layout.blocks",
     "site_of": ".layout.learning",
 }
@@ -69,10 +69,11 @@ __all__ = [
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on demand
     from .article import Article
-    from .chain import extract, extract_single, extract_with_patterns
+    from .combine.extract import extract, extract_with_patterns
+    from .single import extract_single
     from .dom.parse import HTMLParseError
     from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
-    from .grouping import learn
+    from .combine.learn import learn
     from .layout.learning import LearnOptions, site_of
     from .layout.matching import ExtractOptions
     from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
@@ -108,7 +109,7 @@ def _give_site_patterns_extract() -> None:
 
     def extract(self: SitePatterns, html: str, url: str | None = None, options: Any = None) -> Any:
         """Extract a page of this site (see :func:`newsstemmer.extract`)."""
-        from .chain import extract as chain_extract
+        from .combine.extract import extract as chain_extract
 
         return chain_extract(html, self, url=url, options=options)
 

@@ -1,5 +1,5 @@
 """The learned region decision (issue #12): DOM PageRank with a learned choice of the
-article's element and of what to leave out of it (``newsstemmer.decision.regional``).
+article's element and of what to leave out of it (``newsstemmer.single.region.extractor``).
 
 Pages are built here; nothing is read from the datasets.
 """
@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 from newsstemmer import Page
-from newsstemmer.chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract, extract_single
+from newsstemmer.combine.extract import extract
+from newsstemmer.single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from newsstemmer.cli import main
-from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from newsstemmer.decision.model import DecisionModelError, TreeModel
-from newsstemmer.decision.region import REGION_FEATURES, RegionView, region_candidates, region_features
-from newsstemmer.decision.regional import RegionExtractor, default_region_models
+from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from newsstemmer.trees import DecisionModelError, TreeModel
+from newsstemmer.single.region.candidates import REGION_FEATURES, RegionView, region_candidates, region_features
+from newsstemmer.single.region.extractor import RegionExtractor, default_region_models
 from newsstemmer.dom.parse import HTMLParseError
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.single.pagerank import pagerank_analysis, region_cleaning, region_paragraphs

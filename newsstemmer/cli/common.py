@@ -283,6 +283,16 @@ positive_int = whole_number(1, "at least 1")
 non_negative_int = whole_number(0, "0 or more")
 
 
+def method_name(text: str) -> str:
+    """A ``--method`` / ``--fallback`` value as given; a removed single-page method is
+    refused with what replaced it (argparse's own error would only list the choices)."""
+    from ..single import REMOVED_METHODS
+
+    if text in REMOVED_METHODS:
+        raise argparse.ArgumentTypeError(REMOVED_METHODS[text])
+    return text
+
+
 def replace_given(options: T, **values: Any) -> T:
     """``options`` (a dataclass) with the values that were given (not None) replaced."""
     import dataclasses  # (not at the top: --version needs none of this)

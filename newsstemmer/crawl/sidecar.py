@@ -43,7 +43,7 @@ from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.protocol import Factory, Protocol
 from twisted.python.failure import Failure
 
-from ..chain import ExtractOptions
+from ..combine.extract import ExtractOptions
 from ..layout.patterns import SitePatterns
 from .config import Config
 from .items import FetchedPage

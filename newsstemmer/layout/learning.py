@@ -76,12 +76,12 @@ class LearnOptions:
     # Pre-group pages by shared template (substring amplification, SPEC §3) and cluster
     # layouts within each group: for large, mixed crawls.  Off by default: on a site's
     # few hundred pages it saves no time (benchmarks/amplification.py).  The layout
-    # engine does not group pages itself: ``newsstemmer.learn`` (newsstemmer.grouping)
+    # engine does not group pages itself: ``newsstemmer.learn`` (newsstemmer.combine.learn)
     # computes the groups and hands them to ``learn(..., grouper=...)``.
     pregroup: bool = False
     # Decide the roles of the article layouts' sections again with the learned section
-    # model (``newsstemmer.decision.sections``), after the hand rules above.  The layout
-    # engine does not do it itself: ``newsstemmer.learn`` (newsstemmer.grouping) does.
+    # model (``newsstemmer.combine.sections``), after the hand rules above.  The layout
+    # engine does not do it itself: ``newsstemmer.learn`` (newsstemmer.combine.learn) does.
     # False keeps the unsupervised Webstemmer roles.
     section_model: bool = True
     blocks: BlockOptions = field(default_factory=BlockOptions)

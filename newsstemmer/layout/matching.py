@@ -42,9 +42,9 @@ class ExtractOptions:
     # covers more than this share and finds main text (0 turns this off).
     loose_threshold: float = 0.5
     # Single-page method for pages no layout matches ("region", "pagerank"...), or None: unmatched
-    # pages then come back with an empty body (used by :mod:`newsstemmer.chain`).
+    # pages then come back with an empty body (used by :mod:`newsstemmer.combine.extract`).
     fallback: str | None = None
-    # After a layout matched, let the learned per-page choice (newsstemmer.decision.pagechoice)
+    # After a layout matched, let the learned per-page choice (newsstemmer.combine.pagechoice)
     # check the region extractor's body where it could be the better one (chain.py).  It acts
     # only on layouts for which the choice took region's body at learning time (the pattern
     # file's extras["region_choice"], written by `learn` with the section decision); others
@@ -215,7 +215,7 @@ def extract_with_layouts(
     """Extract title and body with the site's learned layouts alone.
 
     ``matched`` is False (and the body empty) if no layout gives the page's article;
-    ``options.fallback`` is not used here: :func:`newsstemmer.chain.extract_with_patterns`
+    ``options.fallback`` is not used here: :func:`newsstemmer.combine.extract.extract_with_patterns`
     chains the single-page method after this.
     """
     opts = options or ExtractOptions()

@@ -42,7 +42,7 @@ from lxml import etree
 
 from ..dom.parse import HTMLParseError, parse_html
 from ..dom.walk import END, START, walk
-from .page_signals import (
+from .signals.page_signals import (
     BOILER,
     GALLERY,
     HIDDEN,

@@ -27,7 +27,7 @@ title comes from the page's own headline signals (og:title, h1-h3, <title>).
 The CRF needs labelled pages.  Instead of labelling by hand, newsstemmer
 labels the pages its learned layout patterns match: text in MAIN and TITLE
 sections is content, the rest (static sections, boxes) is not
-(:func:`newsstemmer.training.pattern_labels`: it combines two methods, so it
+(:func:`newsstemmer.combine.crf_labels.pattern_labels`: it combines two methods, so it
 lives above them).  :func:`train` writes a model file: a zip archive holding
 ``meta.json`` and one crfsuite model per sequence.  A small default model
 trained that way on the development sites ships in ``newsstemmer/models/``

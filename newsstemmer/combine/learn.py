@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .layout.learning import LearnOptions, PageGrouper, Progress
-from .layout.learning import learn as learn_layouts
-from .layout.patterns import SitePatterns
-from .page import Page
+from ..layout.learning import LearnOptions, PageGrouper, Progress
+from ..layout.learning import learn as learn_layouts
+from ..layout.patterns import SitePatterns
+from ..page import Page
 
 __all__ = ["learn", "template_grouper", "template_groups"]
 
@@ -34,7 +34,7 @@ def template_groups(pages: Sequence[Page], options: LearnOptions | None = None) 
     opts = options or LearnOptions()
     if len(pages) < 2 * opts.min_cluster_pages:
         return [list(range(len(pages)))]
-    from .templates import pregroup  # numpy and a suffix array: only when asked for
+    from ..templates import pregroup  # numpy and a suffix array: only when asked for
 
     return pregroup([p.html for p in pages])
 
@@ -64,8 +64,8 @@ def learn(
     page_list = list(pages)
     learned = learn_layouts(page_list, opts, site=site, progress=progress, grouper=grouper)
     if opts.section_model:
-        from .decision.pagechoice import store_agreement  # numpy and the models: only when asked for
-        from .decision.sections import PageEvidence, decide_site
+        from .pagechoice import store_agreement  # numpy and the models: only when asked for
+        from .sections import PageEvidence, decide_site
 
         evidence = PageEvidence()
         decide_site(learned, page_list, evidence=evidence)

@@ -12,23 +12,18 @@ Both models are trained by ``benchmarks/train_region.py``.
 from __future__ import annotations
 
 import os
-import threading
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 from lxml import etree
 
-from ..single.pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from .model import DecisionModelError, TreeModel
-from .region import REGION_FEATURES, RegionView, region_candidates, region_features
+from ...trees import DecisionModelError, TreeModel
+from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 
-__all__ = ["RegionExtractor", "default_region_models", "shared_region"]
-
-_LOCK = threading.Lock()
-_SHARED: "RegionExtractor | None" = None
-
+__all__ = ["RegionExtractor", "default_region_models"]
 
 def default_region_models() -> tuple[Path, Path]:
     """The two model files shipped in the package: the region ranker and the cleaning."""
@@ -52,7 +47,7 @@ class RegionExtractor:
     (default: the shipped ones); ``None`` as a loaded model keeps PageRank's own
     decision for that step (``RegionExtractor(region=False)`` and ``clean=False``
     turn one off).  A corrupt file, or one made for other features, raises
-    :class:`~newsstemmer.decision.model.DecisionModelError`.  Holds no per-page
+    :class:`~newsstemmer.trees.DecisionModelError`.  Holds no per-page
     state: one instance serves every thread.
     """
 
@@ -145,13 +140,3 @@ class RegionExtractor:
         region = self.choose_region(view)
         lines = region_paragraphs(an, region, self.left_out(view, region))
         return title, "\n".join(self.guarded(an, lines))
-
-
-def shared_region() -> RegionExtractor:
-    """The process's extractor with the shipped models (loaded on first use)."""
-    global _SHARED
-    if _SHARED is None:
-        with _LOCK:
-            if _SHARED is None:
-                _SHARED = RegionExtractor()
-    return _SHARED

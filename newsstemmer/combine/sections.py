@@ -16,10 +16,10 @@ how often and how heavily it occurs, its link density, teaser-listing shape and
 recurrence across the site, where it stands against the layout's largest section (path
 relation, DOM distance, before or after it), the role hints of the ``id``/``class``
 names on its own part of the path, its text shape, and how much of it the single-page
-region extractor (:mod:`newsstemmer.decision.regional`) keeps on the same pages.
+region extractor (:mod:`newsstemmer.single.region.extractor`) keeps on the same pages.
 
 Two shapes the training data hold too few of for the trees (a story card inside the
-article, an author's bio after it: :mod:`newsstemmer.decision.boxes`) are read per unit
+article, an author's bio after it: :mod:`newsstemmer.combine.boxes`) are read per unit
 as well (:func:`unit_signals`) and take MAIN away by rule (:func:`main_units`).
 """
 
@@ -44,9 +44,9 @@ from ..layout.learning import teaser_blocks
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
 from ..page import Page
-from ..single.crf.hints import HINTS, element_hints, hints
+from ..single.signals.hints import HINTS, element_hints, hints
 from .boxes import BIO_SHARE, CARD_SHARE, byline_lines, carries, lead_name, opens_with_link, picture_holders
-from .model import TreeModel, shipped_model, shipped_model_path
+from ..trees import TreeModel, shipped_model, shipped_model_path
 
 __all__ = [
     "SECTION_FEATURES",
@@ -252,7 +252,7 @@ class PageEvidence:
     The names are read from the tree, not from the block path, whose steps drop
     per-item tokens (``author-…``, ``tag-…``) and keep only the last levels.
 ``pictured``: per page, the blocks whose own branch holds a linked picture (a card's
-thumbnail, :func:`~newsstemmer.decision.boxes.picture_holders`)."""
+thumbnail, :func:`~newsstemmer.combine.boxes.picture_holders`)."""
 
     region: dict[int, str] = field(default_factory=dict)
     names: dict[int, dict[int, frozenset[str]]] = field(default_factory=dict)
@@ -304,7 +304,7 @@ def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, 
     """Region bodies (if ``region``) and branch names of a sample of the matched pages
     (:func:`evidence_sample`; each page's tree is parsed again if it was let go, and let
     go after)."""
-    from .regional import shared_region
+    from ..single import extract_single  # numpy and the region models: only when needed
 
     ev = PageEvidence()
     bopts = site.block_options()
@@ -315,7 +315,7 @@ def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, 
         try:
             tree = page.tree
             if region:
-                ev.region[n] = shared_region().extract(tree, page.url)[1]
+                ev.region[n] = extract_single(page, "region").body  # (on ``tree``, the page's)
             pb, elements = block_elements(tree, bopts)
         except HTMLParseError:
             continue
@@ -483,7 +483,7 @@ def unit_features(
 
 def unit_signals(units: Sequence[SectionUnit], matched: dict[int, _Matched],
                  evidence: PageEvidence | None = None) -> np.ndarray:
-    """Per unit, the :data:`SIGNALS` (:mod:`newsstemmer.decision.boxes`): ``card``, the
+    """Per unit, the :data:`SIGNALS` (:mod:`newsstemmer.combine.boxes`): ``card``, the
     share of its occurrences on pages with evidence (``evidence.pictured``) that open
     with a wholly linked headline line in a branch holding a linked picture; ``bio``, the
     share of its occurrences after the article's core (the largest section's block) that
