@@ -1,31 +1,35 @@
-"""The block decision's model: gradient-boosted trees evaluated with numpy.
+"""The tree model format of the learned decisions: gradient-boosted trees evaluated with
+numpy, read from (and written to) a JSON file.
 
-The trees are trained by LightGBM (``benchmarks/train_decision.py``) and shipped as a
-small JSON file of flat node arrays, so that using the model needs numpy only.  All
-trees are walked at once, one level per step, over every block of a page.
+The trees are trained by LightGBM (the trainers flatten a booster with
+``training/trees_export.py``) and shipped as a small JSON file of flat node arrays,
+so that using a model needs numpy only.  All trees are walked at once, one level per
+step, over every row.  :func:`newsstemmer.shipped.load_model` reads a shipped one.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DecisionModelError", "TreeModel", "body_of", "shipped_model", "shipped_model_path"]
+from .errors import NewsstemmerError
 
-_FORMAT = "newsstemmer-decision-trees"
-_VERSION = 1
-_REPEAT_MIN = 200  # characters: a repeated text this long is a copy, given once
+__all__ = ["FORMAT", "VERSION", "ModelFileError", "TreeModel"]
+
+#: The format name a tree model file carries (files of the first release say
+#: ``newsstemmer-decision-trees``: the same format, still read).
+FORMAT = "newsstemmer-trees"
+_FORMATS = (FORMAT, "newsstemmer-decision-trees")
+VERSION = 1
 
 
-class DecisionModelError(ValueError):
-    """A decision model file is unreadable or does not fit this version's features."""
+class ModelFileError(NewsstemmerError, ValueError):
+    """A model file is missing, unreadable, corrupt, or does not fit this version's features."""
 
 
 class TreeModel:
@@ -48,6 +52,7 @@ class TreeModel:
         value: np.ndarray,
         depth: int,
         info: dict[str, Any] | None = None,
+        kind: str = "",
     ) -> None:
         self.features = tuple(features)
         self.roots = roots.astype(np.int32)
@@ -59,6 +64,8 @@ class TreeModel:
         self.value = value.astype(np.float64)
         self.depth = int(depth)
         self.info = dict(info or {})
+        #: Which shipped model this is (a key of :data:`newsstemmer.shipped.SHIPPED`; "" if none said).
+        self.kind = kind
         # Children side by side (right, left): a step is one gather at 2·node + went_left.
         self._children = np.stack((self.right, self.left), axis=1).ravel()
 
@@ -87,74 +94,17 @@ class TreeModel:
         return self.value[nodes].sum(axis=1)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """P(article text) of every row of ``X``."""
+        """The probability (logistic link) of every row of ``X``."""
         return 1.0 / (1.0 + np.exp(-self.raw(X)))
 
-    # -- building and files ---------------------------------------------------------
-    @classmethod
-    def from_lightgbm(cls, dump: dict[str, Any], features: Sequence[str]) -> "TreeModel":
-        """Flatten a LightGBM ``Booster.dump_model()`` (numerical splits only)."""
-        names = list(dump.get("feature_names") or features)
-        if list(features) != names:
-            raise DecisionModelError("the model's features are not the ones given")
-        feature: list[int] = []
-        threshold: list[float] = []
-        left: list[int] = []
-        right: list[int] = []
-        missing_left: list[bool] = []
-        value: list[float] = []
-        roots: list[int] = []
-        depth = 0
-
-        def add(node: dict[str, Any], level: int) -> int:
-            nonlocal depth
-            i = len(feature)
-            feature.append(0)
-            threshold.append(np.inf)
-            left.append(i)
-            right.append(i)
-            missing_left.append(True)
-            value.append(float(node.get("leaf_value", 0.0)))
-            if "split_feature" in node:
-                if node.get("decision_type", "<=") != "<=":
-                    raise DecisionModelError("categorical splits are not supported")
-                depth = max(depth, level + 1)
-                feature[i] = int(node["split_feature"])
-                threshold[i] = float(node["threshold"])
-                missing = node.get("missing_type", "None")
-                # LightGBM: with missing type NaN, NaN goes the default way; otherwise a
-                # NaN is read as 0 (and with type Zero, 0 goes the default way).
-                if missing == "NaN" or (missing == "Zero"):
-                    missing_left[i] = bool(node.get("default_left", True))
-                else:
-                    missing_left[i] = 0.0 <= threshold[i]
-                value[i] = 0.0
-                left[i] = add(node["left_child"], level + 1)
-                right[i] = add(node["right_child"], level + 1)
-            return i
-
-        for tree in dump["tree_info"]:
-            roots.append(add(tree["tree_structure"], 0))
-        arr = np.asarray
-        return cls(
-            names,
-            arr(roots),
-            arr(feature),
-            arr(threshold),
-            arr(left),
-            arr(right),
-            arr(missing_left),
-            arr(value),
-            depth,
-            {"trees": len(roots)},
-        )
-
+    # -- files ----------------------------------------------------------------------
     def to_json(self) -> str:
         """The model as JSON (what :meth:`load` reads)."""
         return json.dumps(
             {
-                "format": _FORMAT,
-                "version": _VERSION,
+                "format": FORMAT,
+                "version": VERSION,
+                **({"kind": self.kind} if self.kind else {}),
                 "features": list(self.features),
                 "depth": self.depth,
                 "info": self.info,
@@ -171,16 +121,18 @@ class TreeModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], features: Sequence[str]) -> "TreeModel":
-        """Read a model file; :class:`DecisionModelError` if it is corrupt or its features
+        """Read a model file; :class:`ModelFileError` if it is corrupt or its features
         are not ``features`` (a model trained for another version of the features)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ModelFileError(f"{path}: model file not found") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise DecisionModelError(f"{path}: not a readable decision model ({exc})") from exc
-        if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != _VERSION:
-            raise DecisionModelError(f"{path}: not a newsstemmer decision model (format {_FORMAT} v{_VERSION})")
+            raise ModelFileError(f"{path}: not a readable tree model ({exc})") from exc
+        if not isinstance(data, dict) or data.get("format") not in _FORMATS or data.get("version") != VERSION:
+            raise ModelFileError(f"{path}: not a newsstemmer tree model (format {FORMAT} v{VERSION})")
         if data.get("features") != list(features):
-            raise DecisionModelError(f"{path}: trained on other features than this version computes; retrain it")
+            raise ModelFileError(f"{path}: trained on other features than this version computes; retrain it")
         try:
             n = len(data["feature"])
             arrays = [np.asarray(data[k]) for k in ("feature", "left", "right", "missing_left", "value")]
@@ -188,7 +140,7 @@ class TreeModel:
             roots = np.asarray(data["roots"], dtype=np.int64)
             depth = int(data["depth"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise DecisionModelError(f"{path}: corrupt decision model ({exc})") from exc
+            raise ModelFileError(f"{path}: corrupt tree model ({exc})") from exc
         feature, left, right, missing_left, value = arrays
         ok = (
             all(len(a) == n for a in (*arrays, threshold))
@@ -201,45 +153,6 @@ class TreeModel:
             and ((0 <= feature) & (feature < len(features))).all()
         )
         if not ok:
-            raise DecisionModelError(f"{path}: corrupt decision model (node indices out of range)")
-        return cls(features, roots, feature, threshold, left, right, missing_left, value, depth, data.get("info"))
-
-
-def shipped_model_path(name: str) -> Path:
-    """The path of a model file shipped in the package (``newsstemmer/models/NAME``)."""
-    return Path(str(resources.files("newsstemmer") / "models" / name))
-
-
-_SHIPPED: dict[str, TreeModel] = {}
-_SHIPPED_LOCK = threading.Lock()
-
-
-def shipped_model(name: str, features: Sequence[str]) -> TreeModel:
-    """The shipped model file ``name``, read once per process (first use) and shared by
-    every thread (a :class:`TreeModel` holds no per-call state)."""
-    model = _SHIPPED.get(name)
-    if model is None:
-        with _SHIPPED_LOCK:
-            model = _SHIPPED.get(name)
-            if model is None:
-                model = _SHIPPED[name] = TreeModel.load(shipped_model_path(name), features)
-    return model
-
-
-def body_of(texts: Sequence[str], p: np.ndarray, threshold: float, title: str = "") -> str:
-    """The article body: the texts whose probability reaches ``threshold``, in page
-    order, without the headline itself and without repeating a long text (short
-    ones, such as a refrain or a separator, may recur in an article)."""
-    title_key = " ".join(title.split()).lower()
-    seen: set[str] = set()
-    out: list[str] = []
-    for text, prob in zip(texts, p):
-        if prob < threshold or not text:
-            continue
-        key = text.lower()
-        if key == title_key or key in seen:
-            continue
-        if len(key) >= _REPEAT_MIN:  # a second copy of the article (print or preview copy)
-            seen.add(key)
-        out.append(text)
-    return "\n".join(out)
+            raise ModelFileError(f"{path}: corrupt tree model (node indices out of range)")
+        return cls(features, roots, feature, threshold, left, right, missing_left, value, depth, data.get("info"),
+                   str(data.get("kind", "")))

@@ -17,11 +17,11 @@ from newsstemmer.combine.boxes import (
     opens_with_link,
     picture_holders,
 )
+from newsstemmer.shipped import model_path
 from newsstemmer.trees import TreeModel
 from newsstemmer.combine.sections import (
     SECTION_FEATURES,
     SIGNALS,
-    default_section_model,
     main_units,
     page_evidence,
     section_units,
@@ -95,7 +95,7 @@ def _signals(pages_fixture):
 
 def _keeping_all() -> TreeModel:
     """The shipped model with a threshold of 0: it demotes nothing, only the rules do."""
-    model = TreeModel.load(default_section_model(), SECTION_FEATURES)
+    model = TreeModel.load(model_path("sections"), SECTION_FEATURES)
     model.info["threshold"] = 0.0
     return model
 

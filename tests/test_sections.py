@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from newsstemmer import LearnOptions, Page, learn
+from newsstemmer.shipped import model_path
 from newsstemmer.trees import TreeModel
 from newsstemmer.combine.sections import (
     SECTION_FEATURES,
     decide_sections,
     decide_site,
-    default_section_model,
     page_evidence,
     section_units,
     shared_section_model,
@@ -78,7 +78,7 @@ def test_decide_sections_demotes_and_keeps_titles():
 
 def _demoting_at(threshold: float) -> TreeModel:
     """The shipped model with another demotion threshold (its trees unchanged)."""
-    model = TreeModel.load(default_section_model(), SECTION_FEATURES)
+    model = TreeModel.load(model_path("sections"), SECTION_FEATURES)
     model.info["threshold"] = threshold
     return model
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -42,7 +41,8 @@ from ..layout.matching import ExtractOptions, block_roles, extract_with_layouts,
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .pagechoice_gate import AGREEMENT_KEY, CHOICE_KEY, layout_text
-from ..trees import TreeModel, shipped_model, shipped_model_path
+from ..shipped import load_model
+from ..trees import TreeModel
 from .sections import TextReference
 
 __all__ = [
@@ -53,7 +53,6 @@ __all__ = [
     "extends_only",
     "lines_found",
     "choose_body",
-    "default_choice_model",
     "layout_agreement",
     "line_roles",
     "page_features",
@@ -200,14 +199,9 @@ def page_features(
     return row
 
 
-def default_choice_model() -> Path:
-    """The model file shipped in the package."""
-    return shipped_model_path("pagechoice.json")
-
-
 def shared_choice_model() -> TreeModel:
     """The process's page-choice model (the shipped one, loaded on first use)."""
-    return shipped_model("pagechoice.json", PAGE_FEATURES)
+    return load_model("pagechoice", PAGE_FEATURES)
 
 
 #: A region body whose text is at least this share of lines the layout knows as the

@@ -29,7 +29,6 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -46,7 +45,8 @@ from ..layout.scoring import diff_score, main_score
 from ..page import Page
 from ..single.signals.hints import HINTS, element_hints, hints
 from .boxes import BIO_SHARE, CARD_SHARE, byline_lines, carries, lead_name, opens_with_link, picture_holders
-from ..trees import TreeModel, shipped_model, shipped_model_path
+from ..shipped import load_model
+from ..trees import TreeModel
 
 __all__ = [
     "SECTION_FEATURES",
@@ -59,7 +59,6 @@ __all__ = [
     "page_evidence",
     "unit_labels",
     "EVIDENCE_PAGES",
-    "default_section_model",
     "evidence_sample",
     "main_units",
     "section_units",
@@ -568,14 +567,9 @@ def main_units(model: TreeModel, X: np.ndarray, signals: np.ndarray | None = Non
     return main
 
 
-def default_section_model() -> Path:
-    """The model file shipped in the package."""
-    return shipped_model_path("sections.json")
-
-
 def shared_section_model() -> TreeModel:
     """The process's section model (the shipped one, loaded on first use)."""
-    return shipped_model("sections.json", SECTION_FEATURES)
+    return load_model("sections", SECTION_FEATURES)
 
 
 def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None,
