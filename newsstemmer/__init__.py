@@ -22,12 +22,12 @@ __version__ = "0.1.0"
 _HOMES: dict[str, str] = {
     "Article": ".article",
     "BlockOptions": ".layout.blocks",
-    "ExtractOptions": ".layout.matching",
+    "ExtractOptions": ".combine.extract",
     "HTMLParseError": ".dom.parse",
     "LayoutBlock": ".layout.blocks",
     "LayoutPattern": ".layout.patterns",
     "LayoutSection": ".layout.patterns",
-    "LearnOptions": ".layout.learning",
+    "LearnOptions": ".combine.learn",
     "Page": ".page",
     "PageBlocks": ".layout.blocks",
     "PatternFileError": ".layout.patterns",
@@ -74,8 +74,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from .dom.parse import HTMLParseError
     from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
     from .combine.learn import learn
-    from .layout.learning import LearnOptions, site_of
-    from .layout.matching import ExtractOptions
+    from .combine.learn import LearnOptions
+    from .layout.learning import site_of
+    from .combine.extract import ExtractOptions
     from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
     from .page import Page
     from .single.pagerank import PageRankOptions, PageRankResult, pagerank_extract

@@ -433,10 +433,14 @@ def test_layouts_are_clustered_within_the_given_groups() -> None:
         learn_layouts(pages, grouper=lambda ps: [list(range(len(ps) - 1))])
 
 
-def test_pregroup_needs_a_grouper_in_the_layout_engine() -> None:
-    _, pages = make_site()
-    with pytest.raises(ValueError, match="grouper"):
-        learn_layouts(pages, LearnOptions(pregroup=True))
+def test_the_layout_engine_options_leave_grouping_and_the_section_model_to_learn() -> None:
+    from newsstemmer.layout.learning import LayoutLearnOptions
+
+    assert not hasattr(LayoutLearnOptions(), "pregroup") and not hasattr(LayoutLearnOptions(), "section_model")
+    opts = LearnOptions(pregroup=True, section_model=False, min_cluster_pages=3)
+    assert isinstance(opts, LayoutLearnOptions)
+    keys = list(opts.as_dict())  # (the order pattern files list their settings in)
+    assert keys[-3:] == ["pregroup", "section_model", "blocks"] and keys[0] == "cluster_threshold"
 
 
 def test_small_sites_stay_one_template_group() -> None:

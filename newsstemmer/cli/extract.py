@@ -25,13 +25,12 @@ import os
 from typing import Callable, Iterator
 
 from ..article import Article
-from ..combine.extract import extract_with_patterns
+from ..combine.extract import ExtractOptions, extract_with_patterns
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
 from ..layout.blocks import blocks_of
-from ..layout.matching import ExtractOptions
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .common import (

@@ -19,10 +19,10 @@ import argparse
 import os
 from collections.abc import Iterator
 
+from ..combine.extract import ExtractOptions
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
-from ..layout.matching import ExtractOptions
 from ..page import Page
 from ..report import PageResult, build_site_report, render_site_report, write_html
 from .common import CLIError, Reporter, check_writable, fraction, load_patterns, method_name, plural, replace_given

@@ -9,6 +9,7 @@ page's one parsed tree (:attr:`newsstemmer.page.Page.tree`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lxml import etree
@@ -16,7 +17,7 @@ from lxml import etree
 from ..article import Article
 from ..dom.walk import element_text
 from ..layout.blocks import BlockOptions, blocks_of
-from ..layout.matching import ExtractOptions, extract_with_layouts
+from ..layout.matching import LayoutExtractOptions, extract_with_layouts
 from ..layout.patterns import SitePatterns
 from ..page import Page
 
@@ -26,6 +27,22 @@ if TYPE_CHECKING:
     from ..rules import RuleSet
 
 __all__ = ["ExtractOptions", "extract", "extract_with_patterns", "extract_with_rules"]
+
+
+@dataclass(frozen=True)
+class ExtractOptions(LayoutExtractOptions):
+    """Every setting of extraction: the layouts' thresholds
+    (:class:`~newsstemmer.layout.matching.LayoutExtractOptions`) and the chain's own."""
+
+    # Single-page method for pages no layout matches ("region", "pagerank"...), or None:
+    # unmatched pages then come back with an empty body.
+    fallback: str | None = None
+    # After a layout matched, let the learned per-page choice (newsstemmer.combine.pagechoice)
+    # check the region extractor's body where it could be the better one.  It acts only on
+    # layouts for which the choice took region's body at learning time (the pattern file's
+    # extras["region_choice"], written by `learn` with the section decision); others are
+    # extracted as the layouts give them.
+    page_choice: bool = True
 
 def extract_with_patterns(
     page: Page,

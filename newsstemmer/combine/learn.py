@@ -1,28 +1,50 @@
-"""Learning with template pre-grouping: substring amplification feeds the layout engine.
+"""The public ``newsstemmer.learn``: the layout engine with what is done around it.
 
-The layout engine (``layout/``) and template discovery (``templates/``) are two
-methods that do not know each other; this module combines them.  With
-``LearnOptions(pregroup=True)``, the pages are first partitioned by shared
-template (tag skeletons, substring amplification, SPEC §3) and layouts are then
-clustered within each group only::
+The layout engine (``layout/``) learns the layouts; this module adds what combines it
+with other methods: with ``LearnOptions(pregroup=True)`` the pages are first
+partitioned by shared template (``templates/``: tag skeletons, substring
+amplification, SPEC §3) and layouts are clustered within each group only; with
+``LearnOptions(section_model=True)`` (the default) the learned section decision
+(:mod:`.sections`) corrects the layouts' roles and the per-page choice's agreement
+figures are stored with them (:mod:`.pagechoice`)::
 
     from newsstemmer import LearnOptions, learn
     site = learn(pages, LearnOptions(pregroup=True))
-
-``learn`` here is the public ``newsstemmer.learn``: without ``pregroup`` it is
-exactly ``newsstemmer.layout.learning.learn``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from ..layout.learning import LearnOptions, PageGrouper, Progress
+from ..layout.learning import LayoutLearnOptions, PageGrouper, Progress
 from ..layout.learning import learn as learn_layouts
 from ..layout.patterns import SitePatterns
 from ..page import Page
 
-__all__ = ["learn", "template_grouper", "template_groups"]
+__all__ = ["LearnOptions", "learn", "template_grouper", "template_groups"]
+
+
+@dataclass(frozen=True)
+class LearnOptions(LayoutLearnOptions):
+    """Every setting of :func:`learn`: the layout engine's thresholds
+    (:class:`~newsstemmer.layout.learning.LayoutLearnOptions`) and what is done around it."""
+
+    # Pre-group pages by shared template (substring amplification, SPEC §3) and cluster
+    # layouts within each group: for large, mixed crawls.  Off by default: on a site's
+    # few hundred pages it saves no time (benchmarks/amplification.py).
+    pregroup: bool = False
+    # Decide the roles of the article layouts' sections again with the learned section
+    # model (``newsstemmer.combine.sections``), after the layout engine's hand rules.
+    # False keeps the unsupervised Webstemmer roles.
+    section_model: bool = True
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready settings, in the order pattern files have always listed them (the
+        segmenter's ``blocks`` last)."""
+        d = super().as_dict()
+        d["blocks"] = d.pop("blocks")
+        return d
 
 
 def template_groups(pages: Sequence[Page], options: LearnOptions | None = None) -> list[list[int]]:

@@ -37,7 +37,7 @@ import numpy as np
 from ..article import Article
 from ..dom.text import significant, weight
 from ..layout.blocks import blocks_of, line_digest
-from ..layout.matching import ExtractOptions, block_roles, extract_with_layouts, match_pattern
+from ..layout.matching import LayoutExtractOptions, block_roles, extract_with_layouts, match_pattern
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .pagechoice_gate import AGREEMENT_KEY, CHOICE_KEY, layout_text
@@ -276,7 +276,7 @@ def store_agreement(site: SitePatterns, pages: Sequence[Page], region_bodies: di
     (:data:`CHOICE_KEY`): extraction runs region only on the pages of layouts where that
     share is not 0 (:func:`~newsstemmer.combine.pagechoice_gate.needs_region`)."""
     taken = []
-    opts = ExtractOptions(page_choice=False)
+    opts = LayoutExtractOptions()
     for n, body in sorted(region_bodies.items()):
         art = extract_with_layouts(pages[n], site, opts)
         if art.matched and art.pattern and art.is_article:

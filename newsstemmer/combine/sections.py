@@ -38,7 +38,7 @@ from ..evaluation import shingles, tokens
 from lxml import etree
 
 from ..layout.blocks import LayoutBlock, PageBlocks, block_elements, blocks_of, line_digest
-from ..layout.matching import ExtractOptions, PatternMatch, choose_match
+from ..layout.matching import LayoutExtractOptions, PatternMatch, choose_match
 from ..layout.learning import teaser_blocks
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
@@ -155,7 +155,7 @@ def section_units(site: SitePatterns, pages: Sequence[Page]) -> tuple[list[Secti
     Returns the units and, per page number, its match (pages no layout matches, or
     unreadable ones, are left out).
     """
-    opts = ExtractOptions()
+    opts = LayoutExtractOptions()
     bopts = site.block_options()
     units: dict[tuple, SectionUnit] = {}
     matched: dict[int, _Matched] = {}

@@ -21,8 +21,7 @@ from typing import Any, BinaryIO
 from ..combine.extract import ExtractOptions, extract_with_patterns
 from ..single import extract_single, load_single
 from ..dom.parse import HTMLParseError
-from ..combine.learn import learn
-from ..layout.learning import LearnOptions
+from ..combine.learn import LearnOptions, learn
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config

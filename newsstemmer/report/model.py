@@ -13,10 +13,10 @@ import datetime as _dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..combine.extract import extract_with_patterns
 from ..dom.parse import HTMLParseError
 from ..layout.blocks import blocks_of
-from ..layout.matching import ExtractOptions, match_all
+from ..combine.extract import ExtractOptions, extract_with_patterns
+from ..layout.matching import match_all
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..page import Page
 from .sample import Sample, marked_sample
