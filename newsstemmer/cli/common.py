@@ -14,6 +14,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO, TypeVar
 
+from ..errors import NewsstemmerError
+
 if TYPE_CHECKING:
     from ..io.linkinfo import LinkInfo
     from ..layout.patterns import SitePatterns
@@ -45,7 +47,7 @@ PROG = "newsstemmer"
 T = TypeVar("T")
 
 
-class CLIError(Exception):
+class CLIError(NewsstemmerError):
     """A user error: printed as ``newsstemmer: error: <message>``; carries the exit code."""
 
     def __init__(self, message: str, code: int = 2) -> None:

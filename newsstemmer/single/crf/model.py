@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...errors import NewsstemmerError
 from ...shipped import model_path
 from .features import FEATURE_VERSION, block_features
 from .segmentation import DEFAULT_SPLIT_TAGS, CRFPage
@@ -39,7 +40,7 @@ MODEL_FORMAT = "newsstemmer-crf"
 MODEL_VERSION = 1
 
 
-class CRFModelError(ValueError):
+class CRFModelError(NewsstemmerError, ValueError):
     """A CRF model file is missing, unreadable, corrupt, or not a newsstemmer CRF model."""
 
 
