@@ -1,4 +1,4 @@
-"""The per-page choice between a layout's article and region's (decision/pagechoice.py)."""
+"""The per-page choice between a layout's article and region's (combine/pagechoice.py)."""
 
 from __future__ import annotations
 
