@@ -26,7 +26,7 @@ def checkout(tmp_path, monkeypatch):
     root = tmp_path / "repo"
     for rel, text in {
         "newsstemmer/__init__.py": "x = 1\n",
-        "newsstemmer/decision/sections.py": "def f(): return 1\n",
+        "newsstemmer/combine/sections.py": "def f(): return 1\n",
         "newsstemmer/models/region.json": "{}",
         "newsstemmer/models/sections.json": "{\"trees\": 1}",
         "newsstemmer/models/README.md": "# models\n",
@@ -48,7 +48,7 @@ def test_stamp_follows_code_models_and_scripts_not_the_trained_models(checkout):
     (checkout / "newsstemmer/models/README.md").write_text("# the models\n")
     (checkout / "newsstemmer/crawl/learner.py").write_text("y = 3\n")
     assert _common.code_stamp() == first
-    for rel, text in (("newsstemmer/decision/sections.py", "def f(): return 2\n"),
+    for rel, text in (("newsstemmer/combine/sections.py", "def f(): return 2\n"),
                       ("newsstemmer/models/region.json", "{\"a\": 1}"),
                       ("benchmarks/train_sections.py", "z = 4\n")):
         before = _common.code_stamp()
@@ -70,7 +70,7 @@ def test_cache_is_read_back_only_when_made_by_the_same_code_and_settings(checkou
     assert _common.cached(path, build(2), "units", {"k": 1}) == {"value": 1}  # read back
     assert calls == [1]
     assert _common.cached(path, build(3), "units", {"k": 2}) == {"value": 3}  # other settings
-    (checkout / "newsstemmer/decision/sections.py").write_text("def f(): return 3\n")
+    (checkout / "newsstemmer/combine/sections.py").write_text("def f(): return 3\n")
     assert _common.cached(path, build(4), "units", {"k": 2}) == {"value": 4}  # other code
     assert calls == [1, 3, 4]
     assert _common.cached(None, build(5), "units") == {"value": 5}  # nothing kept

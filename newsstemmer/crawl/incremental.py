@@ -30,6 +30,7 @@ from typing import Any
 from scrapy import signals
 from scrapy.exceptions import DropItem
 
+from ..errors import NewsstemmerError
 from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
 from .history import Emitted
@@ -46,7 +47,7 @@ UPDATE = "update"
 UNCHANGED = "unchanged"
 
 
-class Unchanged(DropItem):
+class Unchanged(DropItem, NewsstemmerError):
     """The article was emitted before and has not changed since: not emitted again."""
 
     def __init__(self, message: str):

@@ -45,7 +45,8 @@ from twisted.internet.defer import maybeDeferred
 from twisted.internet.threads import deferToThread
 from w3lib.url import canonicalize_url
 
-from ..chain import ExtractOptions, load_single
+from ..combine.extract import ExtractOptions
+from ..single import load_single
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
 from .config import Config

@@ -19,6 +19,7 @@ from typing import Any
 
 from scrapy.exceptions import DropItem
 
+from ..errors import NewsstemmerError
 from .incremental import UNCHANGED, UPDATE, Unchanged
 from .items import Article, FetchedPage
 from .learner import STATS, SiteLearner
@@ -26,7 +27,7 @@ from .learner import STATS, SiteLearner
 __all__ = ["Buffered", "NewsstemmerPipeline"]
 
 
-class Buffered(DropItem):
+class Buffered(DropItem, NewsstemmerError):
     """The page was stored in the buffer until its site's layouts are learned."""
 
     def __init__(self, message: str):

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
+from ..combine.extract import ExtractOptions, extract_with_patterns
+from ..single import extract_single, load_single
 from ..dom.parse import HTMLParseError
-from ..grouping import learn
-from ..layout.learning import LearnOptions
+from ..combine.learn import LearnOptions, learn
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config

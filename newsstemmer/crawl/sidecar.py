@@ -43,7 +43,8 @@ from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.protocol import Factory, Protocol
 from twisted.python.failure import Failure
 
-from ..chain import ExtractOptions
+from ..combine.extract import ExtractOptions
+from ..errors import NewsstemmerError
 from ..layout.patterns import SitePatterns
 from .config import Config
 from .items import FetchedPage
@@ -67,7 +68,7 @@ SOCKET_BUFFER = 1 << 20
 EXIT_WAIT = 5.0
 
 
-class SidecarError(RuntimeError):
+class SidecarError(NewsstemmerError, RuntimeError):
     """The second process answered a request with an error (its text)."""
 
 

@@ -11,12 +11,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from ..errors import NewsstemmerError
+
 __all__ = ["StateError", "connect", "move_aside", "open_versioned", "transaction"]
 
 log = logging.getLogger(__name__)
 
 
-class StateError(RuntimeError):
+class StateError(NewsstemmerError, RuntimeError):
     """A state database is unreadable, foreign, or newer than this newsstemmer."""
 
 

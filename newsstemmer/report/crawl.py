@@ -22,7 +22,7 @@ from ..layout.patterns import PatternFileError, SitePatterns
 from ..page import Page
 from . import write_html
 from .charts import line_chart, share_bar
-from .model import build_site_report
+from .sitereport import build_site_report
 from .render import figure, page_shell, percent, render_site_report
 from .store import DATA_DIR, CrawlDataError, SampleStore, read_summary
 

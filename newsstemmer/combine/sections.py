@@ -16,10 +16,10 @@ how often and how heavily it occurs, its link density, teaser-listing shape and
 recurrence across the site, where it stands against the layout's largest section (path
 relation, DOM distance, before or after it), the role hints of the ``id``/``class``
 names on its own part of the path, its text shape, and how much of it the single-page
-region extractor (:mod:`newsstemmer.decision.regional`) keeps on the same pages.
+region extractor (:mod:`newsstemmer.single.region.extractor`) keeps on the same pages.
 
 Two shapes the training data hold too few of for the trees (a story card inside the
-article, an author's bio after it: :mod:`newsstemmer.decision.boxes`) are read per unit
+article, an author's bio after it: :mod:`newsstemmer.combine.boxes`) are read per unit
 as well (:func:`unit_signals`) and take MAIN away by rule (:func:`main_units`).
 """
 
@@ -29,7 +29,6 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -39,14 +38,15 @@ from ..evaluation import shingles, tokens
 from lxml import etree
 
 from ..layout.blocks import LayoutBlock, PageBlocks, block_elements, blocks_of, line_digest
-from ..layout.matching import ExtractOptions, PatternMatch, choose_match
+from ..layout.matching import LayoutExtractOptions, PatternMatch, choose_match
 from ..layout.learning import teaser_blocks
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..layout.scoring import diff_score, main_score
 from ..page import Page
-from ..single.crf.hints import HINTS, element_hints, hints
+from ..single.signals.hints import HINTS, element_hints, hints
 from .boxes import BIO_SHARE, CARD_SHARE, byline_lines, carries, lead_name, opens_with_link, picture_holders
-from .model import TreeModel, shipped_model, shipped_model_path
+from ..shipped import load_model
+from ..trees import TreeModel
 
 __all__ = [
     "SECTION_FEATURES",
@@ -59,7 +59,6 @@ __all__ = [
     "page_evidence",
     "unit_labels",
     "EVIDENCE_PAGES",
-    "default_section_model",
     "evidence_sample",
     "main_units",
     "section_units",
@@ -156,7 +155,7 @@ def section_units(site: SitePatterns, pages: Sequence[Page]) -> tuple[list[Secti
     Returns the units and, per page number, its match (pages no layout matches, or
     unreadable ones, are left out).
     """
-    opts = ExtractOptions()
+    opts = LayoutExtractOptions()
     bopts = site.block_options()
     units: dict[tuple, SectionUnit] = {}
     matched: dict[int, _Matched] = {}
@@ -252,7 +251,7 @@ class PageEvidence:
     The names are read from the tree, not from the block path, whose steps drop
     per-item tokens (``author-…``, ``tag-…``) and keep only the last levels.
 ``pictured``: per page, the blocks whose own branch holds a linked picture (a card's
-thumbnail, :func:`~newsstemmer.decision.boxes.picture_holders`)."""
+thumbnail, :func:`~newsstemmer.combine.boxes.picture_holders`)."""
 
     region: dict[int, str] = field(default_factory=dict)
     names: dict[int, dict[int, frozenset[str]]] = field(default_factory=dict)
@@ -304,7 +303,7 @@ def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, 
     """Region bodies (if ``region``) and branch names of a sample of the matched pages
     (:func:`evidence_sample`; each page's tree is parsed again if it was let go, and let
     go after)."""
-    from .regional import shared_region
+    from ..single import extract_single  # numpy and the region models: only when needed
 
     ev = PageEvidence()
     bopts = site.block_options()
@@ -315,7 +314,7 @@ def page_evidence(site: SitePatterns, pages: Sequence[Page], matched: dict[int, 
         try:
             tree = page.tree
             if region:
-                ev.region[n] = shared_region().extract(tree, page.url)[1]
+                ev.region[n] = extract_single(page, "region").body  # (on ``tree``, the page's)
             pb, elements = block_elements(tree, bopts)
         except HTMLParseError:
             continue
@@ -483,7 +482,7 @@ def unit_features(
 
 def unit_signals(units: Sequence[SectionUnit], matched: dict[int, _Matched],
                  evidence: PageEvidence | None = None) -> np.ndarray:
-    """Per unit, the :data:`SIGNALS` (:mod:`newsstemmer.decision.boxes`): ``card``, the
+    """Per unit, the :data:`SIGNALS` (:mod:`newsstemmer.combine.boxes`): ``card``, the
     share of its occurrences on pages with evidence (``evidence.pictured``) that open
     with a wholly linked headline line in a branch holding a linked picture; ``bio``, the
     share of its occurrences after the article's core (the largest section's block) that
@@ -568,14 +567,9 @@ def main_units(model: TreeModel, X: np.ndarray, signals: np.ndarray | None = Non
     return main
 
 
-def default_section_model() -> Path:
-    """The model file shipped in the package."""
-    return shipped_model_path("sections.json")
-
-
 def shared_section_model() -> TreeModel:
     """The process's section model (the shipped one, loaded on first use)."""
-    return shipped_model("sections.json", SECTION_FEATURES)
+    return load_model("sections", SECTION_FEATURES)
 
 
 def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | None = None,

@@ -1,39 +1,29 @@
 """The learned region extractor for single pages (``--method region``).
 
 DOM PageRank's analysis of the page, then two learned decisions in place of its
-hand-set ones: which element holds the article (:mod:`.region`: a tree model
+hand-set ones: which element holds the article (:mod:`.candidates`: a tree model
 ranks the candidates, PageRank's own main element kept unless another scores
 clearly higher) and which of that element's parts to leave out beyond PageRank's
 own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
-Both models are trained by ``benchmarks/train_region.py``.
+Both models (``region`` and ``region-clean`` of :data:`newsstemmer.trees.SHIPPED`) are
+trained by ``benchmarks/train_region.py``.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 from lxml import etree
 
-from ..single.pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from ...shipped import load_model
+from ...trees import ModelFileError, TreeModel
+from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from .model import DecisionModelError, TreeModel
-from .region import REGION_FEATURES, RegionView, region_candidates, region_features
 
-__all__ = ["RegionExtractor", "default_region_models", "shared_region"]
-
-_LOCK = threading.Lock()
-_SHARED: "RegionExtractor | None" = None
-
-
-def default_region_models() -> tuple[Path, Path]:
-    """The two model files shipped in the package: the region ranker and the cleaning."""
-    base = resources.files("newsstemmer") / "models"
-    return Path(str(base / "region.json")), Path(str(base / "region-clean.json"))
+__all__ = ["RegionExtractor"]
 
 
 def _margin(model: TreeModel | None, key: str, default: float) -> float:
@@ -41,7 +31,7 @@ def _margin(model: TreeModel | None, key: str, default: float) -> float:
         return default
     value = model.info.get(key, default)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not np.isfinite(value):
-        raise DecisionModelError(f"the model's {key!r} is not a number: {value!r}")
+        raise ModelFileError(f"the model's {key!r} is not a number: {value!r}")
     return float(value)
 
 
@@ -52,7 +42,7 @@ class RegionExtractor:
     (default: the shipped ones); ``None`` as a loaded model keeps PageRank's own
     decision for that step (``RegionExtractor(region=False)`` and ``clean=False``
     turn one off).  A corrupt file, or one made for other features, raises
-    :class:`~newsstemmer.decision.model.DecisionModelError`.  Holds no per-page
+    :class:`~newsstemmer.trees.ModelFileError`.  Holds no per-page
     state: one instance serves every thread.
     """
 
@@ -61,9 +51,8 @@ class RegionExtractor:
         region: str | os.PathLike[str] | TreeModel | bool | None = None,
         clean: str | os.PathLike[str] | TreeModel | bool | None = None,
     ) -> None:
-        default_region, default_clean = default_region_models()
-        self.region = self._load(region, default_region, REGION_FEATURES)
-        self.clean = self._load(clean, default_clean, CLEAN_FEATURES)
+        self.region = self._load(region, "region", REGION_FEATURES)
+        self.clean = self._load(clean, "region-clean", CLEAN_FEATURES)
         #: A candidate replaces PageRank's main element only if it scores this much higher.
         self.region_margin = _margin(self.region, "margin", 0.0)
         #: An element is left out when its score passes this.
@@ -74,14 +63,16 @@ class RegionExtractor:
         self.guard = _margin(self.region if self.region is not None else self.clean, "guard", 0.0)
 
     @staticmethod
-    def _load(model, default: Path, features: tuple[str, ...]) -> TreeModel | None:
+    def _load(model, shipped: str, features: tuple[str, ...]) -> TreeModel | None:
         if model is False:
             return None
         if isinstance(model, TreeModel):
             if model.features != tuple(features):
-                raise DecisionModelError("the model was trained on other features than this version computes")
+                raise ModelFileError("the model was trained on other features than this version computes")
             return model
-        return TreeModel.load(default if model is None or model is True else model, features)
+        if model is None or model is True:
+            return load_model(shipped, features)  # (read once per process)
+        return TreeModel.load(model, features)
 
     def extract(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str]:
         """(title, body) of one page on its own (its tree, or its HTML as text)."""
@@ -145,13 +136,3 @@ class RegionExtractor:
         region = self.choose_region(view)
         lines = region_paragraphs(an, region, self.left_out(view, region))
         return title, "\n".join(self.guarded(an, lines))
-
-
-def shared_region() -> RegionExtractor:
-    """The process's extractor with the shipped models (loaded on first use)."""
-    global _SHARED
-    if _SHARED is None:
-        with _LOCK:
-            if _SHARED is None:
-                _SHARED = RegionExtractor()
-    return _SHARED

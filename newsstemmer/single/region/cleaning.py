@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..single.crf.hints import HINTS, element_hints
-from ..single.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
+from ..signals.hints import HINTS, element_hints
+from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from .context import CONTEXT_FEATURES, part_context
-from .region import CLEANABLE, CLEANABLE_TAGS, RegionView
+from .candidates import CLEANABLE, CLEANABLE_TAGS, RegionView
 
 __all__ = ["CLEANABLE_TAGS", "CLEAN_FEATURES", "cleaning_candidates", "cleaning_features"]
 

@@ -1,6 +1,6 @@
 """Two shapes of text that varies per page but is not the article, read from blocks.
 
-The section decision (:mod:`newsstemmer.decision.sections`) leaves the layout's MAIN
+The section decision (:mod:`newsstemmer.combine.sections`) leaves the layout's MAIN
 units to a model trained on the datasets' gold; two structures the gold holds too few
 of for the trees to single out (issue #12, NOTES.md "#12 cards and bios") are told by
 their shape instead, over all the pages of a unit:
@@ -13,7 +13,7 @@ their shape instead, over all the pages of a unit:
   words (a person's name) that a short line between the page's headline and the
   article's core (the byline) also carries.
 
-The helpers here say it of one block; :func:`newsstemmer.decision.sections.unit_signals`
+The helpers here say it of one block; :func:`newsstemmer.combine.sections.unit_signals`
 takes the shares over a unit's pages and :data:`CARD_SHARE` / :data:`BIO_SHARE` the
 decision.  Both tests need capitalised names or links and pictures: a script without
 letter case never shows a bio, and a card without a picture stays the model's to judge.

@@ -1,4 +1,4 @@
-"""When the per-page choice (:mod:`newsstemmer.decision.pagechoice`) runs: a cheap test
+"""When the per-page choice (:mod:`newsstemmer.combine.pagechoice`) runs: a cheap test
 with no model and no numpy, made on every page a layout matches."""
 
 from __future__ import annotations

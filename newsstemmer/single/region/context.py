@@ -23,8 +23,8 @@ from collections import Counter
 
 import numpy as np
 
-from ..single.crf.hints import HINTS, element_hints
-from .region import RegionView
+from ..signals.hints import HINTS, element_hints
+from .candidates import RegionView
 
 __all__ = ["CONTEXT_FEATURES", "part_context"]
 

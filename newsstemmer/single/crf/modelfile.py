@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...errors import NewsstemmerError
+from ...shipped import model_path
 from .features import FEATURE_VERSION, block_features
 from .segmentation import DEFAULT_SPLIT_TAGS, CRFPage
 
@@ -33,12 +35,12 @@ __all__ = [
 ]
 
 #: The shipped model (trained by ``benchmarks/train_crf.py``).
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "models" / "crf-default.zip"
+DEFAULT_MODEL = model_path("crf")
 MODEL_FORMAT = "newsstemmer-crf"
 MODEL_VERSION = 1
 
 
-class CRFModelError(ValueError):
+class CRFModelError(NewsstemmerError, ValueError):
     """A CRF model file is missing, unreadable, corrupt, or not a newsstemmer CRF model."""
 
 

@@ -1,15 +1,15 @@
 """The learned per-page choice between a layout's article and the region extractor's.
 
 A learned layout decides its sections once for all the site's pages
-(:mod:`newsstemmer.decision.sections`); on some pages it still gives the wrong text
+(:mod:`newsstemmer.combine.sections`); on some pages it still gives the wrong text
 (a near-empty body when the article sits in a part of the page the layout judged not
 main, a box of varying text kept as main), where the single-page region extractor
-(:mod:`newsstemmer.decision.regional`) finds the article, and on others the reverse.
+(:mod:`newsstemmer.single.region.extractor`) finds the article, and on others the reverse.
 A small tree model trained on the gold of many sites (``benchmarks/train_pagechoice.py``,
 site-grouped) decides per page which of the two bodies to return.
 
 Running region on every page would cost more than the layout itself, so it runs only
-where it can change the answer (:func:`~newsstemmer.decision.choicegate.needs_region`):
+where it can change the answer (:func:`~newsstemmer.combine.pagechoice_gate.needs_region`):
 on pages whose layout text is short against the page's text, of layouts where the
 choice took region's body on at least one page of the section decision's evidence
 sample at learning time (kept in the pattern file, ``extras["region_choice"]``: pattern
@@ -31,18 +31,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
 from ..article import Article
 from ..dom.text import significant, weight
 from ..layout.blocks import blocks_of, line_digest
-from ..layout.matching import ExtractOptions, block_roles, extract_with_layouts, match_pattern
+from ..layout.matching import LayoutExtractOptions, block_roles, extract_with_layouts, match_pattern
 from ..layout.patterns import SitePatterns
 from ..page import Page
-from .choicegate import AGREEMENT_KEY, CHOICE_KEY, layout_text
-from .model import TreeModel, shipped_model, shipped_model_path
+from .pagechoice_gate import AGREEMENT_KEY, CHOICE_KEY, layout_text
+from ..shipped import load_model
+from ..trees import TreeModel
 from .sections import TextReference
 
 __all__ = [
@@ -53,7 +53,6 @@ __all__ = [
     "extends_only",
     "lines_found",
     "choose_body",
-    "default_choice_model",
     "layout_agreement",
     "line_roles",
     "page_features",
@@ -200,14 +199,9 @@ def page_features(
     return row
 
 
-def default_choice_model() -> Path:
-    """The model file shipped in the package."""
-    return shipped_model_path("pagechoice.json")
-
-
 def shared_choice_model() -> TreeModel:
     """The process's page-choice model (the shipped one, loaded on first use)."""
-    return shipped_model("pagechoice.json", PAGE_FEATURES)
+    return load_model("pagechoice", PAGE_FEATURES)
 
 
 #: A region body whose text is at least this share of lines the layout knows as the
@@ -280,9 +274,9 @@ def store_agreement(site: SitePatterns, pages: Sequence[Page], region_bodies: di
     ``site.extras`` (:data:`AGREEMENT_KEY`); then run the choice itself on those pages
     and keep, per layout, the share of them where it took region's body
     (:data:`CHOICE_KEY`): extraction runs region only on the pages of layouts where that
-    share is not 0 (:func:`~newsstemmer.decision.choicegate.needs_region`)."""
+    share is not 0 (:func:`~newsstemmer.combine.pagechoice_gate.needs_region`)."""
     taken = []
-    opts = ExtractOptions(page_choice=False)
+    opts = LayoutExtractOptions()
     for n, body in sorted(region_bodies.items()):
         art = extract_with_layouts(pages[n], site, opts)
         if art.matched and art.pattern and art.is_article:
@@ -315,11 +309,11 @@ def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
     """The page's article after the learned choice: ``article`` (a layout's, matched) as
     it is, or with region's body where the model judges region's the better one (and
     region's does not merely add text around the layout's: :func:`extends_only`).  The
-    caller runs it where :func:`~newsstemmer.decision.choicegate.needs_region` says it
+    caller runs it where :func:`~newsstemmer.combine.pagechoice_gate.needs_region` says it
     could change the answer (``page_weight``: the page's blocks' total weight)."""
-    from .regional import shared_region
+    from ..single import extract_single  # numpy and the region models: only when needed
 
-    _, region_body = shared_region().extract(page.tree, page.url)
+    region_body = extract_single(page, "region").body
     if takes_region(page, site, article, region_body, page_weight, model):
         article.body = region_body
         article.method = f"{article.method}+region"

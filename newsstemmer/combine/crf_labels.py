@@ -3,7 +3,7 @@
 The CRF (:mod:`newsstemmer.single.crf`) learns from labelled pages; newsstemmer
 labels the pages its learned layout patterns match instead of asking for
 labels by hand.  That combines two methods, the layout engine and the CRF, so
-it lives here, above both (like :mod:`newsstemmer.chain`): the methods never
+it lives here, above both (like :mod:`newsstemmer.combine.extract`): the methods never
 import each other.
 """
 
@@ -13,13 +13,13 @@ from collections.abc import Iterable
 
 from rapidfuzz.distance import LCSseq
 
-from .chain import extract_with_patterns
-from .layout.blocks import blocks_of, line_digest
-from .layout.matching import block_roles, match_pattern
-from .layout.patterns import SitePatterns
-from .page import Page
-from .single.crf import DEFAULT_SPLIT_TAGS, TrainingPage, segment
-from .single.crf.words import TOKEN
+from .extract import extract_with_patterns
+from ..layout.blocks import blocks_of, line_digest
+from ..layout.matching import block_roles, match_pattern
+from ..layout.patterns import SitePatterns
+from ..page import Page
+from ..single.crf import DEFAULT_SPLIT_TAGS, TrainingPage, segment
+from ..single.crf.words import TOKEN
 
 __all__ = ["pattern_labels"]
 

@@ -7,7 +7,7 @@ a split body) or too large (related boxes, captions, comments).  Here the choice
 a ranking: the *candidates* are the core and its ancestors, PageRank's own main
 element and the elements of highest DensitySum with their container ancestors;
 each gets a row of features read off PageRank's analysis (:data:`REGION_FEATURES`),
-a tree model (:class:`~newsstemmer.decision.model.TreeModel`, trained by
+a tree model (:class:`~newsstemmer.trees.TreeModel`, trained by
 ``benchmarks/train_region.py`` on the shingle F1 each candidate's text scores
 against the gold) scores the rows, and the best candidate's text is extracted as
 PageRank extracts its own (:func:`~newsstemmer.single.pagerank.region_paragraphs`).
@@ -20,9 +20,9 @@ from itertools import repeat
 
 import numpy as np
 
-from ..single.crf.hints import element_hints
-from ..single.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
-from ..single.pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
+from ..signals.hints import element_hints
+from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
+from ..pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
 __all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
 

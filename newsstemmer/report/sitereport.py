@@ -1,7 +1,7 @@
 """What a site's report says: its layouts, the pages each covers, a sample of each,
 and the pages no layout covers with the fallback's result.
 
-Every page goes through :func:`newsstemmer.chain.extract_with_patterns`, so the
+Every page goes through :func:`newsstemmer.combine.extract.extract_with_patterns`, so the
 report shows what extraction gives, layout choice and fallback included.  Only the
 sample of each layout is looked at again, block by block (:mod:`.sample`).
 """
@@ -13,10 +13,10 @@ import datetime as _dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..chain import extract_with_patterns
 from ..dom.parse import HTMLParseError
 from ..layout.blocks import blocks_of
-from ..layout.matching import ExtractOptions, match_all
+from ..combine.extract import ExtractOptions, extract_with_patterns
+from ..layout.matching import match_all
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..page import Page
 from .sample import Sample, marked_sample
