@@ -141,10 +141,10 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
         return ld, "json-ld"
     if og:
         return _strip_site(og[1], site_name, host), "opengraph"
-    if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
-        return facts.h1[0], "html"
     if facts.title:
         return _strip_site(facts.title, site_name, host), "html"
+    if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
+        return facts.h1[0], "html"
     return None, None
 
 
