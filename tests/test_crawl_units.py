@@ -14,7 +14,7 @@ from scrapy.settings import Settings
 
 from newsstemmer import SitePatterns
 from newsstemmer.crawl.addon import NewsstemmerAddon
-from newsstemmer.crawl.buffer import PageBuffer
+from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.config import DEFAULTS, Config
 from newsstemmer.crawl.extension import NewsstemmerExtension
 from newsstemmer.crawl.items import Article, FetchedPage
@@ -30,7 +30,7 @@ from newsstemmer.crawl.learner import (
     patterns_path,
     run_round,
 )
-from newsstemmer.crawl.linkinfo import LinkInfo
+from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.middleware import NewsstemmerSpiderMiddleware
 from newsstemmer.crawl.pipeline import NewsstemmerPipeline
 from newsstemmer.crawl.spiders.news import read_start_urls
@@ -382,7 +382,7 @@ def test_components_are_not_configured_when_disabled():
 
 
 def test_frontier_resumes_only_interrupted_crawls(tmp_path):
-    from newsstemmer.crawl.frontier import Frontier
+    from newsstemmer.crawl.storage.sqlite_frontier import Frontier
 
     db = tmp_path / "frontier.sqlite"
     f = Frontier(db)

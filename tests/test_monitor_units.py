@@ -15,13 +15,13 @@ import pytest
 
 from newsstemmer.crawl.config import Config
 from newsstemmer.crawl.discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
-from newsstemmer.crawl.fetchlog import FETCH, RECHECK, SKIP, FetchLog, hint_is_later
-from newsstemmer.crawl.history import ArticleHistory, Emitted
+from newsstemmer.crawl.storage.sqlite_fetchlog import FETCH, RECHECK, SKIP, FetchLog, hint_is_later
+from newsstemmer.crawl.storage.sqlite_history import ArticleHistory, Emitted
 from newsstemmer.crawl.incremental import article_change, body_change, content_hash
 from newsstemmer.crawl.metadata import page_metadata, visible_text
 from newsstemmer.crawl.monitor import health_alerts
-from newsstemmer.crawl.runlog import RunLog
-from newsstemmer.crawl.store import StateError
+from newsstemmer.crawl.storage.sqlite_runlog import RunLog
+from newsstemmer.crawl.storage.sqlite_files import StateError
 from newsstemmer.crawl.testing import REPO_ROOT
 from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.demo.days import NEW_PER_DAY, UPDATES_PER_DAY

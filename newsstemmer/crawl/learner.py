@@ -56,7 +56,7 @@ from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_i
 from .rounds import (
     EXTRACTED, FAILED, NON_ARTICLE, ROUND_INLINE_MAX_CHARS, UNMATCHED, Outcome, RoundResult, extract_page, run_round,
 )
-from .runlog import RunLog
+from .storage.sqlite_runlog import RunLog
 from .sidecar import Sidecar
 from .storage import Storage
 

@@ -28,7 +28,7 @@ from .config import Config
 from .items import Article, FetchedPage
 from .metadata import page_metadata, visible_text
 from .patternfiles import merge_patterns, patterns_path
-from .storage import open_linkinfo, open_page_buffer
+from .storage import Storage
 
 __all__ = [
     "EXTRACTED", "FAILED", "NON_ARTICLE", "READY", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
@@ -133,12 +133,13 @@ def run_round(
     fetched still help find its headline.  Opens its own database connections
     (it may run in a worker thread).
     """
-    buffer = open_page_buffer(config)
+    storage = Storage(config)
+    buffer = storage.page_buffer()
     try:
         pages = buffer.get(site, urls)
     finally:
         buffer.close()
-    links = open_linkinfo(config, create=False)
+    links = storage.linkinfo(create=False)
     if links is not None:
         try:
             for p in pages:

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 from ...layout.patterns import PatternFileError, SitePatterns
 from ..items import FetchedPage
-from ..linkinfo import clean_anchor_text
+from .sqlite_anchors import clean_anchor_text
 from .redis_keys import Keys
 
 __all__ = ["RedisEmits", "RedisLeases", "RedisLinkInfo", "RedisPageBuffer", "RedisPatterns"]

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .store import open_versioned, transaction
+from .sqlite_files import open_versioned, transaction
 
 __all__ = ["LinkInfo", "clean_anchor_text"]
 

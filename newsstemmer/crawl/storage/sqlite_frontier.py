@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .items import utc_now
-from .store import open_versioned, transaction
+from ..items import utc_now
+from .sqlite_files import open_versioned, transaction
 
 __all__ = ["Frontier", "Resume"]
 

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import open_versioned, transaction
+from .sqlite_files import open_versioned, transaction
 
 __all__ = ["FETCH", "RECHECK", "SKIP", "FetchLog", "Plan", "decide", "hint_is_later"]
 

@@ -20,8 +20,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .items import utc_now
-from .store import open_versioned
+from ..items import utc_now
+from .sqlite_files import open_versioned
 
 __all__ = ["ArticleHistory", "Emitted"]
 
