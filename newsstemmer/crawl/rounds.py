@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-import pickle
 import sys
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -28,11 +27,12 @@ from .config import Config
 from .items import Article, FetchedPage
 from .metadata import page_metadata, visible_text
 from .patternfiles import merge_patterns, patterns_path
+from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
 from .storage import Storage
 
 __all__ = [
-    "EXTRACTED", "FAILED", "NON_ARTICLE", "READY", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
-    "answer", "extract_page", "frame", "read_frame", "run_round", "serve", "write_frame",
+    "EXTRACTED", "FAILED", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
+    "answer", "extract_page", "run_round", "serve",
 ]
 
 log = logging.getLogger(__name__)
@@ -190,64 +190,26 @@ def _single_page(item: Article, core: Page, method: str) -> None:
 
 # --------------------------------------------------------------------------------------
 # The crawl's second process (see newsstemmer.crawl.sidecar): requests in on stdin,
-# answers out on stdout, each one frame.
-
-#: A frame: this many bytes of length (big-endian), then a pickle of that length.
-FRAME_HEADER = 4
-
-
-#: The process's first frame: imports done, the single-page method loaded, requests welcome.
-READY = (0, True, "ready")
-
-
-def frame(message: Any) -> bytes:
-    """One message as a frame: its pickle's length (:data:`FRAME_HEADER` bytes) and the pickle."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return len(data).to_bytes(FRAME_HEADER, "big") + data
-
-
-def write_frame(stream: BinaryIO, message: Any) -> None:
-    """Write one message as a frame (no flush)."""
-    stream.write(frame(message))
-
-
-def read_frame(stream: BinaryIO) -> Any:
-    """The next message of a stream of frames; ``EOFError`` at its end."""
-    head = stream.read(FRAME_HEADER)
-    if len(head) < FRAME_HEADER:
-        raise EOFError
-    size = int.from_bytes(head, "big")
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError
-    return pickle.loads(data)
+# answers out on stdout, each one frame (newsstemmer.crawl.sidecar_protocol).
 
 
 def answer(config: Config, patterns: dict[str, SitePatterns | None], message: tuple[Any, ...]) -> Any:
-    """The answer to one request of the crawl's reactor (the sidecar's protocol):
-
-    * ``("patterns", site, patterns)``: the site's current patterns, for the extractions
-      that follow (no answer: ``None``);
-    * ``("extract", id, (url, site, html, anchor_texts, fetched_at), options)``: ``(id, True, Outcome)``;
-    * ``("round", id, run_round arguments after the config)``: ``(id, True, RoundResult)``.
-
-    A request that raises is answered ``(id, False, "<error>")``.
-    """
+    """The answer to one request of the crawl's reactor (see :mod:`~newsstemmer.crawl.sidecar_protocol`):
+    ``None`` for new patterns (kept in ``patterns``), ``(id, ok, value)`` for the others."""
     kind = message[0]
-    if kind == "patterns":
+    if kind == PATTERNS:
         patterns[message[1]] = message[2]
         return None
     rid = message[1]
     try:
-        if kind == "extract":
-            url, site, html, anchors, fetched_at = message[2]
-            page = FetchedPage(url, site, html, list(anchors), fetched_at)
-            return rid, True, extract_page(page, patterns.get(site), message[3])
-        if kind == "round":
+        if kind == EXTRACT:
+            page = page_of(message[2])
+            return rid, True, extract_page(page, patterns.get(page.site), message[3])
+        if kind == ROUND:
             return rid, True, run_round(config, *message[2])
-        return rid, False, f"unknown request {kind!r}"
+        return failed(rid, f"unknown request {kind!r}")
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the reactor decides what a failure means
-        return rid, False, f"{type(exc).__name__}: {exc}"[:2000]
+        return failed(rid, exc)
 
 
 def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, nice: int = 0) -> None:
