@@ -33,7 +33,7 @@ from scrapy.exceptions import DropItem
 from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
 from .storage.sqlite_history import Emitted
-from .items import Article
+from .items import ArticleItem
 from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
 
@@ -97,7 +97,7 @@ class Incremental:
                                 (signals.spider_closed, self.close)):
             crawler.signals.connect(handler, signal=signal)
 
-    def check(self, item: Article) -> str:
+    def check(self, item: ArticleItem) -> str:
         """Annotate ``item`` and say whether it is ``new``, an ``update``, or ``unchanged``."""
         item.content_hash = content_hash(item.body)
         if not self.enabled or self.history is None or self.fetchlog is None:
@@ -128,7 +128,7 @@ class Incremental:
 
     def item_dropped(self, item: Any, exception: BaseException | None = None) -> None:
         self._waiting.pop(id(item), None)
-        if isinstance(item, Article) and self.fetchlog is not None and isinstance(exception, Unchanged):
+        if isinstance(item, ArticleItem) and self.fetchlog is not None and isinstance(exception, Unchanged):
             self.fetchlog.commit([item.url], article=bool(item.is_article))
 
     def close(self) -> None:

@@ -2,9 +2,9 @@
 
 :func:`extract_page` applies a site's patterns to one fetched page, :func:`run_round`
 reads buffered pages, learns from them if asked and extracts them.  The crawl's
-learner (:mod:`newsstemmer.crawl.learner`) runs them on the reactor thread, in a
-worker thread, or in its second process (:mod:`newsstemmer.crawl.sidecar`), which
-imports this module and not Scrapy.
+work runner (:mod:`newsstemmer.crawl.work`) runs them on the reactor thread, in a
+worker thread, or in the crawl's second process, whose loop is :func:`serve` (this
+module and the protocol, :mod:`newsstemmer.crawl.sidecar_protocol`; not Scrapy).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ..layout.learning import LearnOptions
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config
-from .items import Article, FetchedPage
+from .items import ArticleItem, FetchedPage
 from .metadata import page_metadata, visible_text
 from .patternfiles import merge_patterns, patterns_path
 from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
@@ -57,7 +57,7 @@ class Outcome:
 
     url: str
     kind: str  # extracted | non_article | unmatched | failed
-    item: Article | None = None
+    item: ArticleItem | None = None
     error: str | None = None
 
 
@@ -76,7 +76,7 @@ def extract_page(
         meta = page_metadata(core.tree, page.url) if emittable else None
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
         return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
-    item = Article(
+    item = ArticleItem(
         url=page.url,
         site=page.site,
         title=art.title,
@@ -178,7 +178,7 @@ def run_round(
     return result
 
 
-def _single_page(item: Article, core: Page, method: str) -> None:
+def _single_page(item: ArticleItem, core: Page, method: str) -> None:
     """Give a page no layout covers its single-page extraction (``NEWSSTEMMER_SINGLE_PAGE_METHOD``)."""
     try:
         art = extract_single(core, method)

@@ -51,7 +51,7 @@ from ..config import Config
 from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
 from ..storage.sqlite_fetchlog import RECHECK, SKIP
 from ..storage.sqlite_frontier import Resume
-from ..items import Article, FetchedPage
+from ..items import ArticleItem, FetchedPage
 from ..learner import STATS, page_failed
 from ..link_reading import tree_links
 from ..monitor import RunMonitor
@@ -408,7 +408,7 @@ class NewsSpider(scrapy.Spider):
 
     def _item_done(self, item: Any, response: Any = None) -> None:
         """An item was written by the feeds, or its page buffered: the page is done."""
-        if isinstance(item, (Article, FetchedPage)):
+        if isinstance(item, (ArticleItem, FetchedPage)):
             urls = [item.url]
             if response is not None and not response.url.startswith("data:"):
                 urls += [response.url, *response.meta.get("redirect_urls", [])]
