@@ -337,7 +337,7 @@ def test_storage_is_sqlite_without_the_setting(tmp_path):
 
 
 def test_article_history_contract(config):
-    from newsstemmer.crawl.storage.sqlite_history import Emitted
+    from newsstemmer.crawl.storage.records import Emitted
 
     h = Storage(config).history()
     assert h.get("http://a/1") is None and h.count() == 0 and h.recent("a", 5) == []
@@ -361,7 +361,7 @@ def test_article_history_contract(config):
 
 
 def test_fetch_log_contract(config):
-    from newsstemmer.crawl.storage.sqlite_fetchlog import FETCH, RECHECK, SKIP
+    from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP
 
     fl = Storage(config).fetchlog()
     url = "http://a/story"

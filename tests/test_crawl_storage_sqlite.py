@@ -9,11 +9,12 @@ import sqlite3
 import pytest
 
 from newsstemmer.crawl.items import FetchedPage
+from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, hint_is_later
 from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
-from newsstemmer.crawl.storage.sqlite_fetchlog import FETCH, RECHECK, SKIP, FetchLog, hint_is_later
+from newsstemmer.crawl.storage.sqlite_fetchlog import FetchLog
 from newsstemmer.crawl.storage.sqlite_files import StateError
-from newsstemmer.crawl.storage.sqlite_history import ArticleHistory, Emitted
+from newsstemmer.crawl.storage.sqlite_history import ArticleHistory
 from newsstemmer.crawl.storage.sqlite_runlog import RunLog
 
 BASE = "http://127.0.0.1:8765"

@@ -32,10 +32,10 @@ from scrapy.exceptions import DropItem
 
 from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
-from .storage.sqlite_history import Emitted
 from .items import ArticleItem
 from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
+from .storage.records import Emitted
 
 __all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
 

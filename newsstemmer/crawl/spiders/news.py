@@ -49,14 +49,13 @@ from ...dom.parse import parse_html
 from ...layout.learning import site_of
 from ..config import Config
 from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
-from ..storage.sqlite_fetchlog import RECHECK, SKIP
-from ..storage.sqlite_frontier import Resume
 from ..items import ArticleItem, FetchedPage
 from ..learner import STATS, page_failed
 from ..link_reading import tree_links
 from ..monitor import RunMonitor
 from ..storage import Storage
 from ..storage.base import AnchorStore, FetchRecord, FrontierStore
+from ..storage.records import RECHECK, SKIP, Resume
 
 __all__ = ["NewsSpider", "read_start_urls"]
 

@@ -13,10 +13,8 @@ import os
 from typing import Iterable, Protocol, Sequence
 
 from ...layout.patterns import SitePatterns
-from .sqlite_fetchlog import Plan
-from .sqlite_frontier import Resume
-from .sqlite_history import Emitted
 from ..items import FetchedPage
+from .records import Emitted, Plan, Resume
 
 __all__ = ["AnchorStore", "EmitRecord", "FetchRecord", "FrontierStore", "HistoryStore", "PageStore", "PatternStore",
            "SiteLeases"]

@@ -16,10 +16,9 @@ import time
 import zlib
 from typing import Any
 
-from .sqlite_fetchlog import Plan, decide
-from .sqlite_history import Emitted
 from ..items import utc_now
 from .redis_keys import Keys
+from .records import Emitted, Plan, decide
 
 __all__ = ["RedisArticleHistory", "RedisFetchLog"]
 
