@@ -184,7 +184,8 @@ class Sidecar:
         if self.alive and self._sent.get(page.site, False) is not patterns:
             self._sent[page.site] = patterns
             self._send(patterns_message(page.site, patterns))
-        return self._request(lambda rid: extract_request(rid, page, options), lambda: extract_page(page, patterns, options))
+        return self._request(lambda rid: extract_request(rid, page, options),
+                             lambda: extract_page(page, patterns, options))
 
     def round(self, args: tuple[Any, ...]) -> Deferred:
         """:func:`run_round` with these arguments (those after the config), in the process."""

@@ -125,7 +125,8 @@ class WorkRunner:
             if sidecar is not None and sidecar.ready and sidecar.pending < SIDECAR_MAX_PENDING:
                 job.where = PROCESS
                 d = sidecar.extract(page, patterns, self.options)
-                d.addErrback(lambda failure: extract_page(page, patterns, self.options))  # (an answer it could not send)
+                # (an answer it could not send: done here)
+                d.addErrback(lambda failure: extract_page(page, patterns, self.options))
                 return d
             if len(page.html) <= INLINE_MAX_CHARS:
                 job.where = INLINE

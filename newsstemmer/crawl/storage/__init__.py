@@ -9,7 +9,8 @@ they are SQLite files in ``NEWSSTEMMER_STATE_DIR`` (:mod:`.sqlite_buffer`,
 :mod:`.sqlite_anchors`, :mod:`.sqlite_frontier`, :mod:`.sqlite_history`, :mod:`.sqlite_fetchlog`,
 :mod:`.sqlite_runlog`, on the helpers of :mod:`.sqlite_files`) and the patterns folder
 (:mod:`.local`), and ``redis`` is never imported.  Each store's interface is in
-:mod:`.base`, the records and rules both kinds share in :mod:`.records`.  Every store is opened through :class:`Storage` (the one factory).
+:mod:`.base`, the records and rules both kinds share in :mod:`.records`.  Every store is
+opened through :class:`Storage` (the one factory).
 """
 
 from __future__ import annotations
