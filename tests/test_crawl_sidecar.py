@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from newsstemmer.combine.extract import ExtractOptions
-from newsstemmer.crawl.buffer import PageBuffer
+from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.config import DEFAULTS, Config
 from newsstemmer.crawl.rounds import answer, extract_page, read_frame, run_round, write_frame
 from newsstemmer.crawl.testing import (

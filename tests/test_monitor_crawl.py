@@ -25,7 +25,7 @@ from newsstemmer.layout.patterns import SitePatterns
 SPIDERMON = {
     "SPIDERMON_ENABLED": "True",
     "EXTENSIONS": json.dumps({"spidermon.contrib.scrapy.extensions.Spidermon": 500}),
-    "SPIDERMON_ENGINE_STOP_MONITORS": "newsstemmer.crawl.monitors.NewsstemmerMonitorSuite",
+    "SPIDERMON_ENGINE_STOP_MONITORS": "newsstemmer.crawl.spidermon_suite.NewsstemmerMonitorSuite",
 }
 
 

@@ -21,7 +21,7 @@ from scrapy.exceptions import DropItem
 
 from ..errors import NewsstemmerError
 from .incremental import UNCHANGED, UPDATE, Unchanged
-from .items import Article, FetchedPage
+from .items import ArticleItem, FetchedPage
 from .learner import STATS, SiteLearner
 
 __all__ = ["Buffered", "NewsstemmerPipeline"]
@@ -47,7 +47,7 @@ class NewsstemmerPipeline:
         if isinstance(item, FetchedPage):
             self.learner.buffer_page(item)
             raise Buffered(f"buffered until {item.site} is learned: {item.url}")
-        if isinstance(item, Article):
+        if isinstance(item, ArticleItem):
             verdict = self.learner.incremental.check(item)
             name = {UNCHANGED: "unchanged", UPDATE: "updates"}.get(verdict, "new")
             self.learner.monitor.count(item.site, name)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,7 @@ __all__ = [
     "LayoutPattern",
     "SitePatterns",
     "PatternFileError",
+    "pattern_file_name",
     "write_atomically",
 ]
 
@@ -68,6 +70,12 @@ def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None =
             pass
         raise
     return target
+
+
+def pattern_file_name(site: str) -> str:
+    """The file name of a site's patterns (``<site>.json``, characters unsafe in file names
+    replaced): the crawl writes these, the reports and ``patterns-export`` name them alike."""
+    return re.sub(r"[^\w.-]", "_", site) + ".json"
 
 
 class PatternFileError(NewsstemmerError, ValueError):

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .items import utc_now
-from .store import open_versioned, transaction
+from ..items import utc_now
+from .records import Resume
+from .sqlite_files import open_versioned, transaction
 
-__all__ = ["Frontier", "Resume"]
+__all__ = ["Frontier"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -43,16 +43,6 @@ CREATE TABLE IF NOT EXISTS urls (
     done INTEGER NOT NULL DEFAULT 0
 );
 """
-
-
-@dataclass
-class Resume:
-    """What the previous, interrupted crawl left."""
-
-    reason: str | None  # None: it never closed (killed)
-    pending: list[tuple[str, int]] = field(default_factory=list)  # (url, depth) scheduled, not done
-    done: int = 0
-    by_scrapy: bool = False  # a graceful stop with the same JOBDIR: Scrapy re-schedules the pending pages
 
 
 class Frontier:

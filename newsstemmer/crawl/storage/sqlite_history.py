@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import os
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
-from .items import utc_now
-from .store import open_versioned
+from ..items import utc_now
+from .records import Emitted
+from .sqlite_files import open_versioned
 
-__all__ = ["ArticleHistory", "Emitted"]
+__all__ = ["ArticleHistory"]
 
 SCHEMA_VERSION = 1
 #: zlib level of the stored texts: the fastest (written once per emitted article, on the
@@ -44,21 +44,6 @@ CREATE TABLE IF NOT EXISTS articles (
 );
 CREATE INDEX IF NOT EXISTS articles_site ON articles (site, emitted);
 """
-
-
-@dataclass
-class Emitted:
-    """The last emitted version of an article."""
-
-    key: str  # canonical URL
-    site: str
-    url: str
-    content_hash: str
-    body: str
-    version: int
-    first_seen: str
-    published: str | None = None
-    page_text: str = ""  # the visible text of the page it was extracted from
 
 
 class ArticleHistory:

@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from .items import FetchedPage
-from .store import open_versioned, transaction
+from ..items import FetchedPage
+from .sqlite_files import open_versioned, transaction
 
 __all__ = ["PageBuffer"]
 

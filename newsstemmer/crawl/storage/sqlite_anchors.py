@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .store import open_versioned, transaction
+from .records import clean_anchor_text
+from .sqlite_files import open_versioned, transaction
 
-__all__ = ["LinkInfo", "clean_anchor_text"]
-
-_SPACE = re.compile(r"\s+")
-#: Longer anchor texts are cut (a link wrapping a whole teaser is not a headline).
-MAX_ANCHOR_CHARS = 500
+__all__ = ["LinkInfo"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -36,11 +32,6 @@ CREATE TABLE IF NOT EXISTS anchors (
 );
 CREATE INDEX IF NOT EXISTS anchors_site ON anchors (site);
 """
-
-
-def clean_anchor_text(text: str) -> str:
-    """Whitespace collapsed, cut to :data:`MAX_ANCHOR_CHARS`."""
-    return _SPACE.sub(" ", text).strip()[:MAX_ANCHOR_CHARS]
 
 
 class LinkInfo:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import NewsstemmerError
+from ...errors import NewsstemmerError
 
 __all__ = ["StateError", "connect", "move_aside", "open_versioned", "transaction"]
 

@@ -23,15 +23,14 @@ SQLite (WAL) in the state folder; :class:`FetchLog` is the whole interface.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from .store import open_versioned, transaction
+from .records import Plan, decide
+from .sqlite_files import open_versioned, transaction
 
-__all__ = ["FETCH", "RECHECK", "SKIP", "FetchLog", "Plan", "decide", "hint_is_later"]
+__all__ = ["FetchLog"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -51,50 +50,6 @@ CREATE TABLE IF NOT EXISTS urls (
 );
 CREATE INDEX IF NOT EXISTS urls_site ON urls (site);
 """
-
-FETCH = "fetch"
-RECHECK = "recheck"
-SKIP = "skip"
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How to fetch a URL this run; ``headers`` are the conditional request headers."""
-
-    action: str  # fetch | recheck | skip
-    headers: dict[str, str]
-
-
-def hint_is_later(new: str, old: str) -> bool:
-    """Whether a sitemap/feed date says the page changed after ``old``: compared as dates when
-    either is a bare date (a sitemap's ``2026-11-23`` against a feed's full time), as text
-    when either cannot be read."""
-    if len(new) == 10 or len(old) == 10:
-        return new[:10] > old[:10]
-    try:
-        a, b = _dt.datetime.fromisoformat(new.replace("Z", "+00:00")), _dt.datetime.fromisoformat(old.replace("Z", "+00:00"))
-        return (a if a.tzinfo else a.replace(tzinfo=_dt.timezone.utc)) > (b if b.tzinfo else b.replace(tzinfo=_dt.timezone.utc))
-    except ValueError:
-        return new != old
-
-
-def decide(record: tuple | None, recheck_after: float, hint: str | None, now: float | None) -> tuple[Plan, bool]:
-    """The plan for a URL from its record ``(etag, last_modified, checked, article, hint)`` (None:
-    never seen), and whether ``hint`` becomes its baseline date (see :meth:`FetchLog.plan`)."""
-    if record is None or not record[3]:
-        return Plan(FETCH, {}), False
-    etag, last_modified, checked, _, old_hint = record
-    headers = {}
-    if etag:
-        headers["If-None-Match"] = etag
-    if last_modified:
-        headers["If-Modified-Since"] = last_modified
-    now = time.time() if now is None else now
-    fresh = checked is not None and now - float(checked) < recheck_after
-    if fresh and (hint is None or old_hint is None or not hint_is_later(hint, old_hint)):
-        return Plan(SKIP, headers), hint is not None and old_hint is None
-    return Plan(RECHECK, headers), False
-
 
 class FetchLog:
     """Validators and check times per URL.  One instance per thread."""

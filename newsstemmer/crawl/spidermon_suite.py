@@ -4,7 +4,7 @@ Enable them in the project's settings (or with ``-s``)::
 
     SPIDERMON_ENABLED = True
     EXTENSIONS = {"spidermon.contrib.scrapy.extensions.Spidermon": 500}
-    SPIDERMON_ENGINE_STOP_MONITORS = ["newsstemmer.crawl.monitors.NewsstemmerMonitorSuite"]
+    SPIDERMON_ENGINE_STOP_MONITORS = ["newsstemmer.crawl.spidermon_suite.NewsstemmerMonitorSuite"]
 
 The suite reads the run's per-site health records
 (:class:`~newsstemmer.crawl.monitor.RunMonitor`, also written to

@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from .items import utc_now
-from .store import open_versioned, transaction
+from ..items import utc_now
+from .sqlite_files import open_versioned, transaction
 
 __all__ = ["RunLog", "append_jsonl"]
 
