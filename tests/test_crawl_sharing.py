@@ -19,6 +19,8 @@ from newsstemmer.layout.patterns import LayoutPattern
 
 from redis_fixture import flush, start_redis  # noqa: E402
 
+pytestmark = pytest.mark.redis
+
 SITE = "news.example"
 
 

@@ -29,6 +29,8 @@ from newsstemmer.crawl.testing import (
     REPO_ROOT, build_test_site, crawl_command, crawl_stats, hold_articles, run_crawl, serve,
 )
 
+pytestmark = pytest.mark.crawl
+
 SITE = "127.0.0.1:8000"
 
 

@@ -20,6 +20,8 @@ from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_files import StateError, open_versioned
 from newsstemmer.crawl.testing import build_test_site, crawl_stats, run_crawl, serve
 
+pytestmark = pytest.mark.crawl
+
 STATE_FILES = ("buffer.sqlite", "linkinfo.sqlite", "frontier.sqlite", "history.sqlite", "fetchlog.sqlite", "runs.sqlite")
 
 

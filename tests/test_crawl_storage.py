@@ -31,7 +31,7 @@ def redis_url(tmp_path_factory):
     yield from start_redis(tmp_path_factory)
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 def config(request, tmp_path) -> Config:
     url = ""
     if request.param == "redis":
@@ -219,6 +219,7 @@ def shared(redis_url, tmp_path) -> Config:
                   redis_prefix="t", worker_timeout=2)
 
 
+@pytest.mark.redis
 def test_taken_requests_stay_in_flight_and_a_dead_workers_return_to_the_queue(shared):
     dead, q1, c1 = _queue(shared)
     live, q2, c2 = _queue(shared)
@@ -241,6 +242,7 @@ def test_taken_requests_stay_in_flight_and_a_dead_workers_return_to_the_queue(sh
     assert live.worker.recover_dead() == 0  # once only
 
 
+@pytest.mark.redis
 def test_crawl_end_and_the_last_worker_clears_the_run(shared):
     one, q1, _ = _queue(shared)
     two, q2, _ = _queue(shared)
@@ -261,6 +263,7 @@ def test_crawl_end_and_the_last_worker_clears_the_run(shared):
     assert redis.scard(two.keys.workers) == 0
 
 
+@pytest.mark.redis
 def test_a_stopped_worker_gives_its_requests_back(shared):
     one, q1, _ = _queue(shared)
     one.worker.join()
@@ -271,6 +274,7 @@ def test_a_stopped_worker_gives_its_requests_back(shared):
     assert len(q1) == 1
 
 
+@pytest.mark.redis
 def test_a_dead_workers_lease_passes_on(shared):
     one, two = Storage(shared), Storage(shared)
     assert one.leases.acquire("a")

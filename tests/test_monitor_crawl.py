@@ -22,6 +22,8 @@ from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 from newsstemmer.layout.patterns import SitePatterns
 
+pytestmark = pytest.mark.crawl
+
 SPIDERMON = {
     "SPIDERMON_ENABLED": "True",
     "EXTENSIONS": json.dumps({"spidermon.contrib.scrapy.extensions.Spidermon": 500}),
