@@ -2,8 +2,8 @@
 
 The section decision (:mod:`newsstemmer.combine.sections`) leaves the layout's MAIN
 units to a model trained on the datasets' gold; two structures the gold holds too few
-of for the trees to single out (issue #12, NOTES.md "#12 cards and bios") are told by
-their shape instead, over all the pages of a unit:
+of for the trees to single out (issue #12; docs/history/notes-sessions-01-10.md, "#12
+cards and bios") are told by their shape instead, over all the pages of a unit:
 
 * a **story card** inside the article (a related story: its linked thumbnail, linked
   headline and teaser): the unit's text opens with a headline-shaped line that is wholly

@@ -582,7 +582,7 @@ def decide_site(site: SitePatterns, pages: Sequence[Page], model: TreeModel | No
     if not units:
         return 0
     # The evidence of a sample of each layout's pages (the model is trained on every
-    # page's: the same CV figures, see NOTES.md).
+    # page's: the same CV figures, see docs/history/notes-sessions-01-10.md).
     ev = page_evidence(site, pages, matched, region=bool(model.info.get("region", True)))
     if evidence is not None:
         evidence.region.update(ev.region)

@@ -134,7 +134,8 @@ class Config:
     single_page_method: str = "region"  # or "pagerank", "crf", or "" for none
     # Learning rounds apply the learned section decision (newsstemmer.combine.sections).
     # Off: it is trained on layouts learned from a whole site's pages, and a crawl learns
-    # from its first pages (NOTES.md, session 6: slower rounds, no better crawl F1).
+    # from its first pages (docs/history/notes-sessions-01-10.md, session 6: slower rounds,
+    # no better crawl F1).
     section_model: bool = False
     resume: bool = True
     demo_port: int = 8765

@@ -180,7 +180,7 @@ class SiteLearner:
         request when it ran in the second process.  The spider's output is not held up
         for the second process: a page awaited in the spider middleware keeps Scrapy's
         parallel handling of that output (``CONCURRENT_ITEMS`` tasks) waiting too, which
-        cost the reactor more than the extraction (NOTES.md).
+        cost the reactor more than the extraction (docs/history/notes-sessions-01-10.md).
         """
         self._inc("pages")
         self.monitor.count(page.site, "pages")

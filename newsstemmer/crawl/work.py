@@ -50,7 +50,7 @@ SIDECAR_MAX_PENDING = 16
 #: ones in a worker thread.  On the dev pages extraction with known layouts takes about
 #: 0.05 ms per 1,000 characters (~10 ms at this size), less than Scrapy's own link
 #: extraction of the same page, which the spider already runs on the reactor thread;
-#: a thread hand-off per page cost more CPU than that on the demo crawl (NOTES.md).
+#: a thread hand-off per page cost more CPU than that on the demo crawl (docs/history/notes-sessions-01-10.md).
 INLINE_MAX_CHARS = 200_000
 
 # Where a job ran

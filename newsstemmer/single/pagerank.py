@@ -120,7 +120,7 @@ class PageRankOptions:
     #: A comment-named element counts as comments only if it has a thread's shape.
     comment_shape: bool = True
     #: Flag galleries (repeated items with images: ``GALLERY``, a feature of the learned
-    #: steps) and the multiplier of u for their text (cut: no gain, NOTES.md).
+    #: steps) and the multiplier of u for their text (cut: no gain, docs/history/notes-sessions-01-10.md).
     galleries: bool = True
     gallery_weight: float = 1.0
     #: Weight of the headline element (the h1-h3 that matches the title).
