@@ -44,7 +44,10 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import quote, unquote, urlsplit
 
-from _common import Entry, REPO_ROOT, by_site, data_dir, load_manifest, prediction
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, REPO_ROOT, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer.crawl.testing import NOT_FOUND, send_page
 from newsstemmer.demo import DemoServer, build_site
@@ -125,10 +128,8 @@ def run_crawl(folder: Path, urls: list[str], settings: dict[str, str], timeout: 
     for name, value in every.items():
         cmd += ["-s", f"{name}={value}"]
     env = dict(os.environ)
-    # the benchmarks folder too: crawl_profile's extension (--profile)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(REPO_ROOT), str(Path(__file__).resolve().parent), env.get("PYTHONPATH")) if p
-    )
+    # the checkout's root: its newsstemmer, and crawl_profile's extension (--profile)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
     env.pop("SCRAPY_SETTINGS_MODULE", None)  # scrapy.cfg of the folder decides
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -236,7 +237,7 @@ def demo_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 name = f"demo-{k + 1}-{mode}"
                 profile = work / f"{name}.profile.json"
                 if args.profile:
-                    settings.update(EXTENSIONS=json.dumps({"crawl_profile.CrawlProfile": 0}),
+                    settings.update(EXTENSIONS=json.dumps({"benchmarks.crawl_profile.CrawlProfile": 0}),
                                     CRAWL_PROFILE_OUT=str(profile))
                 print(f"[demo] run {k + 1}/{args.runs}, newsstemmer {mode}", file=sys.stderr, flush=True)
                 crawl = run_crawl(work / name, urls, settings, args.timeout)

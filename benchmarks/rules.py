@@ -56,10 +56,13 @@ import json
 import sys
 import time
 from statistics import median
+from pathlib import Path
 
-from _common import Entry, data_dir, load_manifest, prediction
-from cv import figures, page_id, print_tables, set_entries
-from folds import grouped_folds
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import (Entry, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+                               print_tables, set_entries)
 
 from parsel import Selector
 
@@ -193,7 +196,7 @@ def run_site(entries: list[Entry], n_train: int, repeat: int, dev_region, cv_reg
 
 def fold_extractors(entries: list[Entry], folds: list[list[Entry]], data_file: str | None) -> list:
     """Per fold: the region extractor trained (train_region.py's defaults) without the fold's groups."""
-    from train_region import fold_extractors as trained_per_fold
+    from training.train_region import fold_extractors as trained_per_fold
 
     return trained_per_fold(entries, folds, data_file)
 

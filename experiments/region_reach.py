@@ -13,7 +13,7 @@ in all of them, is lost before any model sees it.  Per page this counts the gold
 * ``comments`` / ``boiler`` / ``links``: in a candidate, but left out by that cleaning
   rule (comment-named, boilerplate-named, link-dense containers) in every candidate.
 
-    python benchmarks/region_reach.py [--datasets readability,chaos,dragnet-single] [--worst N]
+    python experiments/region_reach.py [--datasets readability,chaos,dragnet-single] [--worst N]
 """
 
 from __future__ import annotations
@@ -21,8 +21,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 
-from _common import data_dir, load_manifest, prediction, select
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import data_dir, load_manifest, prediction, select
 
 from newsstemmer.decision.region import RegionView, region_candidates
 from newsstemmer.dom.parse import parse_html

@@ -9,7 +9,7 @@ cleaning, as if it had chosen that element) is the body, the prediction built as
 ``cv.py`` builds it (the title added where the gold has it).  ``train_region.py``
 reads the file.
 
-    python benchmarks/region_data.py [-o /tmp/region-data.pkl] [--data DIR] [--limit N]
+    python training/region_data.py [-o FILE (default: $CACHE/region-data.pkl)] [--data DIR] [--limit N]
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import code_stamp, data_dir, load_manifest, prediction
-from folds import site_groups
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import cache_file, code_stamp, data_dir, load_manifest, prediction, site_groups
 
 import re
 from collections import Counter
@@ -169,14 +171,14 @@ def page_record(e, group: str) -> dict:
 
 def rows_file(rows: list[dict]) -> bytes:
     """The pickled rows with the features they were made for and the code stamp
-    (``_common.code_stamp``: which checkout made them)."""
+    (``benchmarks.shared.code_stamp``: which checkout made them)."""
     return pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES, "stamp": code_stamp(),
                          "rows": rows})
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-o", "--output", default="/tmp/region-data.pkl")
+    ap.add_argument("-o", "--output", default=str(cache_file("region-data.pkl")))
     ap.add_argument("--data", default=None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N pages (a quick check)")
     args = ap.parse_args(argv)

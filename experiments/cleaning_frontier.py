@@ -18,7 +18,7 @@ gives the page's text: an element goes when its score passes ``T + A x share``
 ``cv.py``'s (mean over folds of the pooled shingle F1), averaged over deals and seeds.
 Policies that no other one beats on both readability and chaos are marked ``*``.
 
-    python benchmarks/cleaning_frontier.py [--data-file /tmp/region-data.pkl] [--seed 0,1,2]
+    python experiments/cleaning_frontier.py [--data-file /tmp/region-data.pkl] [--seed 0,1,2]
         [--model-seeds 0] [--thresholds 0,0.5,1,1.5,2] [--share-terms 0,6] [-- TRAIN_REGION_ARGS...]
 """
 
@@ -29,9 +29,13 @@ import statistics
 import sys
 
 import numpy as np
+from pathlib import Path
 
-from _common import prediction
-from region_losses import add_cv_arguments, held_out_runs, pooled
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import prediction
+from experiments.region_losses import add_cv_arguments, held_out_runs, pooled
 
 from newsstemmer.decision.region import RegionView
 from newsstemmer.evaluation import shingle_prf

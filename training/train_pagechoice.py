@@ -21,9 +21,9 @@ decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but region's body m
 replace a layout body it merely extends: without ``extends_only``), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
 on every page and writes the model (``newsstemmer/models/pagechoice.json``).
 
-    python benchmarks/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
+    python training/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
         [--sections-data /tmp/sections.pkl] [--region-data FILE] [--threshold 0.5]
-        [--per-fold] [-o newsstemmer/models/pagechoice.json]
+        [--per-fold] [-o newsstemmer/models/pagechoice.json [--no-cv]]
 """
 
 from __future__ import annotations
@@ -35,9 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import Entry, cached, data_dir, load_manifest, prediction
-from cv import figures, page_id, print_tables, set_entries
-from folds import grouped_folds, site_groups
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import (Entry, cached, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+                               print_tables, set_entries, site_groups)
 
 from newsstemmer.decision.model import TreeModel
 from newsstemmer.decision.choicegate import SHORT_BODY, layout_text
@@ -59,14 +61,14 @@ def f1(pred: str, gold: str) -> float:
 
 def region_extractors(entries: list[Entry], folds: list[list[Entry]], region_data: str | None) -> list:
     """Per fold, a RegionExtractor trained as train_region.py trains it, without the fold's groups."""
-    from train_region import fold_extractors
+    from training.train_region import fold_extractors
 
     return fold_extractors(entries, folds, region_data)
 
 
 def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dict]:
     """The pages of one held-out site: layout and region articles, features, F1s."""
-    from train_sections import read_pages
+    from training.train_sections import read_pages
 
     pages = read_pages(es)
     site = SitePatterns.from_dict(rec["site"])
@@ -114,7 +116,7 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
 def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | None,
           region_data: str | None) -> list[dict]:
     """Every training site's pages, each decided and extracted by its fold's models."""
-    import train_sections as ts
+    from training import train_sections as ts
 
     data = ts.load_data(entries, sections_data)
     sargs = ts.build_parser().parse_args([])
@@ -231,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--strip", default="", help="roles of page lines left out of region's body (static,sub)")
     ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
+    ap.add_argument("--no-cv", action="store_true", help="with -o: write the model, skip the CV tables")
     return ap
 
 
@@ -253,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         model = train(records, args)
         Path(args.output).write_text(model.to_json(), encoding="utf-8")
         print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
+        if args.no_cv:
+            return 0
     sets = {n: set_entries(entries, n) for n in SETS}
     wanted = {page_id(e) for es in sets.values() for e in es}
     mine = [r for r in records if r["id"] in wanted]
