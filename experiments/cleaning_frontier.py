@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """How the single-page sets trade against each other as the learned cleaning removes more.
 
+Question: can the single-page sets' targets be met together by moving the learned cleaning?
+Answer: no, every policy lies on one frontier: benchmarks/README.md, "The sets' conventions
+against each other"; NOTES.md, session 10 (why issue #12 is blocked).
+
 The sets' gold texts follow different conventions: readability's keeps picture
 captions, code listings and step-by-step boxes, chaos's and Big9's leave captions,
 bylines and teasers out.  The learned cleaning (``newsstemmer.decision.cleaning``)

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Where the learned region extractor loses under site-grouped CV, page by page.
 
+Question: where, step by step, does the learned region extractor lose under CV?  Answer:
+benchmarks/README.md, "Where region loses" and the sections after it (its protocol, 3 model seeds x
+3 fold deals, judged every region change of sessions 8-10); cleaning_frontier.py reuses its folds.
+
 For each fold (``folds.py``: no site in two folds) the region and cleaning models are
 trained as ``train_region.py`` trains them, without the fold's site groups, and run
 on the fold's pages.  Per set it prints, as pooled means over all held-out pages:
