@@ -55,16 +55,16 @@ import gc
 import json
 import sys
 import time
-from statistics import median
 from pathlib import Path
+from statistics import median
+
+from parsel import Selector
 
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from benchmarks.shared import (Entry, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
                                print_tables, set_entries)
-
-from parsel import Selector
 
 from newsstemmer import LearnOptions, Page, learn
 from newsstemmer.evaluation import evaluate

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import pickle
+import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +28,6 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from benchmarks.shared import cache_file, code_stamp, data_dir, load_manifest, prediction, site_groups
-
-import re
-from collections import Counter
 
 from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from newsstemmer.decision.region import REGION_FEATURES, RegionView, region_candidates, region_features
