@@ -51,7 +51,8 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from benchmarks.shared import REPO_ROOT, data_dir, load_manifest, prediction
-from benchmarks.crawl import FAST, SiteServer, dataset_sites, loopback_hosts, parse_stats
+from benchmarks.crawl import FAST, parse_stats
+from benchmarks.crawl_sites import SiteServer, dataset_sites, loopback_hosts
 
 from newsstemmer.crawl.testing import redis_server
 from newsstemmer.evaluation import evaluate
