@@ -5,7 +5,7 @@ A learned layout decides its sections once for all the site's pages
 (a near-empty body when the article sits in a part of the page the layout judged not
 main, a box of varying text kept as main), where the single-page region extractor
 (:mod:`newsstemmer.single.region.extractor`) finds the article, and on others the reverse.
-A small tree model trained on the gold of many sites (``benchmarks/train_pagechoice.py``,
+A small tree model trained on the gold of many sites (``training/train_pagechoice.py``,
 site-grouped) decides per page which of the two bodies to return.
 
 Running region on every page would cost more than the layout itself, so it runs only

@@ -5,7 +5,7 @@ a role by hand-set rules (DiffScore >= 0.5 and MainScore >= 50 make MAIN text, w
 link density, teaser and recurrence checks).  Text that varies per page but is not
 the article (author bios, related-story cards inside the body, gallery captions,
 toolbars) passes those rules.  Here a tree model trained on the gold of many sites
-(``benchmarks/train_sections.py``) decides again, once per *unit* of a layout: a
+(``training/train_sections.py``) decides again, once per *unit* of a layout: a
 section (one position of the pattern) or a free path (blocks aligned to no section,
 judged by path), over all the site's pages that the layout matches.  The decision is
 written into the patterns' roles, so extraction stays what it was (same speed) and

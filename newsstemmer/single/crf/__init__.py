@@ -31,7 +31,7 @@ sections is content, the rest (static sections, boxes) is not
 lives above them).  :func:`train` writes a model file: a zip archive holding
 ``meta.json`` and one crfsuite model per sequence.  A small default model
 trained that way on the development sites ships in ``newsstemmer/models/``
-(``benchmarks/train_crf.py`` rebuilds it).
+(``training/train_crf.py`` rebuilds it).
 
 The modules, in the order they import each other:
 

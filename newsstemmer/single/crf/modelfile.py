@@ -3,7 +3,7 @@
 A model file is a zip archive holding ``meta.json`` (format, versions, split
 tags, training parameters and data) and one crfsuite model per sequence (text
 blocks, parent blocks).  The same training gives the same bytes.  The shipped
-default model is :data:`DEFAULT_MODEL` (``benchmarks/train_crf.py`` rebuilds it).
+default model is :data:`DEFAULT_MODEL` (``training/train_crf.py`` rebuilds it).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ __all__ = [
     "train",
 ]
 
-#: The shipped model (trained by ``benchmarks/train_crf.py``).
+#: The shipped model (trained by ``training/train_crf.py``).
 DEFAULT_MODEL = model_path("crf")
 MODEL_FORMAT = "newsstemmer-crf"
 MODEL_VERSION = 1
@@ -58,7 +58,7 @@ _ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so that the same training gives the 
 TEXT_MODEL, PARENT_MODEL, META = "text.crfsuite", "parent.crfsuite", "meta.json"
 
 #: crfsuite training parameters of the default model (L-BFGS; L2 and a feature count floor
-#: did better than L1 on the training sites, see benchmarks/train_crf.py --cv).
+#: did better than L1 on the training sites, see training/train_crf.py --cv).
 DEFAULT_TRAIN_PARAMS: dict[str, Any] = {
     "c1": 0.0,
     "c2": 2.0,

@@ -8,7 +8,7 @@ a ranking: the *candidates* are the core and its ancestors, PageRank's own main
 element and the elements of highest DensitySum with their container ancestors;
 each gets a row of features read off PageRank's analysis (:data:`REGION_FEATURES`),
 a tree model (:class:`~newsstemmer.trees.TreeModel`, trained by
-``benchmarks/train_region.py`` on the shingle F1 each candidate's text scores
+``training/train_region.py`` on the shingle F1 each candidate's text scores
 against the gold) scores the rows, and the best candidate's text is extracted as
 PageRank extracts its own (:func:`~newsstemmer.single.pagerank.region_paragraphs`).
 """

@@ -7,7 +7,7 @@ captions, author boxes and teasers on many pages.  Each remaining block-level
 descendant (:func:`cleaning_candidates`) gets a feature row (:data:`CLEAN_FEATURES`,
 read off PageRank's analysis as arrays, with the part's context in the region:
 :mod:`.context`) and a tree model, trained by
-``benchmarks/train_region.py`` on how much leaving that element out changes the
+``training/train_region.py`` on how much leaving that element out changes the
 page's shingle F1 against the gold, says whether to leave it out too.
 """
 

@@ -7,7 +7,7 @@ clearly higher) and which of that element's parts to leave out beyond PageRank's
 own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
 Both models (``region`` and ``region-clean`` of :data:`newsstemmer.trees.SHIPPED`) are
-trained by ``benchmarks/train_region.py``.
+trained by ``training/train_region.py``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ class RegionExtractor:
     def ranked_region(self, view: RegionView) -> tuple[int, np.ndarray, float, float, int]:
         """The chosen node, the feature rows of the chosen candidate and of PageRank's main
         element (2 x :data:`REGION_FEATURES`), their ranker scores (0 without a ranker) and
-        the number of candidates (``benchmarks/region_select.py`` reads a page's choice off them)."""
+        the number of candidates (session 7's learned-guard investigation read a page's
+        choice off them)."""
         main = view.an.main
         cands = region_candidates(view)
         if not cands:  # (no main element: nothing to rank)

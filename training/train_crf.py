@@ -3,18 +3,18 @@
 
 No hand labels: each training site's layout patterns are learned from its own
 pages (``newsstemmer.learn``), and the pages the patterns match are labelled by
-them (``newsstemmer.training.pattern_labels``: MAIN/TITLE text is content, the rest
+them (``newsstemmer.combine.crf_labels.pattern_labels``: MAIN/TITLE text is content, the rest
 is not).  Training sites: every big9-05, big9-09, cleanportal and dragnet site
 with at least 2 pages (a layout is learned from as few as two; the sites with
 2-4 pages added 50 sites and lifted readability F1 by about a point).  The
 readability set and dragnet's single-page sites are never used (they are the
 evaluation, ``crf_eval.py``).
 
-    python benchmarks/train_crf.py [-o newsstemmer/models/crf-default.zip]
+    python training/train_crf.py [-o newsstemmer/models/crf-default.zip]
                                    [--set c1=0.1 --set feature.minfreq=3]
                                    [--split-tags body,div,p,td] [--cache DIR] [--data DIR]
-    python benchmarks/train_crf.py --cv 3 [--thresholds 0.7:0.4,0.8:0.4]   # tuning
-    python benchmarks/train_crf.py --cv 3 --cache DIR --variant "no gaps:fill_gaps=False" \
+    python training/train_crf.py --cv 3 [--thresholds 0.7:0.4,0.8:0.4]   # tuning
+    python training/train_crf.py --cv 3 --cache DIR --variant "no gaps:fill_gaps=False" \
                                    --variant "elsewhere 2:region_elsewhere=2"
 
 ``--cv K`` trains on K-1 folds of the training sites (folds by site) and scores
@@ -35,7 +35,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from _common import Entry, REPO_ROOT, data_dir, load_manifest, prediction
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, REPO_ROOT, data_dir, load_manifest, prediction
 
 from newsstemmer import LearnOptions, Page, learn
 from newsstemmer.single.crf import (
@@ -45,7 +48,7 @@ from newsstemmer.single.crf import (
     TrainingPage,
     train,
 )
-from newsstemmer.training import pattern_labels
+from newsstemmer.combine.crf_labels import pattern_labels
 from newsstemmer.evaluation import evaluate
 from newsstemmer.layout.patterns import SitePatterns
 
@@ -131,13 +134,37 @@ def parse_variant(text: str) -> tuple[str, dict]:
     return label, settings
 
 
+def variants(thresholds: str = "0.7:0.4", soft: bool = False, first_pass: bool = True) -> list[tuple[str, dict]]:
+    """(label, CRFExtractor settings) to compare, each row adding one step: the
+    first pass alone, then per upper:lower pair the document's relabelling, the
+    relabelling that keeps text blocks' own text, the article region, and the
+    teaser and gap steps (the extractor's default).  All with the default
+    fallback for pages left without content."""
+    plain = dict(region=None, teasers=False, fill_gaps=False)
+    out: list[tuple[str, dict]] = []
+    if first_pass:
+        out += [
+            ("CRF alone", dict(relabel=False, **plain)),
+            ("CRF alone, no fallback", dict(relabel=False, fallback=None, **plain)),
+        ]
+    for pair in thresholds.split(","):
+        u, lo = (float(x) for x in pair.split(":"))
+        extra = ", soft" if soft else ""
+        rule = f"+ relabelling {u:g}/{lo:g}"
+        out.append((f"{rule}, document's rule{extra}", dict(upper=u, lower=lo, keep_text=False, soft=soft, **plain)))
+        out.append((f"{rule}, text kept{extra}", dict(upper=u, lower=lo, soft=soft, **plain)))
+        out.append((f"{rule}, text kept, article region{extra}",
+                    dict(upper=u, lower=lo, soft=soft, teasers=False, fill_gaps=False)))
+        out.append((f"{rule}, text kept, article region, teasers, gaps (default){extra}",
+                    dict(upper=u, lower=lo, soft=soft)))
+    return out
+
+
 def cross_validate(
     data, folds: int, params: dict, split_tags, thresholds: str, soft: bool, extra: Sequence[tuple[str, dict]] = ()
 ) -> None:
     """Train on K-1 folds of the sites, score the held-out fold against gold."""
     import tempfile
-
-    from crf_eval import variants
 
     keys = list(data)
     chosen = variants(thresholds, soft) + list(extra)

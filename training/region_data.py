@@ -2,34 +2,35 @@
 """Training rows of the learned region decision: every dataset page, each alone.
 
 For each page of the manifest, DOM PageRank's analysis is run once; its region
-candidates (``newsstemmer.decision.region.region_candidates``) get their feature
+candidates (``newsstemmer.single.region.candidates.region_candidates``) get their feature
 rows (``region_features``) and their label: the page's shingle precision and recall
 when that candidate's text (``region_paragraphs``: PageRank's own extraction and
 cleaning, as if it had chosen that element) is the body, the prediction built as
 ``cv.py`` builds it (the title added where the gold has it).  ``train_region.py``
 reads the file.
 
-    python benchmarks/region_data.py [-o /tmp/region-data.pkl] [--data DIR] [--limit N]
+    python training/region_data.py [-o FILE (default: $CACHE/region-data.pkl)] [--data DIR] [--limit N]
 """
 
 from __future__ import annotations
 
 import argparse
 import pickle
+import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
-from _common import code_stamp, data_dir, load_manifest, prediction
-from folds import site_groups
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-import re
-from collections import Counter
+from benchmarks.shared import cache_file, code_stamp, data_dir, load_manifest, prediction, site_groups
 
-from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from newsstemmer.decision.region import REGION_FEATURES, RegionView, region_candidates, region_features
+from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from newsstemmer.single.region.candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.dom.walk import START, walk
 from newsstemmer.evaluation import shingle_prf, shingles, tokens
@@ -169,14 +170,14 @@ def page_record(e, group: str) -> dict:
 
 def rows_file(rows: list[dict]) -> bytes:
     """The pickled rows with the features they were made for and the code stamp
-    (``_common.code_stamp``: which checkout made them)."""
+    (``benchmarks.shared.code_stamp``: which checkout made them)."""
     return pickle.dumps({"features": REGION_FEATURES, "clean_features": CLEAN_FEATURES, "stamp": code_stamp(),
                          "rows": rows})
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-o", "--output", default="/tmp/region-data.pkl")
+    ap.add_argument("-o", "--output", default=str(cache_file("region-data.pkl")))
     ap.add_argument("--data", default=None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N pages (a quick check)")
     args = ap.parse_args(argv)

@@ -1,20 +1,16 @@
-"""Helpers shared by the benchmark scripts: locating and reading the evaluation data."""
+"""The evaluation data: where it is, its manifest, a page's HTML and gold, what is scored."""
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
-import pickle
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
     # Benchmark the checkout the script lives in, whatever is installed.
     sys.path.insert(0, str(REPO_ROOT))
@@ -23,15 +19,6 @@ from newsstemmer.dom.decoding import decode_html  # noqa: E402
 
 ENV_VAR = "NEWSSTEMMER_DATASETS"
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "datasets"
-
-# What a benchmark cache (units, records, rows) does not depend on: the models the
-# trainers write (the units and records are built without them, so shipping a retrained
-# model keeps its caches valid), and the packages no benchmark computation goes through.
-STAMP_SKIP_FILES = ("models/sections.json", "models/pagechoice.json")
-STAMP_SKIP_DIRS = ("crawl", "cli", "__pycache__")
-STAMP_SKIP_SUFFIXES = (".pyc", ".md")  # compiled code, documentation
-
-T = TypeVar("T")
 
 
 @dataclass
@@ -52,9 +39,11 @@ class Entry:
         return gzip.decompress(data) if self.html_path.suffix == ".gz" else data
 
     def html(self) -> str:
+        """The page decoded as the library decodes it (its own charset honoured)."""
         return decode_html(self.raw()).text
 
     def gold(self) -> str:
+        """The page's gold text."""
         return self.gold_path.read_text(encoding="utf-8")
 
 
@@ -78,6 +67,7 @@ def data_dir(cli_value: str | None) -> Path:
 
 
 def load_manifest(root: Path) -> list[Entry]:
+    """Every page of ``root/manifest.jsonl``, in its order."""
     entries = []
     with open(root / "manifest.jsonl", encoding="utf-8") as fh:
         for line in fh:
@@ -121,40 +111,3 @@ def select(entries: list[Entry], name: str) -> list[Entry]:
         sizes = Counter(e.site for e in entries if e.dataset == base)
         return [e for e in entries if e.dataset == base and sizes[e.site] == 1]
     return [e for e in entries if e.dataset == name]
-
-
-def code_stamp() -> str:
-    """A digest of this checkout's package code, shipped models (``STAMP_SKIP_*`` left
-    out) and benchmark scripts: what the cached training data of the benchmarks is
-    computed with.  A cache built with another stamp is stale (e.g. units built before
-    the region models were retrained), and a model trained from it is not the one the
-    checkout would train."""
-    h = hashlib.sha256()
-    pkg = REPO_ROOT / "newsstemmer"
-    for path in sorted(pkg.rglob("*")):
-        rel = path.relative_to(pkg)
-        if (not path.is_file() or path.suffix in STAMP_SKIP_SUFFIXES or rel.as_posix() in STAMP_SKIP_FILES
-                or any(part in STAMP_SKIP_DIRS for part in rel.parts[:-1])):
-            continue
-        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    # the benchmark scripts too: the records hold fold models trained by their code
-    for path in sorted((REPO_ROOT / "benchmarks").glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
-
-
-def cached(path: str | None, build: Callable[[], T], what: str, params: dict[str, Any] | None = None) -> T:
-    """``build()``, kept in the pickle ``path`` (None: not kept).  The file is read back only
-    if it was written by the same code and models (:func:`code_stamp`) with the same
-    ``params``; otherwise ``what`` is built again and the file rewritten, so that a cache
-    left by older code never silently trains or scores with stale data."""
-    key = {"stamp": code_stamp(), "params": params or {}}
-    if path and Path(path).is_file():
-        stored = pickle.loads(Path(path).read_bytes())
-        if isinstance(stored, dict) and stored.get("key") == key:
-            return stored["data"]
-        print(f"{path}: {what} made by other code, models or settings; made again", file=sys.stderr, flush=True)
-    data = build()
-    if path:
-        Path(path).write_bytes(pickle.dumps({"key": key, "data": data}, protocol=pickle.HIGHEST_PROTOCOL))
-    return data

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """How the single-page sets trade against each other as the learned cleaning removes more.
 
+Question: can the single-page sets' targets be met together by moving the learned cleaning?
+Answer: no, every policy lies on one frontier: benchmarks/README.md, "The sets' conventions
+against each other"; NOTES.md, session 10 (why issue #12 is blocked).
+
 The sets' gold texts follow different conventions: readability's keeps picture
 captions, code listings and step-by-step boxes, chaos's and Big9's leave captions,
-bylines and teasers out.  The learned cleaning (``newsstemmer.decision.cleaning``)
+bylines and teasers out.  The learned cleaning (``newsstemmer.single.region.cleaning``)
 leaves an element out when its score passes a threshold; this script moves that
 decision and prints what each set scores, to show where the sets' targets can and
 cannot be met together.
@@ -18,7 +22,7 @@ gives the page's text: an element goes when its score passes ``T + A x share``
 ``cv.py``'s (mean over folds of the pooled shingle F1), averaged over deals and seeds.
 Policies that no other one beats on both readability and chaos are marked ``*``.
 
-    python benchmarks/cleaning_frontier.py [--data-file /tmp/region-data.pkl] [--seed 0,1,2]
+    python experiments/cleaning_frontier.py [--data-file /tmp/region-data.pkl] [--seed 0,1,2]
         [--model-seeds 0] [--thresholds 0,0.5,1,1.5,2] [--share-terms 0,6] [-- TRAIN_REGION_ARGS...]
 """
 
@@ -29,11 +33,15 @@ import statistics
 import sys
 
 import numpy as np
+from pathlib import Path
 
-from _common import prediction
-from region_losses import add_cv_arguments, held_out_runs, pooled
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.decision.region import RegionView
+from benchmarks.shared import prediction
+from experiments.region_losses import add_cv_arguments, held_out_runs, pooled
+
+from newsstemmer.single.region.candidates import RegionView
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.single.pagerank import pagerank_analysis, region_paragraphs
 

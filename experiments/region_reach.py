@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """What of the gold DOM PageRank's candidate regions cannot reach at all, and why.
 
+Question: what share of the gold can no candidate element of PageRank reach, and why?
+Answer: benchmarks/README.md, "Learned region extractor" (readability 1.3 %, chaos 1.4 %,
+dragnet-single 1.3 %, by cause).
+
 The learned region extractor (``newsstemmer/decision/regional.py``) only chooses among
 PageRank's candidate elements (``region_candidates``) and only leaves text out beyond
 PageRank's own cleaning: gold text outside every candidate, or cut by the hand rules
@@ -13,7 +17,7 @@ in all of them, is lost before any model sees it.  Per page this counts the gold
 * ``comments`` / ``boiler`` / ``links``: in a candidate, but left out by that cleaning
   rule (comment-named, boilerplate-named, link-dense containers) in every candidate.
 
-    python benchmarks/region_reach.py [--datasets readability,chaos,dragnet-single] [--worst N]
+    python experiments/region_reach.py [--datasets readability,chaos,dragnet-single] [--worst N]
 """
 
 from __future__ import annotations
@@ -21,13 +25,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 
-from _common import data_dir, load_manifest, prediction, select
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.decision.region import RegionView, region_candidates
+from benchmarks.shared import data_dir, load_manifest, prediction, select
+
+from newsstemmer.single.region.candidates import RegionView, region_candidates
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.evaluation import shingles, tokens
-from newsstemmer.single.page_signals import IN_COMMENTS
+from newsstemmer.single.signals.page_signals import IN_COMMENTS
 from newsstemmer.single.pagerank import (
     CLEAN_TAGS,
     PageRankOptions,

@@ -7,23 +7,23 @@ pages, as ``train_sections.py``) is learned from all its pages.  For each of K f
 region models (``train_region.py``'s defaults) are trained without the fold's sites;
 the fold's sites' layouts are decided by that section model, and every page gets the
 layout's article (``extract_with_layouts``) and the fold's region article, with the
-features of :mod:`newsstemmer.decision.pagechoice` (the layout's agreement with region
+features of :mod:`newsstemmer.combine.pagechoice` (the layout's agreement with region
 measured on the section decision's evidence sample, as ``learn`` does).  Pages no
 layout matches get region's article (the library's default fallback).
 
 The choice model (LightGBM, plain numpy trees at run time) is then trained per fold on
 the other folds' pages (label: region's body scores higher than the layout's; weight:
 the difference) and applied to the fold's pages, gated as the library gates it
-(:func:`~newsstemmer.decision.choicegate.needs_region`: layouts where the
+(:func:`~newsstemmer.combine.pagechoice_gate.needs_region`: layouts where the
 choice took region's body on a page of their learning-time evidence sample, short text).  Printed: ``layout`` (the
 layout's article, region for unmatched pages), ``choice`` (gated, as the library
 decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but region's body may also
 replace a layout body it merely extends: without ``extends_only``), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
 on every page and writes the model (``newsstemmer/models/pagechoice.json``).
 
-    python benchmarks/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
+    python training/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
         [--sections-data /tmp/sections.pkl] [--region-data FILE] [--threshold 0.5]
-        [--per-fold] [-o newsstemmer/models/pagechoice.json]
+        [--per-fold] [-o newsstemmer/models/pagechoice.json [--no-cv]]
 """
 
 from __future__ import annotations
@@ -35,18 +35,21 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import Entry, cached, data_dir, load_manifest, prediction
-from cv import figures, page_id, print_tables, set_entries
-from folds import grouped_folds, site_groups
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.choicegate import SHORT_BODY, layout_text
-from newsstemmer.decision.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
+from benchmarks.shared import (Entry, cached, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+                               print_tables, set_entries, site_groups)
+from training.trees_export import from_lightgbm
+
+from newsstemmer.trees import TreeModel
+from newsstemmer.combine.pagechoice_gate import SHORT_BODY, layout_text
+from newsstemmer.combine.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
                                              page_features, pairs_by_layout, without_known)
-from newsstemmer.decision.sections import decide_sections, evidence_sample, main_units, section_units
+from newsstemmer.combine.sections import decide_sections, evidence_sample, main_units, section_units
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.layout.blocks import blocks_of
-from newsstemmer.layout.matching import ExtractOptions, extract_with_layouts
+from newsstemmer.layout.matching import LayoutExtractOptions, extract_with_layouts
 from newsstemmer.layout.patterns import SitePatterns
 
 SETS = ("big9", "cleanportal", "dragnet")
@@ -59,21 +62,21 @@ def f1(pred: str, gold: str) -> float:
 
 def region_extractors(entries: list[Entry], folds: list[list[Entry]], region_data: str | None) -> list:
     """Per fold, a RegionExtractor trained as train_region.py trains it, without the fold's groups."""
-    from train_region import fold_extractors
+    from training.train_region import fold_extractors
 
     return fold_extractors(entries, folds, region_data)
 
 
 def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dict]:
     """The pages of one held-out site: layout and region articles, features, F1s."""
-    from train_sections import read_pages
+    from training.train_sections import read_pages
 
     pages = read_pages(es)
     site = SitePatterns.from_dict(rec["site"])
     units, matched = section_units(site, pages)
     decide_sections(units, main)
     site.match_cache = None
-    arts = [extract_with_layouts(p, site, ExtractOptions()) for p in pages]
+    arts = [extract_with_layouts(p, site, LayoutExtractOptions()) for p in pages]
     regions = []
     for p in pages:
         try:
@@ -114,7 +117,7 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
 def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | None,
           region_data: str | None) -> list[dict]:
     """Every training site's pages, each decided and extracted by its fold's models."""
-    import train_sections as ts
+    from training import train_sections as ts
 
     data = ts.load_data(entries, sections_data)
     sargs = ts.build_parser().parse_args([])
@@ -169,7 +172,7 @@ def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
               "min_data_in_leaf": args.min_leaf, "lambda_l2": 1.0, "seed": 0, "deterministic": True,
               "num_threads": 1, "verbose": -1}
     booster = lgb.train(params, lgb.Dataset(X, y, weight=w, feature_name=list(PAGE_FEATURES)), args.rounds)
-    model = TreeModel.from_lightgbm(booster.dump_model(), PAGE_FEATURES)
+    model = from_lightgbm(booster.dump_model(), PAGE_FEATURES, kind="pagechoice")
     model.info.update(threshold=args.threshold, rounds=args.rounds, trained_on=len(rows))
     return model
 
@@ -231,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--strip", default="", help="roles of page lines left out of region's body (static,sub)")
     ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
+    ap.add_argument("--no-cv", action="store_true", help="with -o: write the model, skip the CV tables")
     return ap
 
 
@@ -253,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         model = train(records, args)
         Path(args.output).write_text(model.to_json(), encoding="utf-8")
         print(f"model written to {args.output} ({Path(args.output).stat().st_size} bytes)", file=sys.stderr)
+        if args.no_cv:
+            return 0
     sets = {n: set_entries(entries, n) for n in SETS}
     wanted = {page_id(e) for es in sets.values() for e in es}
     mine = [r for r in records if r["id"] in wanted]

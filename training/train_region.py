@@ -7,7 +7,7 @@ candidates of PageRank's region and of the best candidate's, with the page F1
 change of leaving each out).  For each of K folds (``folds.py``: no site in two
 folds, a Big9 site one group across years) the two models are trained on every
 page of the other folds (multi-page sites included, each page alone) and the
-extractor (``newsstemmer.decision.regional.RegionExtractor``) is run on the
+extractor (``newsstemmer.single.region.extractor.RegionExtractor``) is run on the
 held-out fold's pages, from their HTML, exactly as it runs in use.  Figures are
 ``cv.py``'s: per set the dev figure (models trained on every page, applied to
 every page) beside the mean over folds of the held-out fold's pooled shingle F1,
@@ -16,7 +16,7 @@ for DOM PageRank and each variant (``region``: the learned region alone,
 and writes ``region.json`` and ``region-clean.json`` there (what newsstemmer ships
 in ``newsstemmer/models/``).
 
-    python benchmarks/train_region.py [--data-file /tmp/region-data.pkl] [--folds 5] [--seed 0]
+    python training/train_region.py [--data-file FILE (default: $CACHE/region-data.pkl)] [--folds 5] [--seed 0]
         [--variants region,clean,both[:MARGIN[:THRESHOLD]]] [--region-objective lambdarank]
         [--label-gain linear] [--clean-objective binary] [--margin 0.5] [--threshold 1.5] [--balance 0.5]
         [--no-cv] [--per-fold] [-o newsstemmer/models]
@@ -32,14 +32,17 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import code_stamp, data_dir, load_manifest, prediction
-from cv import SINGLE_SETS, figures, page_id, print_tables, set_entries
-from folds import grouped_folds, site_groups
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.decision.cleaning import CLEAN_FEATURES
-from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.region import REGION_FEATURES
-from newsstemmer.decision.regional import RegionExtractor
+from benchmarks.shared import (SINGLE_SETS, cache_file, code_stamp, data_dir, figures, grouped_folds, load_manifest,
+                               page_id, prediction, print_tables, set_entries, site_groups)
+from training.trees_export import from_lightgbm
+
+from newsstemmer.single.region.cleaning import CLEAN_FEATURES
+from newsstemmer.trees import TreeModel
+from newsstemmer.single.region.candidates import REGION_FEATURES
+from newsstemmer.single.region.extractor import RegionExtractor
 from newsstemmer.single.pagerank import pagerank_analysis
 
 REPORT_SETS = SINGLE_SETS + ("big9", "cleanportal", "dragnet")
@@ -183,15 +186,16 @@ def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel,
 
         def ds():
             return lgb.Dataset(X, y, weight=w, feature_name=list(REGION_FEATURES))
-    region = TreeModel.from_lightgbm(bagged(params, ds, args.region_rounds, args.bags, args.region_extra_bags), REGION_FEATURES)
+    region = from_lightgbm(bagged(params, ds, args.region_rounds, args.bags, args.region_extra_bags), REGION_FEATURES,
+                           kind="region")
     region.info.update(objective=args.region_objective, margin=args.margin, guard=args.guard)
 
     X, y, w = clean_training(rows, args.clean_objective, args.balance)
     params = lgb_params(args, "clean")
     params.update(objective="binary" if args.clean_objective == "binary" else "regression")
-    clean = TreeModel.from_lightgbm(
+    clean = from_lightgbm(
         bagged(params, lambda: lgb.Dataset(X, y, weight=w, feature_name=list(CLEAN_FEATURES)), args.clean_rounds,
-               args.bags), CLEAN_FEATURES)
+               args.bags), CLEAN_FEATURES, kind="region-clean")
     clean.info.update(objective=args.clean_objective, threshold=args.threshold)
     return region, clean
 
@@ -258,7 +262,7 @@ def monotone_signs(text: str) -> dict[str, int]:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data-file", default="/tmp/region-data.pkl")
+    ap.add_argument("--data-file", default=str(cache_file("region-data.pkl")))
     ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0, help="orders groups of equal size when dealing folds")
@@ -300,12 +304,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def load_rows(path: Path) -> list[dict]:
     """The rows of a ``region_data.py`` file (exits if they were made for other features;
-    warns if by other code: ``_common.code_stamp``)."""
+    warns if by other code: ``benchmarks.shared.code_stamp``)."""
     try:
         data = pickle.loads(Path(path).read_bytes())
         features, clean_features = data["features"], data["clean_features"]
     except FileNotFoundError:
-        sys.exit(f"error: {path} does not exist; write it with: python benchmarks/region_data.py -o {path}")
+        sys.exit(f"error: {path} does not exist; write it with: python training/region_data.py -o {path}")
     except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, ValueError) as exc:
         sys.exit(f"error: {path} is not a region_data.py file ({type(exc).__name__}: {exc}); run region_data.py again")
     if tuple(features) != REGION_FEATURES or tuple(clean_features) != CLEAN_FEATURES:
@@ -325,7 +329,7 @@ def region_rows(entries, data_file: str | None = None) -> list[dict]:
                 and tuple(data["clean_features"]) == CLEAN_FEATURES):
             return data["rows"]
         print(f"{data_file}: region rows made by other code or models; made again", file=sys.stderr, flush=True)
-    from region_data import page_record, rows_file
+    from training.region_data import page_record, rows_file
 
     rows = [page_record(e, g) for e, g in zip(entries, site_groups(entries))]
     if data_file:

@@ -4,7 +4,7 @@
 Every multi-page site of big9 (both years), cleanportal and dragnet (sites with >= 2
 pages) is learned from all its pages, unsupervised (``newsstemmer.learn`` with
 ``section_model=False``: the hand rules' roles), then every section and free path of
-its article layouts becomes a *unit* (``newsstemmer.decision.sections``) with its
+its article layouts becomes a *unit* (``newsstemmer.combine.sections``) with its
 features and a label from the gold: the weighted share of its text found in the gold
 of its pages (>= 0.5: article text).  For each of K folds (``folds.py``: no site in two
 folds, a Big9 site one group across years) a LightGBM model is trained on the units of
@@ -22,7 +22,7 @@ layout was learned from.  After the whole-site tables, the fold models are also 
 on layouts learned from each held-out site's first k pages (``--fewpages``, the protocol
 of ``fewpages.py``: the other pages extracted with the region fallback).
 
-    python benchmarks/train_sections.py [--data-file /tmp/sections.pkl] [--folds 5] [--seed 0]
+    python training/train_sections.py [--data-file /tmp/sections.pkl] [--folds 5] [--seed 0]
         [--threshold 0.3] [--subsets 3,5,10 --subsets-file /tmp/subsets.pkl] [--fewpages 3,5,10]
         [--no-cv] [--per-fold] [-o newsstemmer/models/sections.json]
 """
@@ -36,17 +36,21 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import Entry, cached, data_dir, load_manifest, prediction
-from cv import figures, page_id, print_tables, set_entries
-from folds import grouped_folds, site_groups
-from train_region import bagged
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import (Entry, cached, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+                               print_tables, set_entries, site_groups)
+from training.train_region import bagged
+from training.trees_export import from_lightgbm
 
 from newsstemmer import ExtractOptions, Page, extract_with_patterns
 from newsstemmer.evaluation import evaluate
-from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.sections import (
+from newsstemmer.trees import TreeModel
+from newsstemmer.combine.sections import (
     SECTION_FEATURES,
     decide_sections,
+    decide_site,
     main_units,
     page_evidence,
     section_units,
@@ -54,8 +58,8 @@ from newsstemmer.decision.sections import (
     unit_labels,
     unit_signals,
 )
-from newsstemmer.grouping import learn
-from newsstemmer.layout.learning import LearnOptions
+from newsstemmer.combine.learn import learn
+from newsstemmer import LearnOptions
 from newsstemmer.layout.patterns import SitePatterns
 
 SETS = ("big9", "cleanportal", "dragnet")
@@ -201,7 +205,7 @@ def fold_pairs(data: dict, entries: list[Entry], folds: list[list[Entry]], pages
 
 def load_data(entries: list[Entry], data_file: str | None, per_layout: int | None = None) -> dict:
     """The units of every training site: from ``data_file`` if this code and these models
-    built it with the same ``per_layout`` (``_common.cached``), else built (about a minute;
+    built it with the same ``per_layout`` (``benchmarks.shared.cached``), else built (about a minute;
     page evidence on ``per_layout`` pages per layout) and written there."""
     return cached(data_file, lambda: build(entries, per_layout), "section units", {"per_layout": per_layout})
 
@@ -232,7 +236,7 @@ def train(X: np.ndarray, y: np.ndarray, w: np.ndarray, args: argparse.Namespace)
     def dataset():
         return lgb.Dataset(X[ok], labels, weight=weights, feature_name=list(SECTION_FEATURES))
 
-    model = TreeModel.from_lightgbm(bagged(params, dataset, args.rounds, args.bags), SECTION_FEATURES)
+    model = from_lightgbm(bagged(params, dataset, args.rounds, args.bags), SECTION_FEATURES, kind="sections")
     model.info.update(threshold=args.threshold, mode=args.mode, region=True, rounds=args.rounds,
                       trained_on=int(ok.sum()))
     if args.bags > 1:
@@ -323,15 +327,44 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+#: The sets of fewpages.py's protocol (and of the few-page CV below).
+FEW_PAGE_SETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
+
+
+def few_page_sites(entries: list[Entry], sets: tuple[str, ...]) -> dict[tuple[str, str], list[Entry]]:
+    """The pages of each site of ``sets``, sorted by id."""
+    groups: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        if e.dataset in sets:
+            groups.setdefault((e.dataset, e.site), []).append(e)
+    return {key: sorted(es, key=lambda e: e.id) for key, es in sorted(groups.items())}
+
+
+def few_page_pairs(es: list[Entry], htmls: list[str], k: int, model: TreeModel | None,
+                   use_model: bool) -> list[tuple[str, str]]:
+    """(prediction, gold) of the site's pages after the first ``k``, learned from those ``k``
+    (the hand rules' roles, then ``model`` or the shipped section model when ``use_model``)."""
+    pages = [Page(h, url=e.url) for e, h in zip(es, htmls)]
+    try:
+        site = learn(pages[:k], LearnOptions(section_model=use_model and model is None))
+        if use_model and model is not None:
+            decide_site(site, pages[:k], model=model)
+    except Exception:  # a site no layout can be learned from: every page goes to region
+        site = None
+    out = []
+    for e, p in zip(es[k:], pages[k:]):
+        a = extract_with_patterns(p, site, ExtractOptions(fallback="region")) if site else None
+        out.append((prediction(a.title, a.body, e.gold_has_title) if a else "", e.gold()))
+    return out
+
+
 def few_page_cv(entries: list[Entry], folds: list[list[Entry]], ks: tuple[int, ...],
                 models: list[TreeModel]) -> None:
     """fewpages.py's protocol on the held-out sites of each fold: learn from a site's first
     k pages (hand rules, then the fold's model), extract its other pages with the region
     fallback; F1 pooled over the folds, per dataset."""
-    from fewpages import SETS as FEW_SETS, few_page_pairs, site_groups as few_groups
-
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
-    sites = few_groups(entries, FEW_SETS)
+    sites = few_page_sites(entries, FEW_PAGE_SETS)
     htmls: dict = {}
     for k in ks:
         res: dict[str, dict[str, list]] = {"rules": {}, "model": {}}

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Where the learned region extractor loses under site-grouped CV, page by page.
 
+Question: where, step by step, does the learned region extractor lose under CV?  Answer:
+benchmarks/README.md, "Where region loses" and the sections after it (its protocol, 3 model seeds x
+3 fold deals, judged every region change of sessions 8-10); cleaning_frontier.py reuses its folds.
+
 For each fold (``folds.py``: no site in two folds) the region and cleaning models are
 trained as ``train_region.py`` trains them, without the fold's site groups, and run
 on the fold's pages.  Per set it prints, as pooled means over all held-out pages:
@@ -24,7 +28,7 @@ one seed's CV moves by ±0.002 per set, single pages flip.  Fold seeds (``--seed
 other deals of the site groups into folds) show the split's: on dragnet-single a change
 of +0.006 with one deal was +0.0015 and −0.0015 with two others (branch ``shortpost``).
 
-    python benchmarks/region_losses.py [--data-file /tmp/region-data.pkl] [--seeds 0] [--seed 0]
+    python experiments/region_losses.py [--data-file FILE (default: $CACHE/region-data.pkl)] [--seeds 0] [--seed 0]
         [--datasets readability,chaos,dragnet-single,big9] [--worst 20] [--choice-only] [-- TRAIN_REGION_ARGS...]
 """
 
@@ -37,12 +41,14 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import data_dir, load_manifest, prediction
-from cv import SINGLE_SETS, page_id, set_of_pages
-from folds import grouped_folds, site_groups
-from train_region import build_parser, extractors, f1_of, load_rows, row_id, train_models
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.decision.region import RegionView
+from benchmarks.shared import (SINGLE_SETS, cache_file, data_dir, grouped_folds, load_manifest, page_id, prediction,
+                               set_of_pages, site_groups)
+from training.train_region import build_parser, extractors, f1_of, load_rows, row_id, train_models
+
+from newsstemmer.single.region.candidates import RegionView
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.single.pagerank import pagerank_analysis, region_paragraphs
 
@@ -128,7 +134,7 @@ def pooled(recs: list[dict], key: str | None) -> tuple[float, float, float]:
 def add_cv_arguments(ap: argparse.ArgumentParser, deals: str) -> None:
     """The options of a site-grouped CV run over region_data.py's rows (shared with
     ``cleaning_frontier.py``)."""
-    ap.add_argument("--data-file", default="/tmp/region-data.pkl", help="region_data.py's rows")
+    ap.add_argument("--data-file", default=str(cache_file("region-data.pkl")), help="region_data.py's rows")
     ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
     ap.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
     ap.add_argument("--folds", type=int, default=5)
