@@ -41,7 +41,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _common import Entry, by_site, data_dir, load_manifest, prediction
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer import Page, extract_with_patterns, learn
 from newsstemmer.templates import DEFAULT_ALPHA, DEFAULT_DELTA, amplify, pregroup, skeleton

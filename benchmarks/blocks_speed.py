@@ -15,12 +15,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from _common import by_site, data_dir, load_manifest
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import by_site, data_dir, load_manifest
 
 from newsstemmer.layout.blocks import page_blocks
 from newsstemmer.dom.parse import parse_html
-from speed import best_of
+from benchmarks.speed import best_of
 
 
 def main(argv: list[str] | None = None) -> int:

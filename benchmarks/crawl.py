@@ -26,7 +26,6 @@ time off/on of each pair, a steadier figure than pages/s on a loaded machine.
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
 import re
@@ -36,23 +35,23 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
-from urllib.parse import quote, unquote, urlsplit
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
-from _common import Entry, REPO_ROOT, by_site, data_dir, load_manifest, prediction
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.crawl.testing import NOT_FOUND, send_page
+from benchmarks.crawl_sites import DRAGNET_MIN_PAGES, SiteServer, dataset_sites, loopback_hosts
+from benchmarks.shared import REPO_ROOT, data_dir, load_manifest, prediction
+
 from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.evaluation import evaluate
 from newsstemmer.layout.learning import site_of
 
 DEFAULT_DATASETS = ("big9-05", "big9-09", "cleanportal")
-DRAGNET_MIN_PAGES = 5
 
 #: Unthrottled: what is measured is the crawler, not AutoThrottle's politeness.
 FAST = {
@@ -125,10 +124,8 @@ def run_crawl(folder: Path, urls: list[str], settings: dict[str, str], timeout: 
     for name, value in every.items():
         cmd += ["-s", f"{name}={value}"]
     env = dict(os.environ)
-    # the benchmarks folder too: crawl_profile's extension (--profile)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(REPO_ROOT), str(Path(__file__).resolve().parent), env.get("PYTHONPATH")) if p
-    )
+    # the checkout's root: its newsstemmer, and crawl_profile's extension (--profile)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
     env.pop("SCRAPY_SETTINGS_MODULE", None)  # scrapy.cfg of the folder decides
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -236,7 +233,7 @@ def demo_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 name = f"demo-{k + 1}-{mode}"
                 profile = work / f"{name}.profile.json"
                 if args.profile:
-                    settings.update(EXTENSIONS=json.dumps({"crawl_profile.CrawlProfile": 0}),
+                    settings.update(EXTENSIONS=json.dumps({"benchmarks.crawl_profile.CrawlProfile": 0}),
                                     CRAWL_PROFILE_OUT=str(profile))
                 print(f"[demo] run {k + 1}/{args.runs}, newsstemmer {mode}", file=sys.stderr, flush=True)
                 crawl = run_crawl(work / name, urls, settings, args.timeout)
@@ -374,95 +371,6 @@ def print_demo(res: dict[str, Any]) -> None:
 
 # --------------------------------------------------------------------------------------
 # 2. Dataset crawl
-
-
-_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
-
-
-def headline(e: Entry) -> str:
-    """First line of the gold text when it has the headline, else the page's <title>."""
-    if e.gold_has_title:
-        for line in e.gold().splitlines():
-            if line.strip():
-                return line.strip()
-    m = _TITLE_RE.search(e.html())
-    return " ".join(html.unescape(m.group(1)).split()) if m else e.id
-
-
-@dataclass
-class SiteServer:
-    """The pages of one site on a loopback address."""
-
-    dataset: str
-    site: str
-    entries: list[Entry]
-    host: str
-    paths: dict[str, Entry] = field(default_factory=dict)  # "/a/<id>.html" -> entry
-    httpd: ThreadingHTTPServer | None = None
-
-    @property
-    def base_url(self) -> str:
-        assert self.httpd is not None
-        return f"http://{self.host}:{self.httpd.server_address[1]}"
-
-    def start(self) -> None:
-        pages: dict[str, tuple[str, bytes]] = {}
-        links = []
-        for e in self.entries:
-            path = f"/a/{quote(e.id, safe='')}.html"
-            self.paths[path] = e
-            pages[path] = ("text/html", e.html_path.read_bytes())  # no charset: the page's meta decides
-            links.append(f'<li><a href="{html.escape(path)}">{html.escape(headline(e))}</a></li>')
-        index = (
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(self.site)}</title></head>\n<body>\n<h1>{html.escape(self.site)}</h1>\n"
-            f"<ul>\n{chr(10).join(links)}\n</ul>\n</body></html>\n"
-        )
-        pages["/"] = ("text/html; charset=utf-8", index.encode("utf-8"))
-        handler = type("Handler", (_Handler,), {"pages": pages})
-        self.httpd = ThreadingHTTPServer((self.host, 0), handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
-
-    def stop(self) -> None:
-        if self.httpd is not None:
-            self.httpd.shutdown()
-            self.httpd.server_close()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    pages: dict[str, tuple[str, bytes]] = {}
-
-    def do_GET(self) -> None:  # noqa: N802
-        path = urlsplit(self.path).path or "/"
-        ctype, body = self.pages.get(path, ("text/html; charset=utf-8", b""))
-        status = 200 if path in self.pages else 404
-        send_page(self, status, ctype, body if status == 200 else NOT_FOUND)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-def loopback_hosts(same_host: bool) -> Iterator[str]:
-    """127.0.0.1 for every site (``--same-host``), else 127.0.0.2, 127.0.0.3, … (all loopback on Linux)."""
-    if same_host:
-        while True:
-            yield "127.0.0.1"
-    n = 2
-    while True:
-        a, b = divmod(n, 254)
-        yield f"127.0.{a}.{b + 1}" if a else f"127.0.0.{n}"
-        n += 1
-
-
-def dataset_sites(entries: list[Entry], names: list[str], dragnet: bool) -> list[tuple[str, str, list[Entry]]]:
-    out = []
-    for ds in names + (["dragnet"] if dragnet and "dragnet" not in names else []):
-        min_pages = DRAGNET_MIN_PAGES if ds == "dragnet" else 1
-        for site, es in by_site(entries, ds).items():
-            if len(es) >= min_pages:
-                out.append((ds, site, es))
-    return out
 
 
 def quality_baseline(args: argparse.Namespace, names: list[str], work: Path) -> tuple[str, dict]:

@@ -21,40 +21,19 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-from _common import Entry, data_dir, load_manifest, prediction, select
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, data_dir, load_manifest, prediction, select
+from training.train_crf import variants
 
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.single.crf import CRFExtractor
 from newsstemmer.evaluation import evaluate
 
 DEFAULT_DATASETS = ("readability", "dragnet-single")
-
-
-def variants(thresholds: str = "0.7:0.4", soft: bool = False, first_pass: bool = True) -> list[tuple[str, dict]]:
-    """(label, CRFExtractor settings) to compare, each row adding one step: the
-    first pass alone, then per upper:lower pair the document's relabelling, the
-    relabelling that keeps text blocks' own text, the article region, and the
-    teaser and gap steps (the extractor's default).  All with the default
-    fallback for pages left without content."""
-    plain = dict(region=None, teasers=False, fill_gaps=False)
-    out: list[tuple[str, dict]] = []
-    if first_pass:
-        out += [
-            ("CRF alone", dict(relabel=False, **plain)),
-            ("CRF alone, no fallback", dict(relabel=False, fallback=None, **plain)),
-        ]
-    for pair in thresholds.split(","):
-        u, lo = (float(x) for x in pair.split(":"))
-        extra = ", soft" if soft else ""
-        rule = f"+ relabelling {u:g}/{lo:g}"
-        out.append((f"{rule}, document's rule{extra}", dict(upper=u, lower=lo, keep_text=False, soft=soft, **plain)))
-        out.append((f"{rule}, text kept{extra}", dict(upper=u, lower=lo, soft=soft, **plain)))
-        out.append((f"{rule}, text kept, article region{extra}",
-                    dict(upper=u, lower=lo, soft=soft, teasers=False, fill_gaps=False)))
-        out.append((f"{rule}, text kept, article region, teasers, gaps (default){extra}",
-                    dict(upper=u, lower=lo, soft=soft)))
-    return out
 
 
 def run(extractor: CRFExtractor, entries: list[Entry], docs: list[str | None]) -> dict:

@@ -58,68 +58,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _common import Entry, data_dir, load_manifest, prediction, select
-from folds import grouped_folds, site_groups
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.evaluation import evaluate
+from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
+                               grouped_folds, load_manifest, page_id, prediction, print_tables, set_entries, site_groups)
 
-#: evaluation set -> (datasets, minimum pages per site) ; "-single": one-page sites only.
-SETS: dict[str, tuple[tuple[str, ...], int]] = {
-    "big9": (("big9-05", "big9-09"), 1),
-    "big9-05": (("big9-05",), 1),
-    "big9-09": (("big9-09",), 1),
-    "cleanportal": (("cleanportal",), 1),
-    "dragnet": (("dragnet",), 5),
-    "readability": (("readability",), 1),
-    "chaos": (("chaos",), 1),
-    "dragnet-single": (("dragnet-single",), 1),
-    # chaos's sites with 2-6 pages (2017): modern layouts learned from few pages
-    "chaos-multi": (("chaos",), 2),
-}
-MULTI_SETS = ("big9", "cleanportal", "dragnet")
-#: Sets whose sites the section and page-choice models are not trained on
-#: (train_sections.py's TRAIN_DATASETS): ``layout`` and ``layout-choice`` give their dev
-#: figure only, which for these sites is already a figure on unseen sites (the region
-#: models did see their pages).
-UNTRAINED_LAYOUT_SETS = frozenset({"chaos-multi"})
-SINGLE_SETS = ("readability", "chaos", "dragnet-single")
 METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf")
-DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
-
-
-def set_entries(entries: list[Entry], name: str) -> list[Entry]:
-    """The pages of one evaluation set, in manifest order (min pages per site as quality.py)."""
-    datasets, min_pages = SETS[name]
-    out: list[Entry] = []
-    for ds in datasets:
-        chosen = select(entries, ds)
-        if min_pages > 1:
-            sizes: dict[str, int] = {}
-            for e in chosen:
-                sizes[e.site] = sizes.get(e.site, 0) + 1
-            chosen = [e for e in chosen if sizes[e.site] >= min_pages]
-        out += chosen
-    return out
-
-
-def set_of_pages(entries: list[Entry], names: list[str]) -> dict[tuple[str, str, str], str]:
-    """Each page's evaluation set among ``names`` (the first that holds it), by :func:`page_id`."""
-    out: dict[tuple[str, str, str], str] = {}
-    for name in names:
-        for e in set_entries(entries, name):
-            out.setdefault(page_id(e), name)
-    return out
-
-
-def page_id(e: Entry) -> tuple[str, str, str]:
-    return (e.dataset, e.site, e.id)
-
 
 # --- per-page predictions, one (prediction, gold) pair per page --------------------------------
 
@@ -128,8 +78,8 @@ def layout_pairs(pages: list[Entry], options=None, extract=None) -> dict[tuple, 
     """quality.py's transductive run: learn each site from all its pages (with
     ``options``: LearnOptions), extract them (with ``extract``: ExtractOptions; default
     the layouts alone, PageRank for unmatched pages, no per-page choice)."""
-    import quality
-    from quality import run_site
+    from benchmarks import quality
+    from benchmarks.quality import run_site
 
     from newsstemmer import ExtractOptions
 
@@ -148,7 +98,7 @@ def layout_pairs(pages: list[Entry], options=None, extract=None) -> dict[tuple, 
 def choice_fold_pairs(entries: list[Entry], folds: list[list[Entry]], args) -> list[dict[tuple, tuple[str, str]]]:
     """Per fold: train_pagechoice.py's choice (gated, as the library decides) with every
     model trained without the fold's sites."""
-    import train_pagechoice as tp
+    from training import train_pagechoice as tp
 
     pargs = tp.build_parser().parse_args([])
     pargs.data_file, pargs.sections_data, pargs.region_data = args.choice_data, args.sections_data, args.region_data
@@ -160,7 +110,7 @@ def choice_fold_pairs(entries: list[Entry], folds: list[list[Entry]], args) -> l
 
 def pagerank_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
     """single_page.py's run at the default PageRankOptions."""
-    from single_page import run
+    from benchmarks.single_page import run
 
     from newsstemmer.single.pagerank import PageRankOptions
 
@@ -169,7 +119,7 @@ def pagerank_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
 
 def region_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
     """The shipped region extractor on each page alone (an unreadable page predicts nothing)."""
-    from newsstemmer.decision.regional import RegionExtractor
+    from newsstemmer.single.region.extractor import RegionExtractor
 
     ex = RegionExtractor()
     out = {}
@@ -186,7 +136,7 @@ def region_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
 def region_fold_pairs(root: Path, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
                       data_file: str | None, merge_hosts: bool) -> list[dict[tuple, tuple[str, str]]]:
     """Per fold: the region models trained (train_region.py's defaults) without the fold's groups."""
-    from train_region import fold_pairs, region_rows
+    from training.train_region import fold_pairs, region_rows
 
     return fold_pairs(region_rows(entries, data_file), entries, folds, pages, merge_hosts=merge_hosts)
 
@@ -208,7 +158,7 @@ def crf_fold_pairs(
     root: Path, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry], merge_hosts: bool, cache: Path | None
 ) -> tuple[list[dict[tuple, tuple[str, str]]], dict]:
     """Per fold: a CRF trained as train_crf.py does, without the fold's groups, on the fold's pages."""
-    from train_crf import load_training
+    from training.train_crf import load_training
 
     from newsstemmer.single.crf import DEFAULT_SPLIT_TAGS, DEFAULT_TRAIN_PARAMS, CRFExtractor, train
 
@@ -232,69 +182,6 @@ def crf_fold_pairs(
             ex = CRFExtractor(path)
             out.append(crf_pairs(ex, [e for e in fold if page_id(e) in wanted]))
     return out, info
-
-
-# --- figures ----------------------------------------------------------------------------------
-
-
-def figures(pairs_by_page: dict, sets: dict[str, list[Entry]], folds: list[list[Entry]], fold_pairs=None,
-            dev_only: frozenset[str] = frozenset()) -> dict:
-    """Per set: dev score of all pages, and per fold the held-out pages' pooled score.
-
-    ``fold_pairs`` (one mapping per fold) replaces ``pairs_by_page`` for the CV
-    figure of a trained method (the fold's own model); None: the same predictions.
-    Sets named in ``dev_only`` get the dev figure alone (the method's training
-    scripts make no fold predictions for their pages).
-    """
-    out = {}
-    fold_ids = [{page_id(e) for e in fold} for fold in folds]
-    for name, pages in sets.items():
-        dev = evaluate([pairs_by_page[page_id(e)] for e in pages]) if pairs_by_page is not None else None
-        per_fold = []
-        for k, ids in enumerate(fold_ids):
-            if name in dev_only:
-                break
-            source = fold_pairs[k] if fold_pairs is not None else pairs_by_page
-            held = [source[page_id(e)] for e in pages if page_id(e) in ids]
-            if held:
-                s = evaluate(held)
-                per_fold.append({"fold": k, "pages": s.pages, "f1": s.f1, "precision": s.precision, "recall": s.recall})
-        cv = {
-            key: statistics.mean(f[key] for f in per_fold) for key in ("f1", "precision", "recall")
-        } if per_fold else {}
-        if per_fold:
-            cv["f1_min"] = min(f["f1"] for f in per_fold)
-            cv["f1_max"] = max(f["f1"] for f in per_fold)
-            cv["folds"] = len(per_fold)
-        out[name] = {"pages": len(pages), "dev": dev.as_dict() if dev else None, "cv": cv, "per_fold": per_fold}
-    return out
-
-
-def print_tables(results: dict, k: int, per_fold: bool) -> None:
-    names = []
-    for by_set in results.values():
-        names += [n for n in by_set if n not in names]
-    for name in names:
-        rows = [(m, by_set[name]) for m, by_set in results.items() if name in by_set]
-        pages = rows[0][1]["pages"]
-        print(f"\n### {name} ({pages} pages)\n")
-        print(f"| method | dev F1 | dev P | dev R | {k}-fold CV F1 (min–max) | CV P | CV R |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for method, r in rows:
-            d, c = r["dev"], r["cv"]
-            dev = f"{d['f1']:.3f} | {d['precision']:.3f} | {d['recall']:.3f}" if d else "– | – | –"
-            if c:
-                folds_note = "" if c["folds"] == k else f", {c['folds']} folds"
-                cv = (f"{c['f1']:.3f} ({c['f1_min']:.3f}–{c['f1_max']:.3f}{folds_note}) | "
-                      f"{c['precision']:.3f} | {c['recall']:.3f}")
-            else:
-                cv = "– | – | –"
-            print(f"| {method} | {dev} | {cv} |")
-        if per_fold:
-            print("\nper fold (pages: F1):\n")
-            for method, r in rows:
-                cells = ", ".join(f"{f['fold']} ({f['pages']}): {f['f1']:.3f}" for f in r["per_fold"])
-                print(f"- {method}: {cells}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         pages = union(sets)
         t0 = time.perf_counter()
         if method == "layout":
-            from train_sections import fold_pairs as section_fold_pairs, load_data
+            from training.train_sections import fold_pairs as section_fold_pairs, load_data
 
             untrained = {page_id(e) for n in UNTRAINED_LAYOUT_SETS if n in sets for e in sets[n]}
             trained = [e for e in pages if page_id(e) not in untrained]
@@ -374,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
             dev = layout_pairs(pages, extract=ExtractOptions(fallback="region"))
             results[method] = figures(dev, sets, folds, choice_fold_pairs(entries, folds, args), UNTRAINED_LAYOUT_SETS)
         elif method == "layout-rules":
-            from newsstemmer.layout.learning import LearnOptions
+            from newsstemmer import LearnOptions
 
             results[method] = figures(layout_pairs(pages, LearnOptions(section_model=False)), sets, folds)
         elif method == "pagerank":

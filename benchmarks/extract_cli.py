@@ -94,9 +94,9 @@ def run(cmd: list[str], env: dict[str, str], label: str = "") -> float:
 
 def in_process(folder: Path, patterns: Path, repeat: int) -> tuple[float, int]:
     """Best time of extracting every page as the command does, inside this process."""
-    from newsstemmer.chain import extract_with_patterns
+    from newsstemmer.combine.extract import extract_with_patterns
     from newsstemmer.dom.decoding import decode_file
-    from newsstemmer.layout.matching import ExtractOptions
+    from newsstemmer import ExtractOptions
     from newsstemmer.layout.patterns import SitePatterns
     from newsstemmer.page import Page
 

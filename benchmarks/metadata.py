@@ -18,8 +18,12 @@ import json
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
-from _common import data_dir, load_manifest
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import data_dir, load_manifest
 
 from newsstemmer.evaluation import author_f1, normalise_title, same_day
 from newsstemmer.metadata import article_metadata

@@ -18,7 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-from _common import Entry, by_site, data_dir, load_manifest, prediction
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, by_site, data_dir, load_manifest, prediction
 
 from newsstemmer import ExtractOptions, LearnOptions, Page, extract_with_patterns, learn
 from newsstemmer.evaluation import evaluate, score_page

@@ -17,13 +17,16 @@ import argparse
 import gc
 import sys
 import time
+from pathlib import Path
 
-from _common import data_dir, load_manifest
-from cv import set_entries
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer.decision.cleaning import cleaning_candidates, cleaning_features
-from newsstemmer.decision.region import RegionView, region_candidates, region_features
-from newsstemmer.decision.regional import RegionExtractor
+from benchmarks.shared import data_dir, load_manifest, set_entries
+
+from newsstemmer.single.region.cleaning import cleaning_candidates, cleaning_features
+from newsstemmer.single.region.candidates import RegionView, region_candidates, region_features
+from newsstemmer.single.region.extractor import RegionExtractor
 from newsstemmer.single.pagerank import pagerank_analysis, pagerank_extract, region_cleaning, region_paragraphs
 
 

@@ -15,7 +15,7 @@ across years; the CV figure is the mean over folds of the held-out fold's pooled
   (``RuleOptions(content="unique")``: precision filter, title rules, ...);
 * ``rules+patterns``: the same, with layout patterns learned from the same 3 pages
   as evidence of main text and headline (still nothing but the 3 pages);
-* ``region``: the default (``newsstemmer.chain.learn_site_rules``): the learned
+* ``region``: the default (``newsstemmer.combine.extract.learn_site_rules``): the learned
   single-page extractor (``region``) run on the 3 pages says which blocks are the
   article; the rules from those blocks or those of ``rules+patterns``, whichever
   reproduces the extractor's text on the 3 pages better (``content="auto"``).  Dev:
@@ -55,13 +55,16 @@ import gc
 import json
 import sys
 import time
+from pathlib import Path
 from statistics import median
 
-from _common import Entry, data_dir, load_manifest, prediction
-from cv import figures, page_id, print_tables, set_entries
-from folds import grouped_folds
-
 from parsel import Selector
+
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import (Entry, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+                               print_tables, set_entries)
 
 from newsstemmer import LearnOptions, Page, learn
 from newsstemmer.evaluation import evaluate
@@ -193,7 +196,7 @@ def run_site(entries: list[Entry], n_train: int, repeat: int, dev_region, cv_reg
 
 def fold_extractors(entries: list[Entry], folds: list[list[Entry]], data_file: str | None) -> list:
     """Per fold: the region extractor trained (train_region.py's defaults) without the fold's groups."""
-    from train_region import fold_extractors as trained_per_fold
+    from training.train_region import fold_extractors as trained_per_fold
 
     return trained_per_fold(entries, folds, data_file)
 
@@ -225,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-fold", action="store_true", help="also the figures per fold")
     ap.add_argument("--json", metavar="FILE", help="write every figure and the learned rules as JSON")
     args = ap.parse_args(argv)
-    from newsstemmer.decision.regional import RegionExtractor
+    from newsstemmer.single.region.extractor import RegionExtractor
 
     root = data_dir(args.data)
     entries = load_manifest(root)

@@ -47,8 +47,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import REPO_ROOT, data_dir, load_manifest, prediction
-from crawl import FAST, SiteServer, dataset_sites, loopback_hosts, parse_stats
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import REPO_ROOT, data_dir, load_manifest, prediction
+from benchmarks.crawl import FAST, parse_stats
+from benchmarks.crawl_sites import SiteServer, dataset_sites, loopback_hosts
 
 from newsstemmer.crawl.testing import redis_server
 from newsstemmer.evaluation import evaluate

@@ -23,8 +23,12 @@ import json
 import sys
 import time
 from dataclasses import fields, replace
+from pathlib import Path
 
-from _common import Entry, data_dir, load_manifest, prediction, select
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, data_dir, load_manifest, prediction, select
 
 from newsstemmer.evaluation import evaluate, score_page
 from newsstemmer.single.pagerank import PageRankOptions, pagerank_extract

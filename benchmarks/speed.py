@@ -26,7 +26,10 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from _common import by_site, data_dir, load_manifest
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import by_site, data_dir, load_manifest
 
 from newsstemmer import Page, extract_with_patterns, learn
 from newsstemmer.dom.decoding import decode_html

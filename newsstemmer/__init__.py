@@ -8,7 +8,8 @@ The core (this package minus ``newsstemmer.crawl``) imports nothing from Scrapy:
 
 The public names below are imported on first use (PEP 562), so that ``import
 newsstemmer`` (and ``newsstemmer --version``) costs nothing; ``from newsstemmer import
-learn`` imports what ``learn`` needs and no more.
+learn`` imports what ``learn`` needs and no more.  Every exception newsstemmer raises
+derives from :class:`NewsstemmerError`.
 """
 
 from __future__ import annotations
@@ -20,68 +21,56 @@ __version__ = "0.1.0"
 
 #: Public name -> the module (relative to this package) that defines it.
 _HOMES: dict[str, str] = {
-    "Article": ".article",
-    "BlockOptions": ".layout.blocks",
-    "ExtractOptions": ".layout.matching",
-    "HTMLParseError": ".dom.parse",
-    "LayoutBlock": ".layout.blocks",
-    "LayoutPattern": ".layout.patterns",
-    "LayoutSection": ".layout.patterns",
-    "LearnOptions": ".layout.learning",
+    # pages and results
     "Page": ".page",
-    "PageBlocks": ".layout.blocks",
-    "PatternFileError": ".layout.patterns",
-    "SitePatterns": ".layout.patterns",
-    "extract": ".chain",
-    "extract_single": ".chain",
-    "extract_with_patterns": ".chain",
+    "Article": ".article",
+    # learning and extraction (the combinations of methods)
+    "learn": ".combine.learn",
+    "LearnOptions": ".combine.learn",
+    "extract": ".combine.extract",
+    "extract_with_patterns": ".combine.extract",
+    "extract_with_rules": ".combine.extract",
+    "ExtractOptions": ".combine.extract",
+    "learn_site_rules": ".combine.site_rules",
+    # single-page methods
+    "extract_single": ".single",
+    "SINGLE_PAGE_METHODS": ".single",
     "pagerank_extract": ".single.pagerank",
     "PageRankOptions": ".single.pagerank",
     "PageRankResult": ".single.pagerank",
-    "learn": ".grouping",  # the layout engine, with template pre-grouping when asked for
+    # the layout engine's objects
+    "SitePatterns": ".layout.patterns",
+    "LayoutPattern": ".layout.patterns",
+    "LayoutSection": ".layout.patterns",
+    "BlockOptions": ".layout.blocks",
+    "LayoutBlock": ".layout.blocks",
+    "PageBlocks": ".layout.blocks",
     "page_blocks": ".layout.blocks",
     "site_of": ".layout.learning",
+    # errors
+    "NewsstemmerError": ".errors",
+    "UnknownMethodError": ".errors",
+    "HTMLParseError": ".dom.parse",
+    "PatternFileError": ".layout.patterns",
+    "ModelFileError": ".trees",
 }
 
-__all__ = [
-    "Article",
-    "BlockOptions",
-    "ExtractOptions",
-    "HTMLParseError",
-    "LayoutBlock",
-    "LayoutPattern",
-    "LayoutSection",
-    "LearnOptions",
-    "Page",
-    "PageBlocks",
-    "PatternFileError",
-    "SitePatterns",
-    "extract",
-    "extract_single",
-    "extract_with_patterns",
-    "pagerank_extract",
-    "PageRankOptions",
-    "PageRankResult",
-    "learn",
-    "page_blocks",
-    "site_of",
-]
+__all__ = sorted(_HOMES)
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on demand
     from .article import Article
-    from .chain import extract, extract_single, extract_with_patterns
+    from .combine.extract import ExtractOptions, extract, extract_with_patterns, extract_with_rules
+    from .combine.learn import LearnOptions, learn
+    from .combine.site_rules import learn_site_rules
     from .dom.parse import HTMLParseError
+    from .errors import NewsstemmerError, UnknownMethodError
     from .layout.blocks import BlockOptions, LayoutBlock, PageBlocks, page_blocks
-    from .grouping import learn
-    from .layout.learning import LearnOptions, site_of
-    from .layout.matching import ExtractOptions
+    from .layout.learning import site_of
     from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
     from .page import Page
+    from .single import SINGLE_PAGE_METHODS, extract_single
     from .single.pagerank import PageRankOptions, PageRankResult, pagerank_extract
-
-# Names whose objects lead to a SitePatterns: resolving one also gives the class its
-# ``extract`` method (which needs the method chain, a layer above the layout engine).
-_SITE_NAMES = frozenset({"SitePatterns", "LayoutPattern", "LayoutSection", "PatternFileError", "learn"})
+    from .trees import ModelFileError
 
 
 def __getattr__(name: str) -> Any:
@@ -89,27 +78,9 @@ def __getattr__(name: str) -> Any:
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(home, __name__), name)
-    if name in _SITE_NAMES:
-        _give_site_patterns_extract()
     globals()[name] = value  # found once: later lookups do not come here
     return value
 
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-def _give_site_patterns_extract() -> None:
-    """Add ``SitePatterns.extract(html, url=None, options=None)``: :func:`extract` for this site."""
-    from .layout.patterns import SitePatterns
-
-    if "extract" in SitePatterns.__dict__:
-        return
-
-    def extract(self: SitePatterns, html: str, url: str | None = None, options: Any = None) -> Any:
-        """Extract a page of this site (see :func:`newsstemmer.extract`)."""
-        from .chain import extract as chain_extract
-
-        return chain_extract(html, self, url=url, options=options)
-
-    SitePatterns.extract = extract  # type: ignore[attr-defined]

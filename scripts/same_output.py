@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from _common import by_site, data_dir, load_manifest  # noqa: E402
+from shared import by_site, data_dir, load_manifest  # noqa: E402
 
 import newsstemmer  # noqa: E402
 from newsstemmer import ExtractOptions, Page, learn, page_blocks, pagerank_extract  # noqa: E402

@@ -1,4 +1,4 @@
-"""Story cards and author bios told by their shape (newsstemmer.decision.boxes and the
+"""Story cards and author bios told by their shape (newsstemmer.combine.boxes and the
 section decision's rules over them), on small purpose-made pages and sites."""
 
 from __future__ import annotations
@@ -10,18 +10,18 @@ import numpy as np
 from lxml import html as lxml_html
 
 from newsstemmer import LearnOptions, Page, learn
-from newsstemmer.decision.boxes import (
+from newsstemmer.combine.boxes import (
     byline_lines,
     carries,
     lead_name,
     opens_with_link,
     picture_holders,
 )
-from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.sections import (
+from newsstemmer.shipped import model_path
+from newsstemmer.trees import TreeModel
+from newsstemmer.combine.sections import (
     SECTION_FEATURES,
     SIGNALS,
-    default_section_model,
     main_units,
     page_evidence,
     section_units,
@@ -95,7 +95,7 @@ def _signals(pages_fixture):
 
 def _keeping_all() -> TreeModel:
     """The shipped model with a threshold of 0: it demotes nothing, only the rules do."""
-    model = TreeModel.load(default_section_model(), SECTION_FEATURES)
+    model = TreeModel.load(model_path("sections"), SECTION_FEATURES)
     model.info["threshold"] = 0.0
     return model
 

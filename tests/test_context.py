@@ -1,13 +1,13 @@
-"""The part's context in the article region (``newsstemmer.decision.context``), a
+"""The part's context in the article region (``newsstemmer.single.region.context``), a
 column group of the learned cleaning's features.  Pages are built here."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_features
-from newsstemmer.decision.context import CONTEXT_FEATURES, part_context
-from newsstemmer.decision.region import RegionView
+from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_features
+from newsstemmer.single.region.context import CONTEXT_FEATURES, part_context
+from newsstemmer.single.region.candidates import RegionView
 from newsstemmer.single.pagerank import pagerank_analysis
 
 _WORDS = "the council approved a new bridge over the river after a long fight about its budget".split()

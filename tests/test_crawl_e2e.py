@@ -16,6 +16,8 @@ import pytest
 from newsstemmer import SitePatterns
 from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, build_test_site, crawl_stats, run_crawl, serve
 
+pytestmark = pytest.mark.crawl
+
 MAXSIZE = "200000"  # below the site's oversized page
 # One request at a time, no second process (REPRODUCIBLE_SETTINGS): the pages the first
 # learning round sees then do not depend on timing, so a failure here reproduces.  (With 8

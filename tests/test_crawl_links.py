@@ -11,7 +11,7 @@ from scrapy.utils.response import get_base_url
 from newsstemmer import SitePatterns
 from newsstemmer.crawl.items import FetchedPage
 from newsstemmer.crawl.learner import extract_page
-from newsstemmer.crawl.links import tree_links
+from newsstemmer.crawl.link_reading import tree_links
 from newsstemmer.demo import build_site
 from newsstemmer.dom.parse import parse_html
 

@@ -22,6 +22,8 @@ from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command,
 
 from redis_fixture import flush, start_redis  # noqa: E402
 
+pytestmark = [pytest.mark.crawl, pytest.mark.redis]
+
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory):

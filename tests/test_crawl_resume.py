@@ -19,6 +19,8 @@ import pytest
 
 from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, run_crawl, serve
 
+pytestmark = pytest.mark.crawl
+
 
 def _read(path: Path) -> list[dict]:
     if not path.exists():

@@ -21,13 +21,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.chain import ExtractOptions
-from newsstemmer.crawl.buffer import PageBuffer
+from newsstemmer.combine.extract import ExtractOptions
+from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.config import DEFAULTS, Config
 from newsstemmer.crawl.rounds import answer, extract_page, read_frame, run_round, write_frame
 from newsstemmer.crawl.testing import (
     REPO_ROOT, build_test_site, crawl_command, crawl_stats, hold_articles, run_crawl, serve,
 )
+
+pytestmark = pytest.mark.crawl
 
 SITE = "127.0.0.1:8000"
 

@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from newsstemmer.crawl.buffer import PageBuffer
-from newsstemmer.crawl.frontier import Frontier
-from newsstemmer.crawl.linkinfo import LinkInfo
-from newsstemmer.crawl.store import StateError, open_versioned
+from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
+from newsstemmer.crawl.storage.sqlite_frontier import Frontier
+from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
+from newsstemmer.crawl.storage.sqlite_files import StateError, open_versioned
 from newsstemmer.crawl.testing import build_test_site, crawl_stats, run_crawl, serve
+
+pytestmark = pytest.mark.crawl
 
 STATE_FILES = ("buffer.sqlite", "linkinfo.sqlite", "frontier.sqlite", "history.sqlite", "fetchlog.sqlite", "runs.sqlite")
 

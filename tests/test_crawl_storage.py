@@ -19,7 +19,7 @@ from scrapy import Request, Spider
 from newsstemmer import SitePatterns
 from newsstemmer.crawl.config import Config
 from newsstemmer.crawl.items import FetchedPage
-from newsstemmer.crawl.storage import Storage, open_linkinfo, open_page_buffer
+from newsstemmer.crawl.storage import Storage
 from newsstemmer.crawl.storage import serial
 from newsstemmer.layout.patterns import LayoutPattern
 
@@ -31,7 +31,7 @@ def redis_url(tmp_path_factory):
     yield from start_redis(tmp_path_factory)
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 def config(request, tmp_path) -> Config:
     url = ""
     if request.param == "redis":
@@ -49,7 +49,7 @@ def _page(url: str, site: str = "a", html: str = "<p>x</p>", anchors=(), fetched
 
 
 def test_page_buffer_contract(config):
-    buf = open_page_buffer(config)
+    buf = Storage(config).page_buffer()
     buf.add(_page("http://a/1", html="<p>one</p>", anchors=["One"]))
     time.sleep(0.002)  # arrival order is by time
     buf.add(_page("http://a/2", html="<p>caf\u00e9 \u2013 two</p>"))
@@ -57,7 +57,7 @@ def test_page_buffer_contract(config):
     time.sleep(0.002)
     buf.add(_page("http://a/1", html="<p>one again</p>", anchors=["One"]))  # replaces, now the newest
     buf.close()
-    buf = open_page_buffer(config)  # a new handle sees the same pages (another thread, another worker)
+    buf = Storage(config).page_buffer()  # a new handle sees the same pages (another thread, another worker)
     assert buf.sites() == {"a": 2, "b": 1}
     assert buf.count() == 3 and buf.count("a") == 2 and buf.count("zzz") == 0
     assert buf.urls("a") == ["http://a/2", "http://a/1"]
@@ -74,7 +74,7 @@ def test_page_buffer_contract(config):
 
 
 def test_page_buffer_knows_pages_other_workers_tried_with_older_patterns(config):
-    buf = open_page_buffer(config)
+    buf = Storage(config).page_buffer()
     buf.add(_page("http://a/1"), tried=0)
     buf.add(_page("http://a/2"), tried=2)
     if config.redis_url:
@@ -86,7 +86,7 @@ def test_page_buffer_knows_pages_other_workers_tried_with_older_patterns(config)
 
 
 def test_linkinfo_contract(config, tmp_path):
-    li = open_linkinfo(config)
+    li = Storage(config).linkinfo()
     assert li.add("a", "http://a/", [("http://a/x", "Storm closes  coast road"), ("http://a/x", "Read more"),
                                       ("http://a/y", "")]) == 2
     li.add("a", "http://a/news/", [("http://a/x", "Coast road closed"), ("http://a/x", "Storm closes coast road")])
@@ -219,6 +219,7 @@ def shared(redis_url, tmp_path) -> Config:
                   redis_prefix="t", worker_timeout=2)
 
 
+@pytest.mark.redis
 def test_taken_requests_stay_in_flight_and_a_dead_workers_return_to_the_queue(shared):
     dead, q1, c1 = _queue(shared)
     live, q2, c2 = _queue(shared)
@@ -241,6 +242,7 @@ def test_taken_requests_stay_in_flight_and_a_dead_workers_return_to_the_queue(sh
     assert live.worker.recover_dead() == 0  # once only
 
 
+@pytest.mark.redis
 def test_crawl_end_and_the_last_worker_clears_the_run(shared):
     one, q1, _ = _queue(shared)
     two, q2, _ = _queue(shared)
@@ -261,6 +263,7 @@ def test_crawl_end_and_the_last_worker_clears_the_run(shared):
     assert redis.scard(two.keys.workers) == 0
 
 
+@pytest.mark.redis
 def test_a_stopped_worker_gives_its_requests_back(shared):
     one, q1, _ = _queue(shared)
     one.worker.join()
@@ -271,6 +274,7 @@ def test_a_stopped_worker_gives_its_requests_back(shared):
     assert len(q1) == 1
 
 
+@pytest.mark.redis
 def test_a_dead_workers_lease_passes_on(shared):
     one, two = Storage(shared), Storage(shared)
     assert one.leases.acquire("a")
@@ -303,9 +307,9 @@ def test_no_redis_import_without_the_setting(tmp_path):
     code = (
         "import sys\n"
         "from newsstemmer.crawl.config import Config\n"
-        "from newsstemmer.crawl.storage import Storage, open_page_buffer\n"
+        "from newsstemmer.crawl.storage import Storage\n"
         f"c = Config(state_dir=__import__('pathlib').Path({str(tmp_path)!r}))\n"
-        "Storage(c).frontier(); open_page_buffer(c)\n"
+        "Storage(c).frontier(); Storage(c).page_buffer()\n"
         "import newsstemmer.crawl.addon, newsstemmer.crawl.learner, newsstemmer.crawl.spiders.news\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('redis', 'scrapy_redis')))\n"
     )
@@ -337,10 +341,9 @@ def test_storage_is_sqlite_without_the_setting(tmp_path):
 
 
 def test_article_history_contract(config):
-    from newsstemmer.crawl.history import Emitted
-    from newsstemmer.crawl.storage import open_history
+    from newsstemmer.crawl.storage.records import Emitted
 
-    h = open_history(config)
+    h = Storage(config).history()
     assert h.get("http://a/1") is None and h.count() == 0 and h.recent("a", 5) == []
     h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash1", "Body one caf\u00e9", 1, "2026-01-01T00:00:00+00:00",
                   "2025-12-31", "page text"))
@@ -351,7 +354,7 @@ def test_article_history_contract(config):
     h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash4", "Body one, updated", 2, "2026-01-01T00:00:00+00:00",
                   None, "new page text"))
     h.close()
-    h = open_history(config)  # another handle: another thread, another worker
+    h = Storage(config).history()  # another handle: another thread, another worker
     got = h.get("http://a/1")
     assert (got.site, got.url, got.content_hash, got.body, got.version, got.first_seen, got.published, got.page_text) == (
         "a", "http://a/1?x", "hash4", "Body one, updated", 2, "2026-01-01T00:00:00+00:00", None, "new page text")
@@ -362,10 +365,9 @@ def test_article_history_contract(config):
 
 
 def test_fetch_log_contract(config):
-    from newsstemmer.crawl.fetchlog import FETCH, RECHECK, SKIP
-    from newsstemmer.crawl.storage import open_fetchlog
+    from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP
 
-    fl = open_fetchlog(config)
+    fl = Storage(config).fetchlog()
     url = "http://a/story"
     assert fl.plan(url, 3600).action == FETCH  # never seen
     fl.seen(url, "a", '"v1"', "Mon, 01 Jan 2026 00:00:00 GMT", "2026-01-01")

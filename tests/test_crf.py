@@ -25,7 +25,7 @@ from newsstemmer.single.crf import (  # noqa: E402
     teaser_blocks,
     train,
 )
-from newsstemmer.training import pattern_labels  # noqa: E402
+from newsstemmer.combine.crf_labels import pattern_labels  # noqa: E402
 
 
 def doc(body: str, head: str = "") -> str:
@@ -161,7 +161,7 @@ def test_headline_may_be_an_h2_or_h3_and_description_is_read() -> None:
 
 
 def test_hints_of_a_value_are_those_of_its_names() -> None:
-    from newsstemmer.single.crf.hints import HINTS, hints
+    from newsstemmer.single.signals.hints import HINTS, hints
 
     for value in ("post-body entry-content", "sidebar widget_text", "col-md-8 main", "nav ads top-bar", "x", "COMMENTS"):
         assert hints(value) == tuple(name for name, rx in HINTS if rx.search(value.lower()))
@@ -169,7 +169,7 @@ def test_hints_of_a_value_are_those_of_its_names() -> None:
 
 
 def test_word_hints_in_one_pass_are_those_of_the_patterns() -> None:
-    from newsstemmer.single.crf.hints import HINTS, scan_word_hints, word_hints
+    from newsstemmer.single.signals.hints import HINTS, scan_word_hints, word_hints
 
     names = (
         "sidebar", "aside", "rail", "trail", "rail-nav", "ads", "loads", "ad-slot", "x_ads", "tags", "tagline",

@@ -3,7 +3,7 @@
 A box between a body's paragraphs (a fact box) that only some pages carry aligns to no
 section: it is judged by its path alone (``LayoutPattern.free_paths``).  Seen on one or
 two of the pages learned from, it must not pass as main text, or every later article
-with such a box gets it in its body (NOTES.md, session 6: 2 demo crawls in 24).
+with such a box gets it in its body (docs/history/notes-sessions-01-10.md, session 6: 2 demo crawls in 24).
 """
 
 from __future__ import annotations

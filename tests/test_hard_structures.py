@@ -9,7 +9,7 @@ What the user should get is asserted plainly.  History (mean over 10 pages):
   inside the body on every page.  The learned section model alone scores the card's
   section P 0.32 against its demotion threshold of 0.3 (0.17-0.35 over training seeds:
   a borderline case, a strict xfail until session 8).  Since then the card is told by its
-  shape (``newsstemmer.decision.boxes``: a MAIN unit that opens with a wholly linked
+  shape (``newsstemmer.combine.boxes``: a MAIN unit that opens with a wholly linked
   headline line in a branch holding a linked picture is not main), whatever the model's P.
 * varying boilerplate: F1 0.907 (P 0.830, R 1.000) before session 8; the author bio came
   out as body on every page (the model scores it 0.98: in the training data, main

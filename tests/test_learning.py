@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from newsstemmer import ExtractOptions, LearnOptions, Page, SitePatterns, extract_with_patterns, grouping, learn, templates
-from newsstemmer.grouping import template_groups
+from newsstemmer import ExtractOptions, LearnOptions, Page, SitePatterns, extract_with_patterns, learn, templates
+from newsstemmer.combine import learn as combine_learn
+from newsstemmer.combine.learn import template_groups
 from newsstemmer.layout.learning import learn as learn_layouts
 
 WORDS = (
@@ -382,13 +383,13 @@ def test_unparsable_pages_skipped() -> None:
     article_pattern(site)
 
 
-# -- template pre-grouping (newsstemmer.grouping: templates/ feeding layout/) -------------------
+# -- template pre-grouping (newsstemmer.combine.learn: templates/ feeding layout/) -------------------
 
 
 def test_learning_with_template_pregrouping_finds_the_same_article_layout(learned) -> None:
     articles, site = learned
     _, pages = make_site()
-    grouped = grouping.learn(pages, LearnOptions(pregroup=True))
+    grouped = combine_learn.learn(pages, LearnOptions(pregroup=True))
     assert any(p.article for p in grouped.patterns)
     for art in articles:
         page = Page(art.html, url=art.url)
@@ -406,7 +407,7 @@ def test_pregroup_groups_the_readable_pages_with_amplification(monkeypatch) -> N
         return [list(range(len(texts)))]
 
     monkeypatch.setattr(templates, "pregroup", fake_pregroup)
-    with_groups = grouping.learn(pages, LearnOptions(pregroup=True))
+    with_groups = combine_learn.learn(pages, LearnOptions(pregroup=True))
     assert seen == [[p.html for p in pages[:-1]]]  # the unreadable page is not grouped
     # one group holding every page: the same layouts as learning without groups
     assert with_groups.patterns == learn(pages).patterns
@@ -415,13 +416,13 @@ def test_pregroup_groups_the_readable_pages_with_amplification(monkeypatch) -> N
 def test_the_public_learn_is_the_one_that_pregroups() -> None:
     import newsstemmer
 
-    assert newsstemmer.learn is grouping.learn
+    assert newsstemmer.learn is combine_learn.learn
 
 
 def test_without_pregroup_grouping_learn_is_the_layout_engine(learned) -> None:
     _, site = learned
     _, pages = make_site()
-    assert grouping.learn(pages).patterns == site.patterns
+    assert combine_learn.learn(pages).patterns == site.patterns
 
 
 def test_layouts_are_clustered_within_the_given_groups() -> None:
@@ -432,10 +433,14 @@ def test_layouts_are_clustered_within_the_given_groups() -> None:
         learn_layouts(pages, grouper=lambda ps: [list(range(len(ps) - 1))])
 
 
-def test_pregroup_needs_a_grouper_in_the_layout_engine() -> None:
-    _, pages = make_site()
-    with pytest.raises(ValueError, match="grouper"):
-        learn_layouts(pages, LearnOptions(pregroup=True))
+def test_the_layout_engine_options_leave_grouping_and_the_section_model_to_learn() -> None:
+    from newsstemmer.layout.learning import LayoutLearnOptions
+
+    assert not hasattr(LayoutLearnOptions(), "pregroup") and not hasattr(LayoutLearnOptions(), "section_model")
+    opts = LearnOptions(pregroup=True, section_model=False, min_cluster_pages=3)
+    assert isinstance(opts, LayoutLearnOptions)
+    keys = list(opts.as_dict())  # (the order pattern files list their settings in)
+    assert keys[-3:] == ["pregroup", "section_model", "blocks"] and keys[0] == "cluster_threshold"
 
 
 def test_small_sites_stay_one_template_group() -> None:

@@ -22,10 +22,12 @@ from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 from newsstemmer.layout.patterns import SitePatterns
 
+pytestmark = pytest.mark.crawl
+
 SPIDERMON = {
     "SPIDERMON_ENABLED": "True",
     "EXTENSIONS": json.dumps({"spidermon.contrib.scrapy.extensions.Spidermon": 500}),
-    "SPIDERMON_ENGINE_STOP_MONITORS": "newsstemmer.crawl.monitors.NewsstemmerMonitorSuite",
+    "SPIDERMON_ENGINE_STOP_MONITORS": "newsstemmer.crawl.spidermon_suite.NewsstemmerMonitorSuite",
 }
 
 

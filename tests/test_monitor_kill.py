@@ -12,6 +12,9 @@ from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.demo.scoring import score_day
 
 from test_crawl_resume import _read, _wait_for
+import pytest
+
+pytestmark = pytest.mark.crawl
 
 
 def test_killed_incremental_run_loses_no_article_and_repeats_none(tmp_path):

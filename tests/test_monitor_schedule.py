@@ -28,6 +28,8 @@ import pytest
 
 from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT
 
+pytestmark = [pytest.mark.crawl, pytest.mark.scrapyd]
+
 SCRIPT = REPO_ROOT / "scripts" / "scheduled-crawl.sh"
 
 

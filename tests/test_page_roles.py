@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml import etree
 
 from newsstemmer.dom.parse import parse_html
-from newsstemmer.single.page_signals import GALLERY, IN_COMMENTS, gallery_of, role_of, thread_shaped
+from newsstemmer.single.signals.page_signals import GALLERY, IN_COMMENTS, gallery_of, role_of, thread_shaped
 from newsstemmer.single.pagerank import PageRankOptions, dom_pagerank, pagerank_extract
 
 OPINION = (

@@ -1,4 +1,4 @@
-"""The per-page choice between a layout's article and region's (decision/pagechoice.py)."""
+"""The per-page choice between a layout's article and region's (combine/pagechoice.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from newsstemmer import ExtractOptions, Page, extract_with_patterns, learn
 from newsstemmer.article import Article
-from newsstemmer.decision.choicegate import AGREEMENT_KEY, CHOICE_KEY, needs_region
-from newsstemmer.decision.pagechoice import PAGE_FEATURES, agreement, page_features
+from newsstemmer.combine.pagechoice_gate import AGREEMENT_KEY, CHOICE_KEY, needs_region
+from newsstemmer.combine.pagechoice import PAGE_FEATURES, agreement, page_features
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 from hard_structures import inline_box_site  # noqa: E402
@@ -48,7 +48,7 @@ def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():
 
 
 def test_where_features_tell_known_boilerplate_from_unseen_text():
-    from newsstemmer.decision.pagechoice import where_features
+    from newsstemmer.combine.pagechoice import where_features
     from newsstemmer.dom.text import significant
 
     layout = "Harbour library opens late\n市立図書館は今月から閲覧室の開館時間を延長した。"
@@ -74,7 +74,7 @@ def test_where_features_tell_known_boilerplate_from_unseen_text():
 def test_an_empty_or_boilerplate_region_body_is_never_taken():
     import numpy as np
 
-    from newsstemmer.decision.pagechoice import admissible
+    from newsstemmer.combine.pagechoice import admissible
 
     def row(region: str, lines) -> np.ndarray:
         return page_features("Harbour library opens late at night for students", region, 1.0, "pattern", 0.5, 400,
@@ -89,7 +89,7 @@ def test_an_empty_or_boilerplate_region_body_is_never_taken():
 
 
 def test_region_never_replaces_a_body_it_only_extends_at_the_edges():
-    from newsstemmer.decision.pagechoice import extends_only
+    from newsstemmer.combine.pagechoice import extends_only
 
     body = ("市立図書館は今月から閲覧室の開館時間を延長した。\n"
             "館長は「夜でも静かに勉強できる場所を増やしたい」と話した。\n"

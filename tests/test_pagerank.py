@@ -188,7 +188,7 @@ def test_text_and_tail_hang_on_the_right_nodes():
 
 
 def test_roles_come_from_the_first_of_the_class_id_style_attributes():
-    from newsstemmer.single.page_signals import BOILER, HIDDEN, IN_COMMENTS, IN_SIDEBAR, role_of
+    from newsstemmer.single.signals.page_signals import BOILER, HIDDEN, IN_COMMENTS, IN_SIDEBAR, role_of
 
     assert role_of("div", [("class", "comments-area")]) == IN_COMMENTS
     assert role_of("div", [("id", "sidebar"), ("class", "share-buttons")]) == IN_SIDEBAR | BOILER

@@ -1,5 +1,5 @@
 """The learned region decision (issue #12): DOM PageRank with a learned choice of the
-article's element and of what to leave out of it (``newsstemmer.decision.regional``).
+article's element and of what to leave out of it (``newsstemmer.single.region.extractor``).
 
 Pages are built here; nothing is read from the datasets.
 """
@@ -14,12 +14,14 @@ import numpy as np
 import pytest
 
 from newsstemmer import Page
-from newsstemmer.chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract, extract_single
+from newsstemmer.combine.extract import extract
+from newsstemmer.single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from newsstemmer.cli import main
-from newsstemmer.decision.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from newsstemmer.decision.model import DecisionModelError, TreeModel
-from newsstemmer.decision.region import REGION_FEATURES, RegionView, region_candidates, region_features
-from newsstemmer.decision.regional import RegionExtractor, default_region_models
+from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from newsstemmer.trees import ModelFileError, TreeModel
+from newsstemmer.single.region.candidates import REGION_FEATURES, RegionView, region_candidates, region_features
+from newsstemmer.single.region.extractor import RegionExtractor
+from newsstemmer.shipped import model_path
 from newsstemmer.dom.parse import HTMLParseError
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.single.pagerank import pagerank_analysis, region_cleaning, region_paragraphs
@@ -105,7 +107,7 @@ def test_shipped_models_load_and_fit_their_features() -> None:
     assert ex.region.features == REGION_FEATURES and ex.clean.features == CLEAN_FEATURES
     assert len(ex.region.roots) > 10 and len(ex.clean.roots) > 10
     assert np.isfinite(ex.region_margin) and np.isfinite(ex.clean_threshold)
-    region_file, clean_file = default_region_models()
+    region_file, clean_file = model_path("region"), model_path("region-clean")
     assert region_file.stat().st_size < 400_000 and clean_file.stat().st_size < 400_000
     html, _ = gallery_page(0)
     an = pagerank_analysis(html, text=False)
@@ -130,28 +132,28 @@ def test_region_is_the_default_single_page_method() -> None:
 
 
 def test_corrupt_model_files_give_clear_errors(tmp_path: Path) -> None:
-    region_file, clean_file = default_region_models()
+    region_file, clean_file = model_path("region"), model_path("region-clean")
     garbage = tmp_path / "garbage.json"
     garbage.write_bytes(b"\x00\x01 not json")
-    with pytest.raises(DecisionModelError, match="garbage.json: not a readable decision model"):
+    with pytest.raises(ModelFileError, match="garbage.json: not a readable tree model"):
         RegionExtractor(region=garbage)
-    with pytest.raises(DecisionModelError, match="other features"):
+    with pytest.raises(ModelFileError, match="other features"):
         RegionExtractor(region=clean_file)  # the cleaning model where the region ranker goes
     data = json.loads(region_file.read_text(encoding="utf-8"))
     data["left"] = data["left"][:-3]
     short = tmp_path / "short.json"
     short.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(DecisionModelError, match="corrupt"):
+    with pytest.raises(ModelFileError, match="corrupt"):
         RegionExtractor(region=short)
     data = json.loads(region_file.read_text(encoding="utf-8"))
     data["info"]["margin"] = "wide"
     odd = tmp_path / "odd.json"
     odd.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(DecisionModelError, match="margin"):
+    with pytest.raises(ModelFileError, match="margin"):
         RegionExtractor(region=odd)
-    with pytest.raises(DecisionModelError, match="other features"):
+    with pytest.raises(ModelFileError, match="other features"):
         RegionExtractor(clean=TreeModel.load(region_file, REGION_FEATURES))
-    with pytest.raises(DecisionModelError, match="missing.json"):
+    with pytest.raises(ModelFileError, match="missing.json"):
         RegionExtractor(clean=tmp_path / "missing.json")
 
 

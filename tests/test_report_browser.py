@@ -31,6 +31,8 @@ from newsstemmer.report.sample import ROLE_COLOURS
 
 from report_pages import hostile_page, write_demo_pages  # noqa: E402
 
+pytestmark = pytest.mark.browser
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 NEEDS = "needs Chromium and its driver: apt-get install chromium chromium-driver (Debian packages)"
 FLAGS = (

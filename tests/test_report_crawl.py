@@ -17,6 +17,8 @@ from newsstemmer.crawl.config import DEFAULTS, Config
 from newsstemmer.crawl.testing import build_test_site, crawl_stats, run_crawl, serve
 from newsstemmer.report.crawl import site_file
 
+pytestmark = pytest.mark.crawl
+
 
 @pytest.fixture(scope="module")
 def crawl(tmp_path_factory):

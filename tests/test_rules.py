@@ -13,7 +13,7 @@ from parsel import Selector
 from newsstemmer import Page, SitePatterns, learn
 from newsstemmer import cli
 from newsstemmer.cli.common import CLIError
-from newsstemmer.chain import extract_with_rules
+from newsstemmer.combine.extract import extract_with_rules
 from newsstemmer.cli.rules import format_rules, load_site_rules
 from newsstemmer.layout.patterns import PatternFileError
 from newsstemmer.rules import (

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from newsstemmer import Page, cli
-from newsstemmer.chain import extract_single, learn_site_rules
+from newsstemmer.combine.site_rules import learn_site_rules
+from newsstemmer.single import extract_single
 from newsstemmer.layout.patterns import SitePatterns
 from newsstemmer.rules import RuleOptions, apply_rules, learn_ruleset, page_blocks, rules_of
 from newsstemmer.rules.evidence import extracted_roles, text_agreement

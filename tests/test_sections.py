@@ -1,4 +1,4 @@
-"""The learned section decision (newsstemmer.decision.sections) on small purpose-made sites."""
+"""The learned section decision (newsstemmer.combine.sections) on small purpose-made sites."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from newsstemmer import LearnOptions, Page, learn
-from newsstemmer.decision.model import TreeModel
-from newsstemmer.decision.sections import (
+from newsstemmer.shipped import model_path
+from newsstemmer.trees import TreeModel
+from newsstemmer.combine.sections import (
     SECTION_FEATURES,
     decide_sections,
     decide_site,
-    default_section_model,
     page_evidence,
     section_units,
     shared_section_model,
@@ -78,7 +78,7 @@ def test_decide_sections_demotes_and_keeps_titles():
 
 def _demoting_at(threshold: float) -> TreeModel:
     """The shipped model with another demotion threshold (its trees unchanged)."""
-    model = TreeModel.load(default_section_model(), SECTION_FEATURES)
+    model = TreeModel.load(model_path("sections"), SECTION_FEATURES)
     model.info["threshold"] = threshold
     return model
 
@@ -101,7 +101,7 @@ def test_the_shipped_model_scores_the_card_under_the_story():
 
 
 def test_learn_uses_the_decision_by_default_and_the_rules_on_request(monkeypatch):
-    import newsstemmer.decision.sections as sections
+    import newsstemmer.combine.sections as sections
 
     monkeypatch.setattr(sections, "shared_section_model", lambda: _demoting_at(0.5))
     _, _, rules = _site(section_model=False)
@@ -116,14 +116,14 @@ def test_text_shares():
 
 
 def test_text_reference_matches_text_shares():
-    from newsstemmer.decision.sections import TextReference
+    from newsstemmer.combine.sections import TextReference
 
     ref = TextReference("a b c d e f x y")
     assert [ref.share(t) for t in ["a b c d e", "x y", "", "zz yy xx ww", "c d e f g"]] == [1.0, 1.0, 0.0, 0.0, 0.5]
 
 
 def test_evidence_is_gathered_on_a_bounded_even_sample_per_layout():
-    from newsstemmer.decision.sections import evidence_sample
+    from newsstemmer.combine.sections import evidence_sample
 
     _, pages, site = _site()
     _, matched = section_units(site, pages)

@@ -14,6 +14,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO, TypeVar
 
+from ..errors import NewsstemmerError
+
 if TYPE_CHECKING:
     from ..io.linkinfo import LinkInfo
     from ..layout.patterns import SitePatterns
@@ -45,7 +47,7 @@ PROG = "newsstemmer"
 T = TypeVar("T")
 
 
-class CLIError(Exception):
+class CLIError(NewsstemmerError):
     """A user error: printed as ``newsstemmer: error: <message>``; carries the exit code."""
 
     def __init__(self, message: str, code: int = 2) -> None:
@@ -281,6 +283,16 @@ def whole_number(minimum: int, wording: str) -> Callable[[str], int]:
 
 positive_int = whole_number(1, "at least 1")
 non_negative_int = whole_number(0, "0 or more")
+
+
+def method_name(text: str) -> str:
+    """A ``--method`` / ``--fallback`` value as given; a removed single-page method is
+    refused with what replaced it (argparse's own error would only list the choices)."""
+    from ..single import REMOVED_METHODS
+
+    if text in REMOVED_METHODS:
+        raise argparse.ArgumentTypeError(REMOVED_METHODS[text])
+    return text
 
 
 def replace_given(options: T, **values: Any) -> T:

@@ -6,8 +6,7 @@
 
 ``--method auto`` (default): the site's learned layouts, else single-page extraction;
 ``pattern``: layouts only; ``rules``: the site's CSS-selector rules alone (see
-:mod:`newsstemmer.cli.rules`); ``region`` / ``pagerank`` / ``crf`` / ``decision``: a single-page
-method alone.
+:mod:`newsstemmer.cli.rules`); ``region`` / ``pagerank`` / ``crf``: a single-page method alone.
 A page that cannot be read or extracted gives a record with ``"error"`` and a message;
 the exit code is then 1.
 
@@ -26,18 +25,19 @@ import os
 from typing import Callable, Iterator
 
 from ..article import Article
-from ..chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single, extract_with_patterns
+from ..combine.extract import ExtractOptions, extract_with_patterns
+from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
 from ..layout.blocks import blocks_of
-from ..layout.matching import ExtractOptions
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .common import (
     CLIError,
     Reporter,
     fraction,
+    method_name,
     load_patterns,
     non_negative_int,
     replace_given,
@@ -60,11 +60,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="a pattern applies only if every section finds a block")
     p.add_argument("--pattern-threshold", type=fraction, metavar="SHARE",
                    help=f"share of a page's weight a pattern must cover (default {eo.pattern_threshold})")
-    p.add_argument("--method", choices=("auto", "pattern", "rules", *SINGLE_PAGE_METHODS), default="auto",
+    p.add_argument("--method", choices=("auto", "pattern", "rules", *SINGLE_PAGE_METHODS), default="auto", type=method_name,
                    help="auto (default): learned layouts, else single-page extraction; pattern: layouts only; "
                    "rules: the site's CSS-selector rules alone (see 'rules'); region: the learned region "
                    "decision alone (the single-page default); pagerank: DOM PageRank alone; crf: CRF block "
-                   "labelling alone; decision: the learned block decision alone")
+                   "labelling alone")
     p.add_argument("--crf-model", metavar="MODEL.zip",
                    help="CRF model for --method crf (written by 'train-crf'; default: the shipped model)")
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
@@ -185,7 +185,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         raise CLIError(f"--method {args.method} needs a pattern file (-p)")
     extractor: Callable[[Page, SitePatterns, ExtractOptions], Article] = extract_with_patterns
     if args.method == "rules":
-        from ..chain import extract_with_rules
+        from ..combine.extract import extract_with_rules
         from .rules import load_site_rules  # CSS selectors: only for this method
 
         rules = load_site_rules(site, args.patterns)

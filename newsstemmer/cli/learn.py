@@ -20,8 +20,7 @@ from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import LinkInfo, add_warc_anchors, page_from_file
 from ..layout.blocks import blocks_of
-from ..grouping import learn
-from ..layout.learning import LearnOptions
+from ..combine.learn import LearnOptions, learn
 from ..page import Page
 from .common import CLIError, Reporter, check_writable, fraction, non_negative, plural, read_linkinfo, replace_given
 

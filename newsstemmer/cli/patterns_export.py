@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from pathlib import Path
 
-from ..layout.patterns import PatternFileError, SitePatterns
+from ..layout.patterns import PatternFileError, SitePatterns, pattern_file_name
 from .common import CLIError, Reporter
 
 __all__ = ["export"]
@@ -49,7 +48,7 @@ def export(args: argparse.Namespace, rep: Reporter) -> int:
             rep.message(f"skipped {site}: not a valid pattern file in Redis ({exc})")
             bad += 1
             continue
-        sp.save(out / (re.sub(r"[^\w.-]", "_", sp.site) + ".json"))  # the crawl's file names
+        sp.save(out / pattern_file_name(sp.site))  # the crawl's file names
         written += 1
     rep.info(f"{written} pattern files written to {out} (prefix {args.prefix})" + (f"; {bad} skipped" if bad else ""))
     return 1 if bad else 0

@@ -19,13 +19,13 @@ import argparse
 import os
 from collections.abc import Iterator
 
-from ..chain import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS
+from ..combine.extract import ExtractOptions
+from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
-from ..layout.matching import ExtractOptions
 from ..page import Page
 from ..report import PageResult, build_site_report, render_site_report, write_html
-from .common import CLIError, Reporter, check_writable, fraction, load_patterns, plural, replace_given
+from .common import CLIError, Reporter, check_writable, fraction, load_patterns, method_name, plural, replace_given
 
 __all__ = ["add_arguments", "run"]
 
@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the crawl's state folder (NEWSSTEMMER_STATE_DIR): write the last crawl's reports")
     p.add_argument("--patterns-dir", metavar="DIR",
                    help="with --state: the sites' pattern files (default: the folder the crawl used)")
-    p.add_argument("--fallback", choices=(*SINGLE_PAGE_METHODS, "none"),
+    p.add_argument("--fallback", choices=(*SINGLE_PAGE_METHODS, "none"), type=method_name,
                    help=f"single-page method for pages no layout covers (default {DEFAULT_SINGLE_PAGE_METHOD}; with --state, "
                    "the crawl's own)")
     p.add_argument("--pattern-threshold", type=fraction, metavar="SHARE",

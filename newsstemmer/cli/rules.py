@@ -37,7 +37,7 @@ from ..io.files import NO_PAGES, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
-from ..chain import learn_site_rules
+from ..combine.site_rules import learn_site_rules
 from ..page import Page
 from ..rules import RuleOptions, RuleSet, RulesError, rules_of
 from .common import CLIError, Reporter, load_patterns, plural, read_linkinfo, write_line

@@ -93,7 +93,7 @@ def _split_arguments(first: str, rest: list[str]) -> tuple[list[Path], list[str]
 def run(args: argparse.Namespace, rep: Reporter) -> int:
     """Run ``newsstemmer train-crf``; return the exit code (user errors raise ``CLIError``)."""
     from ..single.crf import DEFAULT_SPLIT_TAGS, train
-    from ..training import pattern_labels
+    from ..combine.crf_labels import pattern_labels
     from ..layout.learning import site_of
     from ..layout.patterns import SitePatterns
 

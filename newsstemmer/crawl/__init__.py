@@ -9,23 +9,27 @@ extract from the first page.
 
 Modules:
 
-* :mod:`.spiders.news`: the ``news`` spider (start URLs, same-site links, linkinfo);
-* :mod:`.items`: :class:`FetchedPage` (spider output) and :class:`Article` (feed items);
+* :mod:`.spiders.news`: the ``news`` spider (start URLs, same-site links, linkinfo), with
+  :mod:`.link_reading` (the links of a page, read from the tree extraction reads);
+* :mod:`.items`: :class:`FetchedPage` (spider output) and :class:`ArticleItem` (feed items;
+  ``Article`` is the same class);
 * :mod:`.middleware`: applies known layouts to pages leaving the spider;
 * :mod:`.pipeline`: buffers pages no known layout matches;
-* :mod:`.learner`: learning rounds and emission through the engine;
-* :mod:`.buffer`, :mod:`.linkinfo`, :mod:`.frontier`: the SQLite stores in the
-  state folder (buffered pages, anchor texts, scheduled/done pages for resuming);
-* :mod:`.storage`: one interface per store, SQLite (the files above, one process) or
+* :mod:`.learner`: patterns, the buffer, learning rounds; :mod:`.work` decides where each
+  job runs (reactor thread, worker thread, or the second process: :mod:`.sidecar`, which
+  speaks :mod:`.sidecar_protocol`); :mod:`.outbox` is the one way articles go back into
+  the engine; :mod:`.rounds`: extraction and rounds as plain functions;
+* :mod:`.storage`: every store of the crawl, opened through :class:`~.storage.Storage`:
+  SQLite files in the state folder for one process (``storage.sqlite_*``: buffered pages,
+  anchor texts, scheduled/done pages, emitted articles, fetch records, past runs), or
   Redis (``NEWSSTEMMER_REDIS_URL``: many workers share one crawl; scrapy-redis's
   scheduler, emit claims, site leases); :mod:`.sharing`: what a worker of such a crawl
   does besides (leases, heartbeat, patterns learned elsewhere, the common end);
 * :mod:`.patternfiles`: the pattern files (loading, new versions, retiring layouts);
-* scheduled monitoring: :mod:`.incremental` (send each article once, then its updates),
-  with its stores :mod:`.history` (emitted articles) and :mod:`.fetchlog` (validators,
-  check times); :mod:`.discovery` (feeds and sitemaps); :mod:`.metadata` (publication
-  date, canonical URL); :mod:`.monitor` (coverage, drift, health records, alerts) with
-  :mod:`.runlog` (past runs); :mod:`.monitors` (the optional Spidermon suite);
+* scheduled monitoring: :mod:`.incremental` (send each article once, then its updates);
+  :mod:`.discovery` (feeds and sitemaps); :mod:`.metadata` (publication date, canonical
+  URL); :mod:`.monitor` (coverage, drift, health records, alerts);
+  :mod:`.spidermon_suite` (the optional Spidermon suite);
 * :mod:`.feeds`: a local feed storage that loses no written item to ``kill -9``;
 * :mod:`.testing`: a generated test site, a local server, running ``scrapy crawl``;
 * :mod:`.extension`, :mod:`.addon`: wiring (``ADDONS``) and the close report;

@@ -51,11 +51,13 @@ DEFAULTS: dict[str, Any] = {
 
 def _single_page_method(value: Any) -> str:
     """The single-page extractor for pages no layout covers ("" or None: none)."""
-    from ..chain import SINGLE_PAGE_METHODS
+    from ..single import REMOVED_METHODS, SINGLE_PAGE_METHODS
 
     method = (value or "").strip().lower() if isinstance(value, str) or value is None else value
     if method in ("", "none"):
         return ""
+    if method in REMOVED_METHODS:
+        raise ValueError(f"NEWSSTEMMER_SINGLE_PAGE_METHOD: {REMOVED_METHODS[method]}")
     if method not in SINGLE_PAGE_METHODS:
         raise ValueError(
             f"NEWSSTEMMER_SINGLE_PAGE_METHOD: {value!r} is not one of {', '.join(SINGLE_PAGE_METHODS)} (or empty)"
@@ -129,10 +131,11 @@ class Config:
     max_pages_per_site: int = 500
     include_non_articles: bool = False
     include_unmatched: bool = True
-    single_page_method: str = "region"  # or "pagerank", "crf", "decision", or "" for none
-    # Learning rounds apply the learned section decision (newsstemmer.decision.sections).
+    single_page_method: str = "region"  # or "pagerank", "crf", or "" for none
+    # Learning rounds apply the learned section decision (newsstemmer.combine.sections).
     # Off: it is trained on layouts learned from a whole site's pages, and a crawl learns
-    # from its first pages (NOTES.md, session 6: slower rounds, no better crawl F1).
+    # from its first pages (docs/history/notes-sessions-01-10.md, session 6: slower rounds,
+    # no better crawl F1).
     section_model: bool = False
     resume: bool = True
     demo_port: int = 8765

@@ -1,8 +1,8 @@
 """Incremental runs: an article is emitted once, and again only when it changed.
 
 ``NEWSSTEMMER_INCREMENTAL`` (on by default) keeps, in the state folder, every
-emitted article (:class:`~newsstemmer.crawl.history.ArticleHistory`) and every
-page's validators and check time (:class:`~newsstemmer.crawl.fetchlog.FetchLog`).
+emitted article (:class:`~newsstemmer.crawl.storage.sqlite_history.ArticleHistory`) and every
+page's validators and check time (:class:`~newsstemmer.crawl.storage.sqlite_fetchlog.FetchLog`).
 The pipeline asks :meth:`Incremental.check` about each article leaving the crawl:
 
 * never emitted (by canonical URL): emitted, ``version`` 1;
@@ -30,12 +30,13 @@ from typing import Any
 from scrapy import signals
 from scrapy.exceptions import DropItem
 
+from ..errors import NewsstemmerError
 from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
-from .history import Emitted
-from .items import Article
-from .storage import open_fetchlog, open_history
+from .items import ArticleItem
+from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
+from .storage.records import Emitted
 
 __all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
 
@@ -46,7 +47,7 @@ UPDATE = "update"
 UNCHANGED = "unchanged"
 
 
-class Unchanged(DropItem):
+class Unchanged(DropItem, NewsstemmerError):
     """The article was emitted before and has not changed since: not emitted again."""
 
     def __init__(self, message: str):
@@ -89,14 +90,15 @@ class Incremental:
         self.config = config
         self.enabled = config.incremental
         # SQLite in the state folder, or Redis, shared by every worker (NEWSSTEMMER_REDIS_URL)
-        self.history: HistoryStore | None = open_history(config) if self.enabled else None
-        self.fetchlog: FetchRecord | None = open_fetchlog(config) if self.enabled else None
+        storage = Storage.for_crawler(crawler) if self.enabled else None
+        self.history: HistoryStore | None = storage.history() if storage else None
+        self.fetchlog: FetchRecord | None = storage.fetchlog() if storage else None
         self._waiting: dict[int, Emitted] = {}  # id(item) -> record to write once the feeds have it
         for signal, handler in ((signals.item_scraped, self.item_scraped), (signals.item_dropped, self.item_dropped),
                                 (signals.spider_closed, self.close)):
             crawler.signals.connect(handler, signal=signal)
 
-    def check(self, item: Article) -> str:
+    def check(self, item: ArticleItem) -> str:
         """Annotate ``item`` and say whether it is ``new``, an ``update``, or ``unchanged``."""
         item.content_hash = content_hash(item.body)
         if not self.enabled or self.history is None or self.fetchlog is None:
@@ -127,7 +129,7 @@ class Incremental:
 
     def item_dropped(self, item: Any, exception: BaseException | None = None) -> None:
         self._waiting.pop(id(item), None)
-        if isinstance(item, Article) and self.fetchlog is not None and isinstance(exception, Unchanged):
+        if isinstance(item, ArticleItem) and self.fetchlog is not None and isinstance(exception, Unchanged):
             self.fetchlog.commit([item.url], article=bool(item.is_article))
 
     def close(self) -> None:

@@ -1,7 +1,7 @@
 """What the crawl passes around: fetched pages (spider → middleware → buffer) and articles (→ feeds).
 
 Both are dataclasses (itemadapter exports them); the field order of
-:class:`Article` is the key order of each JSONL line.
+:class:`ArticleItem` is the key order of each JSONL line.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from lxml import etree
 
 from ..page import Page
 
-__all__ = ["Article", "FetchedPage", "utc_now"]
+__all__ = ["Article", "ArticleItem", "FetchedPage", "utc_now"]
 
 
 def utc_now() -> str:
@@ -62,7 +62,7 @@ class FetchedPage:
 
 
 @dataclass
-class Article:
+class ArticleItem:
     """One page of the crawl as it reaches the feeds.
 
     ``method`` is ``pattern`` (a learned layout applied), ``pattern-loose`` (the
@@ -99,3 +99,7 @@ class Article:
     def __post_init__(self) -> None:
         self.canonical: str | None = None
         self.page_text: str = ""  # the page's visible text (to tell a changed article from a body cut anew)
+
+
+#: The name this item had first (README, users' pipelines): the same class.
+Article = ArticleItem

@@ -4,19 +4,20 @@ One :class:`SiteLearner` per crawl holds every site's patterns (loaded from the
 patterns folder at start, so a crawl that starts with patterns extracts from its
 first page) and the page buffer.  The Scrapy components are thin adapters to it:
 
-* the spider middleware calls :meth:`SiteLearner.process` on every fetched page:
-  pages a known layout matches become articles at once (or, with the crawl's second
-  process, ``NEWSSTEMMER_SIDECAR``, are extracted there and come back as articles
-  through the engine, as a round's do);
-* the pipeline calls :meth:`SiteLearner.buffer_page` on the others;
-* once ``NEWSSTEMMER_MIN_PAGES`` pages of a site wait, a *learning round* runs
-  (in the second process; without it, on the reactor thread, or in a worker thread
-  when its pages are large, see :data:`ROUND_INLINE_MAX_CHARS`):
-  learn from the waiting pages, save
-  ``patterns/<site>.json``, extract the pages with the new patterns;
-* the results go back into the crawl through the engine: an internal
-  ``Request("data:,")`` whose response the middleware answers with the articles
-  (items can only reach feeds by travelling through the engine);
+* the spider middleware calls :meth:`SiteLearner.process` on every fetched page whose
+  site's layouts are known: it is extracted with them;
+* the pipeline calls :meth:`SiteLearner.buffer_page` on the others (and on pages no
+  known layout matches);
+* once ``NEWSSTEMMER_MIN_PAGES`` pages of a site wait, a *learning round* runs:
+  learn from the waiting pages, save ``patterns/<site>.json``, extract the pages with
+  the new patterns;
+* every piece of work (a page's extraction, a round) goes to the :class:`~newsstemmer.crawl.work.WorkRunner`,
+  the one place that decides where it runs (the reactor thread, a worker thread, or the
+  crawl's second process, ``NEWSSTEMMER_SIDECAR``) and returns a Deferred of its result;
+* every article goes back into the crawl through the :class:`~newsstemmer.crawl.outbox.Outbox`:
+  with its page's own response when the extraction ran at once, else with an internal
+  ``Request("data:,")`` whose response the middleware answers with the site's ready
+  articles (items can only reach feeds by travelling through the engine);
 * a page leaves the buffer only when its article has passed the pipelines and
   the feed exporters (``item_scraped``); a crash in between means the next crawl
   with the same state folder emits it again (a duplicate, never a loss);
@@ -35,30 +36,31 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 from weakref import WeakKeyDictionary
 
 from scrapy import Request, signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet.defer import maybeDeferred
-from twisted.internet.threads import deferToThread
 from w3lib.url import canonicalize_url
 
-from ..chain import ExtractOptions, load_single
+from ..combine.extract import ExtractOptions
+from ..single import load_single
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
 from .config import Config
 from .incremental import Incremental
-from .items import Article, FetchedPage
+from .items import ArticleItem, FetchedPage
 from .monitor import RunMonitor
+from .outbox import Outbox, Parcel
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
-from .rounds import (
-    EXTRACTED, FAILED, NON_ARTICLE, ROUND_INLINE_MAX_CHARS, UNMATCHED, Outcome, RoundResult, extract_page, run_round,
-)
-from .runlog import RunLog
-from .sidecar import Sidecar
+from .rounds import EXTRACTED, FAILED, NON_ARTICLE, UNMATCHED, Outcome, RoundResult, extract_page, run_round
 from .storage import Storage
+from .storage.sqlite_runlog import RunLog
+from .work import PROCESS, Extraction, Round, WorkRunner
+
+if TYPE_CHECKING:
+    from .sharing import SharedCrawl
 
 __all__ = [
     "EMIT_META", "EXTRACTED", "FAILED", "FAILED_BY_SITE", "NON_ARTICLE", "UNMATCHED", "Outcome", "RoundResult",
@@ -74,17 +76,6 @@ STATS = "newsstemmer/"
 #: Stat holding failed pages per site (a mapping: one key, however many sites).
 FAILED_BY_SITE = STATS + "pages_failed_by_site"
 
-#: Pages are sent to the second process (NEWSSTEMMER_SIDECAR) while it has fewer than this
-#: many requests open; beyond, it has fallen behind (a busy machine: no core of its own)
-#: and the reactor extracts the page itself.  On a free core it answers a demo page in
-#: ~1.5 ms and a learning round in 50–100 ms, while the reactor fetches a page every ~6 ms.
-SIDECAR_MAX_PENDING = 16
-#: Pages up to this many characters of HTML are extracted on the reactor thread, larger
-#: ones in a worker thread.  On the dev pages extraction with known layouts takes about
-#: 0.05 ms per 1,000 characters (~10 ms at this size), less than Scrapy's own link
-#: extraction of the same page, which the spider already runs on the reactor thread;
-#: a thread hand-off per page cost more CPU than that on the demo crawl (NOTES.md).
-INLINE_MAX_CHARS = 200_000
 # --------------------------------------------------------------------------------------
 # The crawl's learner (reactor thread).
 
@@ -105,7 +96,7 @@ def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
     log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
 
 
-def emit_key(item: Article) -> str:
+def emit_key(item: ArticleItem) -> str:
     """The key of an article's emit claim: its canonical URL (the page's ``rel=canonical`` when
     it has one, as incremental runs key their history), normalised."""
     return canonicalize_url(getattr(item, "canonical", None) or item.url)
@@ -129,26 +120,21 @@ class SiteLearner:
         self.buffer = self.storage.page_buffer()
         self.emits = self.storage.emits
         self.leases = self.storage.leases
-        self.sharing: Any = None  # a crawl shared through Redis: see newsstemmer.crawl.sharing
+        self.sharing: SharedCrawl | None = None  # a crawl shared through Redis: see newsstemmer.crawl.sharing
         if self.storage.shared:
             from .sharing import SharedCrawl
 
-            self.sharing = SharedCrawl(self)
+            self.sharing = SharedCrawl(self, crawler, self.storage)
         self.final = False  # the spider went idle: learn every waiting site with what there is
         self.closed = False
         self._busy: set[str] = set()  # sites with a round running
         self._claimed: dict[str, set[str]] = defaultdict(set)  # in a round, waiting to be emitted, or emitted
         self._untried: dict[str, set[str]] = defaultdict(set)  # buffered, not tried with the site's current patterns
-        self._ready: dict[str, list[Article]] = defaultdict(list)  # waiting for an emit request
-        self._direct: dict[str, list[Article]] = defaultdict(list)  # the same, from pages never buffered
-        self._emit_waiting: set[str] = set()  # sites with an emit request under way for _direct
         self._aside: dict[int, FetchedPage] = {}  # pages in the second process, by id
-        self._direct_pages: dict[int, FetchedPage] = {}  # the pages of _direct's articles, by the article's id
-        self._in_flight: dict[int, tuple[str, str, Article]] = {}  # emitted, waiting for item_scraped
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
-        self.sidecar: Sidecar | None = None  # the second process, from spider_opened (NEWSSTEMMER_SIDECAR)
-        self._kick_later: set[str] = set()  # sites whose round waits for the second process to be ready
+        self.outbox = Outbox()  # the one way articles go back into the crawl
+        self.work = WorkRunner(config, self.options, on_ready=self._kick_postponed, on_lost=self._sidecar_lost)
         # loaded now, not mid-crawl (see load_single); also with the second process, whose work
         # the reactor does until it is ready, and after it is lost
         if config.single_page_method:
@@ -185,87 +171,69 @@ class SiteLearner:
         return learner
 
     # -- pages from the spider --------------------------------------------------------
-    async def process(self, page: FetchedPage) -> Article | FetchedPage | None:
-        """A page leaving the spider: its article, the page itself (to buffer), or None (counted)."""
+    async def process(self, page: FetchedPage) -> FetchedPage | None:
+        """A page leaving the spider with its site's layouts known: extract it (:meth:`WorkRunner.submit`).
+
+        Returns the page itself when it goes on to the pipeline (to be buffered: no known
+        layout matches it), else None; its article then waits in the :attr:`outbox` for
+        its own response (:meth:`take`) when the extraction ran here, or for an emit
+        request when it ran in the second process.  The spider's output is not held up
+        for the second process: a page awaited in the spider middleware keeps Scrapy's
+        parallel handling of that output (``CONCURRENT_ITEMS`` tasks) waiting too, which
+        cost the reactor more than the extraction (docs/history/notes-sessions-01-10.md).
+        """
         self._inc("pages")
         self.monitor.count(page.site, "pages")
         patterns = self.patterns.get(page.site)
         if patterns is None:
             return page
-        sidecar = self.sidecar
-        if sidecar is not None and sidecar.ready and sidecar.pending < SIDECAR_MAX_PENDING:
-            self._extract_aside(sidecar, page, patterns)
+        job = Extraction(page, patterns)
+        d = self.work.submit(job)
+        if job.where == PROCESS:
+            self._aside[id(page)] = page
+            d.addCallback(self._extracted_aside, page)
+            d.addErrback(lambda failure: log.error("newsstemmer: %s: %s", page.url, failure.getErrorMessage()))
             return None
-        return self._outcome(page, await self._extract(page, patterns))
+        out = self._extracted(page, await maybe_deferred_to_future(d), id(page))
+        return out if isinstance(out, FetchedPage) else None
 
-    def _outcome(self, page: FetchedPage, outcome: Outcome) -> Article | FetchedPage | None:
-        """What :meth:`process` makes of a page's extraction with its site's known layouts."""
+    def _extracted(self, page: FetchedPage, outcome: Outcome, carrier: str | int) -> FetchedPage | Parcel | None:
+        """What becomes of a page's extraction with its site's known layouts: counted, its
+        article put in the outbox for ``carrier`` (the parcel returned); the page returned
+        if no layout matches."""
         if self.monitor.first_look(page.site, outcome):
             self._drift(page.site)
         if outcome.kind == UNMATCHED:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
-        if self._emitted(outcome):
-            if outcome.item is None or not self._claim(outcome.item):
-                self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
-                return None
-            self._count(outcome, page.site)
-            return outcome.item
+        emitted = outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
+        if emitted and (outcome.item is None or not self._claim(outcome.item)):
+            self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
+            return None
         self._count(outcome, page.site)
-        return None
-
-    def _extract_aside(self, sidecar: Sidecar, page: FetchedPage, patterns: SitePatterns) -> None:
-        """Extract the page in the second process; its article follows through the engine
-        (as a round's do), an unmatched page goes to the buffer.
-
-        The spider's output is not held up meanwhile: a page awaited in the spider
-        middleware keeps Scrapy's parallel handling of that output (``CONCURRENT_ITEMS``
-        tasks) waiting too, which cost the reactor more than the extraction (NOTES.md).
-        """
-        self._aside[id(page)] = page
-        d = sidecar.extract(page, patterns, self.options)
-        d.addErrback(lambda failure: extract_page(page, patterns, self.options))  # (an answer it could not send)
-        d.addCallback(self._extracted_aside, page)
-        d.addErrback(lambda failure: log.error("newsstemmer: %s: %s", page.url, failure.getErrorMessage()))
+        if not emitted:
+            return None
+        parcel = Parcel(outcome.item, page.site, page)
+        self.outbox.put(carrier, parcel)
+        return parcel
 
     def _extracted_aside(self, outcome: Outcome, page: FetchedPage) -> None:
+        """A page back from the second process: its article goes out through an emit request,
+        an unmatched page to the buffer."""
         if self._aside.pop(id(page), None) is None:
             return  # the crawl closed meanwhile: the page was buffered for the next one
         page.tree = None  # (not needed any more)
-        out = self._outcome(page, outcome)
+        out = self._extracted(page, outcome, page.site)
         if isinstance(out, FetchedPage):
             self.buffer_page(out)  # (which kicks the site's round)
             return
         if self.final:
             self._kick(page.site)  # the site's last round may have waited for this page
         if out is not None:
-            self._direct[page.site].append(out)
-            self._direct_pages[id(out)] = page
-            if page.site not in self._emit_waiting:  # one emit request carries every article ready by then
-                self._emit_waiting.add(page.site)
+            if self.outbox.request(page.site):  # one emit request carries every article ready by then
                 self._emit(page.site)
         elif self.final and not self._aside:
             self.wake()  # the crawl may end now
-
-    def _emitted(self, outcome: Outcome) -> bool:
-        """Whether an outcome of a page with a known layout goes to the feeds."""
-        return outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
-
-    async def _extract(self, page: FetchedPage, patterns: SitePatterns) -> Outcome:
-        """:func:`extract_page` on the reactor thread for pages up to :data:`INLINE_MAX_CHARS`,
-        in a worker thread for larger ones.
-
-        Only one thread runs Python at a time (the GIL), so a worker thread does not
-        extract a page any sooner; handing each page to it and back, and the two threads
-        then contending for the GIL, cost more CPU than the extraction itself on
-        ordinary pages (see :data:`INLINE_MAX_CHARS`).  A large page still goes to a
-        thread, so that it cannot hold up the reactor (downloads, timeouts) for long.
-        (Used where the second process does not take the page: not started, not ready
-        yet, lost, or :data:`SIDECAR_MAX_PENDING` requests behind.)
-        """
-        if len(page.html) <= INLINE_MAX_CHARS:
-            return extract_page(page, patterns, self.options)
-        return await maybe_deferred_to_future(deferToThread(extract_page, page, patterns, self.options))
 
     def buffer_page(self, page: FetchedPage) -> None:
         """Store a page no known layout matches, and learn its site if enough pages wait."""
@@ -279,12 +247,8 @@ class SiteLearner:
         """Start a round for ``site`` if one is due and none is running."""
         if site in self._busy or site in self._broken or self.closed:
             return
-        sidecar = self.sidecar
-        if sidecar is not None and sidecar.alive and not sidecar.ready and not self.final:
-            # the second process is starting (a fraction of a second): its first round is
-            # not worth the reactor's time; it is kicked when the process is ready or lost
-            self._kick_later.add(site)
-            return
+        if not self.final and self.work.postpone(site):
+            return  # the second process is starting: kicked again when it is ready or lost
         if self.sharing is not None and not self.sharing.may_learn(site):
             return  # another worker learns this site (or nothing is due)
         claimed = self._claimed[site]
@@ -321,13 +285,8 @@ class SiteLearner:
             log.info("newsstemmer: %s: one buffered page left, too few to learn from: emitted as it is", site)
         drift = self.monitor.site(site).drift
         reason = "drift: relearned from the new pages" if drift else "learned"
-        args = (self.config, site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
-        if self.sidecar is not None and self.sidecar.ready:
-            d = self.sidecar.round(args[1:])
-        elif self.buffer.size(site, urls) <= ROUND_INLINE_MAX_CHARS:
-            d = maybeDeferred(run_round, *args)
-        else:
-            d = deferToThread(run_round, *args)
+        args = (site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
+        d = self.work.submit(Round(args, lambda: self.buffer.size(site, urls)))
         d.addCallback(self._round_done)
         d.addErrback(self._round_failed, site, urls)
 
@@ -372,7 +331,7 @@ class SiteLearner:
                     done.append(outcome.url)
                     continue
                 self._count(outcome, site)
-                self._ready[site].append(outcome.item)
+                self.outbox.put(site, Parcel(outcome.item, site))
             else:
                 self._count(outcome, site)
                 done.append(outcome.url)
@@ -436,50 +395,43 @@ class SiteLearner:
         """Wake the engine (an internal request with nothing to carry)."""
         self._emit("")
 
-    def take_ready(self, site: str) -> list[Article]:
-        """The articles waiting for the emit request of ``site``, now in flight."""
-        items = self._ready.pop(site, [])
-        for item in items:
-            self._in_flight[id(item)] = (site, item.url, item)
-        self._emit_waiting.discard(site)
-        direct = self._direct.pop(site, [])
-        for item in direct:
-            self._direct_pages.pop(id(item), None)
-        return items + direct
+    def take(self, carrier: str | int) -> list[ArticleItem]:
+        """The articles a response carries into the crawl: those of an emit request for
+        a site (``carrier``: the site), or of a page's own response (``id(page)``)."""
+        return self.outbox.take(carrier)
 
-    def _claim(self, item: Article) -> bool:
+    def _claim(self, item: ArticleItem) -> bool:
         """Claim the emission of an article: in a shared crawl, by its key (one process alone emits all)."""
         return not self.storage.shared or self.emits.claim(emit_key(item))
 
     def item_scraped(self, item: Any) -> None:
-        if isinstance(item, Article) and self.storage.shared:
+        if isinstance(item, ArticleItem) and self.storage.shared:
             self.emits.confirm(emit_key(item))
         self._item_done(item, keep=False)
 
     def item_dropped(self, item: Any) -> None:
-        if isinstance(item, Article) and self.storage.shared:
+        if isinstance(item, ArticleItem) and self.storage.shared:
             self.emits.confirm(emit_key(item))  # a later pipeline decided: not emitted again in this crawl
         self._item_done(item, keep=False)
 
     def item_error(self, item: Any) -> None:
-        if isinstance(item, Article) and self.storage.shared:
+        if isinstance(item, ArticleItem) and self.storage.shared:
             self.emits.release(emit_key(item))
         self._item_done(item, keep=True)
 
     def _item_done(self, item: Any, keep: bool) -> None:
-        entry = self._in_flight.pop(id(item), None)
-        if entry is None or entry[2] is not item:
+        parcel = self.outbox.landed(item)
+        if parcel is None:
             return
-        site, url, _ = entry
         if keep:  # a pipeline failed on it: keep the page for the next crawl (still claimed: not retried now)
-            log.warning("newsstemmer: %s stays in the buffer after a pipeline error", url)
+            log.warning("newsstemmer: %s stays in the buffer after a pipeline error", parcel.url)
             return
-        self.buffer.delete(site, [url])
-        self._claimed[site].discard(url)
+        self.buffer.delete(parcel.site, [parcel.url])
+        self._claimed[parcel.site].discard(parcel.url)
 
     # -- crawl life cycle ----------------------------------------------------------------
     def spider_opened(self) -> None:
-        self._start_sidecar()
+        self.work.start()
         if self.sharing is not None:
             self.sharing.opened()
         self.stats.set_value(STATS + "patterns_loaded", len(self.patterns))
@@ -500,7 +452,7 @@ class SiteLearner:
         if self.sharing is not None:
             self.sharing.idle()  # DontCloseSpider while other workers still crawl
         self.final = True
-        for site in {s for waiting in (self._ready, self._direct) for s, items in waiting.items() if items}:
+        for site in set(self.outbox.sites()):
             self._emit(site)
         for site in self.buffer.sites():
             self._kick(site)
@@ -511,11 +463,25 @@ class SiteLearner:
 
     def busy(self) -> bool:
         """A round runs, a page is being extracted aside, or articles wait to be emitted."""
-        return bool(self._busy or self._aside) or any(self._ready.values()) or any(self._direct.values())
+        return bool(self._busy or self._aside) or self.outbox.waiting()
 
     def kick(self, site: str) -> None:
         """Learn or emit the site's buffered pages if that is due (and this worker's to do)."""
         self._kick(site)
+
+    # (with busy, wake, kick and final: what a shared crawl asks, sharing.SharedLearner)
+    def knows(self, site: str) -> bool:
+        """Whether the site's patterns are known."""
+        return site in self.patterns
+
+    def patterns_version(self, site: str) -> int | None:
+        """The version of the site's patterns in use (None: none)."""
+        return self.versions.get(site)
+
+    def use_patterns(self, site: str, patterns: SitePatterns, version: int) -> None:
+        """Use the site's patterns, learned by another worker."""
+        self.patterns[site] = patterns
+        self.versions[site] = version
 
     def _drift(self, site: str) -> None:
         """Drift detected: fetch a sample of the site's known articles again (in the new design)
@@ -532,9 +498,9 @@ class SiteLearner:
 
     def spider_closed(self, reason: str = "") -> None:
         self.closed = True
-        if self.sidecar is not None:
-            self.stats.set_value(STATS + "sidecar_requests", self.sidecar.requests)
-            self.sidecar.stop()
+        answered = self.work.stop()
+        if answered is not None:
+            self.stats.set_value(STATS + "sidecar_requests", answered)
         try:
             for site, sp in sorted(self.patterns.items()):
                 self.monitor.in_use[site] = [p.id for p in sp.patterns]
@@ -559,31 +525,15 @@ class SiteLearner:
             self.sharing.closed(reason)
 
     # -- the second process -------------------------------------------------------------
-    def _start_sidecar(self) -> None:
-        """Start the second process (``NEWSSTEMMER_SIDECAR``) once the reactor runs."""
-        from twisted.internet import reactor
-
-        if not self.config.sidecar or self.sidecar is not None or not reactor.running:
-            return  # (a learner driven without a running reactor, as in unit tests, works alone)
-        sidecar = Sidecar(self.config, on_lost=self._sidecar_lost, on_ready=self._kick_waiting)
-        try:
-            sidecar.start(reactor)
-        except Exception as exc:  # noqa: BLE001 - the crawl goes on without it
-            log.warning("newsstemmer: cannot start the second process (%s: %s); everything runs on the reactor",
-                        type(exc).__name__, exc)
-            return
-        self.sidecar = sidecar
-
     def _keep_aside(self) -> None:
         """A crawl stopped early: the pages still in the second process, or extracted there
         and not emitted yet, go to the buffer (the next crawl with this state folder emits them)."""
-        pages = [*self._aside.values(), *self._direct_pages.values()]
+        unsent = self.outbox.unbuffered()
+        pages = [*self._aside.values(), *(parcel.page for parcel in unsent if parcel.page is not None)]
         if self.storage.shared:  # their emit claims were taken: given back
-            for item in (i for items in self._direct.values() for i in items):
-                self.emits.release(emit_key(item))
+            for parcel in unsent:
+                self.emits.release(emit_key(parcel.item))
         self._aside.clear()
-        self._direct_pages.clear()
-        self._direct.clear()
         for page in pages:
             self.buffer.add(page, self.versions.get(page.site, 0))
         if pages:
@@ -592,12 +542,11 @@ class SiteLearner:
 
     def _sidecar_lost(self) -> None:
         self._inc("sidecar_lost")
-        self._kick_waiting()
+        self._kick_postponed()
 
-    def _kick_waiting(self) -> None:
+    def _kick_postponed(self) -> None:
         """The second process is ready (or lost): start the rounds that waited for it."""
-        waiting, self._kick_later = self._kick_later, set()
-        for site in sorted(waiting):
+        for site in self.work.postponed():
             self._kick(site)
 
     # -- helpers ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Each :class:`~newsstemmer.crawl.items.FetchedPage` the spider yields is matched
 against its site's patterns (loaded at start, or learned during the crawl):
 
-* a matching article layout gives an :class:`~newsstemmer.crawl.items.Article`
+* a matching article layout gives an :class:`~newsstemmer.crawl.items.ArticleItem`
   (``method`` ``pattern`` or ``pattern-loose``);
 * a matching non-article layout (index pages, galleries…) is counted
   (``newsstemmer/non_articles``) and not emitted, unless
@@ -11,8 +11,10 @@ against its site's patterns (loaded at start, or learned during the crawl):
 * a page no layout matches continues as it is, to the pipeline, which buffers it
   for learning.
 
-The middleware also answers newsstemmer's internal ``data:,`` requests with the
-articles of a learning round (see :mod:`newsstemmer.crawl.learner`).
+Every article leaves through the learner's outbox (:mod:`newsstemmer.crawl.outbox`): a
+page's own article right after its extraction, and the articles of learning rounds and
+of the second process in the answer to newsstemmer's internal ``data:,`` requests (see
+:mod:`newsstemmer.crawl.learner`).
 """
 
 from __future__ import annotations
@@ -39,13 +41,15 @@ class NewsstemmerSpiderMiddleware:
         if site is not None:
             async for x in result:  # the callback of an emit request yields nothing of its own
                 yield x
-            for item in self.learner.take_ready(site):
+            for item in self.learner.take(site):
                 yield item
             return
         async for x in result:
             if isinstance(x, FetchedPage):
-                out = await self.learner.process(x)
-                if out is not None:
-                    yield out
+                page = await self.learner.process(x)
+                if page is not None:
+                    yield page  # (to the pipeline, which buffers it)
+                for item in self.learner.take(id(x)):  # its article, extracted at once
+                    yield item
             else:
                 yield x

@@ -20,7 +20,7 @@ pattern file.
 
 At the end of the run one **health record** per site goes to the run log and to
 ``<state>/health.jsonl`` (the README documents its fields), with the **alerts**
-of :func:`health_alerts`; the Spidermon suite (:mod:`newsstemmer.crawl.monitors`)
+of :func:`health_alerts`; the Spidermon suite (:mod:`newsstemmer.crawl.spidermon_suite`)
 fails on the same alerts.
 """
 
@@ -210,7 +210,7 @@ class RunMonitor:
 
     def finish(self, reason: str, runlog: Any, health_path: Any) -> list[dict[str, Any]]:
         """Write the health records (run log and ``health.jsonl``), log each site's line."""
-        from .runlog import append_jsonl
+        from .storage.sqlite_runlog import append_jsonl
 
         records = self.records(reason, runlog)
         for record in records:

@@ -11,12 +11,11 @@ retired: moved to the file's ``retired`` list with the date, never deleted.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..layout.patterns import PatternFileError, SitePatterns
+from ..layout.patterns import PatternFileError, SitePatterns, pattern_file_name
 from .config import Config
 from .items import utc_now
 
@@ -27,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def patterns_path(patterns_dir: str | Path, site: str) -> Path:
     """``<patterns_dir>/<site>.json`` (characters unsafe in file names replaced)."""
-    return Path(patterns_dir) / (re.sub(r"[^\w.-]", "_", site) + ".json")
+    return Path(patterns_dir) / pattern_file_name(site)
 
 
 def load_patterns(patterns_dir: str | Path) -> dict[str, SitePatterns]:
@@ -89,7 +88,7 @@ def retire_idle(patterns: dict[str, SitePatterns], monitor: Any, runlog: Any, co
     runs (this one included), and save the file; never a site's last layouts.
 
     Only runs in which some layout of the site matched a page count (see
-    :meth:`~newsstemmer.crawl.runlog.RunLog.idle_runs`).
+    :meth:`~newsstemmer.crawl.storage.sqlite_runlog.RunLog.idle_runs`).
     """
     for site, sp in sorted(patterns.items()):
         run = monitor.sites.get(site)

@@ -19,14 +19,15 @@ from typing import Any
 
 from scrapy.exceptions import DropItem
 
+from ..errors import NewsstemmerError
 from .incremental import UNCHANGED, UPDATE, Unchanged
-from .items import Article, FetchedPage
+from .items import ArticleItem, FetchedPage
 from .learner import STATS, SiteLearner
 
 __all__ = ["Buffered", "NewsstemmerPipeline"]
 
 
-class Buffered(DropItem):
+class Buffered(DropItem, NewsstemmerError):
     """The page was stored in the buffer until its site's layouts are learned."""
 
     def __init__(self, message: str):
@@ -46,7 +47,7 @@ class NewsstemmerPipeline:
         if isinstance(item, FetchedPage):
             self.learner.buffer_page(item)
             raise Buffered(f"buffered until {item.site} is learned: {item.url}")
-        if isinstance(item, Article):
+        if isinstance(item, ArticleItem):
             verdict = self.learner.incremental.check(item)
             name = {UNCHANGED: "unchanged", UPDATE: "updates"}.get(verdict, "new")
             self.learner.monitor.count(item.site, name)

@@ -25,7 +25,7 @@ from scrapy.http import TextResponse
 from ..layout.learning import site_of
 from ..report.crawl import write_crawl_reports
 from ..report.store import DATA_DIR, SampleStore, write_summary
-from .items import Article, utc_now
+from .items import ArticleItem, utc_now
 from .learner import EMIT_META, FAILED_BY_SITE, STATS, SiteLearner
 
 __all__ = ["CrawlReporter"]
@@ -81,7 +81,7 @@ class CrawlReporter:
 
     def item_scraped(self, item: Any) -> None:
         """Count the articles that reached the feeds, per site."""
-        if isinstance(item, Article):
+        if isinstance(item, ArticleItem):
             if item.reason is None:
                 self.figures[item.site]["articles"] += 1
             elif item.reason != "non-article layout":

@@ -2,37 +2,37 @@
 
 :func:`extract_page` applies a site's patterns to one fetched page, :func:`run_round`
 reads buffered pages, learns from them if asked and extracts them.  The crawl's
-learner (:mod:`newsstemmer.crawl.learner`) runs them on the reactor thread, in a
-worker thread, or in its second process (:mod:`newsstemmer.crawl.sidecar`), which
-imports this module and not Scrapy.
+work runner (:mod:`newsstemmer.crawl.work`) runs them on the reactor thread, in a
+worker thread, or in the crawl's second process, whose loop is :func:`serve` (this
+module and the protocol, :mod:`newsstemmer.crawl.sidecar_protocol`; not Scrapy).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import pickle
 import sys
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..chain import ExtractOptions, extract_single, extract_with_patterns, load_single
+from ..combine.extract import ExtractOptions, extract_with_patterns
+from ..single import extract_single, load_single
 from ..dom.parse import HTMLParseError
-from ..grouping import learn
-from ..layout.learning import LearnOptions
+from ..combine.learn import LearnOptions, learn
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config
-from .items import Article, FetchedPage
+from .items import ArticleItem, FetchedPage
 from .metadata import page_metadata, visible_text
 from .patternfiles import merge_patterns, patterns_path
-from .storage import open_linkinfo, open_page_buffer
+from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
+from .storage import Storage
 
 __all__ = [
-    "EXTRACTED", "FAILED", "NON_ARTICLE", "READY", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
-    "answer", "extract_page", "frame", "read_frame", "run_round", "serve", "write_frame",
+    "EXTRACTED", "FAILED", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
+    "answer", "extract_page", "run_round", "serve",
 ]
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ class Outcome:
 
     url: str
     kind: str  # extracted | non_article | unmatched | failed
-    item: Article | None = None
+    item: ArticleItem | None = None
     error: str | None = None
 
 
@@ -76,7 +76,7 @@ def extract_page(
         meta = page_metadata(core.tree, page.url) if emittable else None
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
         return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
-    item = Article(
+    item = ArticleItem(
         url=page.url,
         site=page.site,
         title=art.title,
@@ -133,12 +133,13 @@ def run_round(
     fetched still help find its headline.  Opens its own database connections
     (it may run in a worker thread).
     """
-    buffer = open_page_buffer(config)
+    storage = Storage(config)
+    buffer = storage.page_buffer()
     try:
         pages = buffer.get(site, urls)
     finally:
         buffer.close()
-    links = open_linkinfo(config, create=False)
+    links = storage.linkinfo(create=False)
     if links is not None:
         try:
             for p in pages:
@@ -177,7 +178,7 @@ def run_round(
     return result
 
 
-def _single_page(item: Article, core: Page, method: str) -> None:
+def _single_page(item: ArticleItem, core: Page, method: str) -> None:
     """Give a page no layout covers its single-page extraction (``NEWSSTEMMER_SINGLE_PAGE_METHOD``)."""
     try:
         art = extract_single(core, method)
@@ -189,64 +190,26 @@ def _single_page(item: Article, core: Page, method: str) -> None:
 
 # --------------------------------------------------------------------------------------
 # The crawl's second process (see newsstemmer.crawl.sidecar): requests in on stdin,
-# answers out on stdout, each one frame.
-
-#: A frame: this many bytes of length (big-endian), then a pickle of that length.
-FRAME_HEADER = 4
-
-
-#: The process's first frame: imports done, the single-page method loaded, requests welcome.
-READY = (0, True, "ready")
-
-
-def frame(message: Any) -> bytes:
-    """One message as a frame: its pickle's length (:data:`FRAME_HEADER` bytes) and the pickle."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return len(data).to_bytes(FRAME_HEADER, "big") + data
-
-
-def write_frame(stream: BinaryIO, message: Any) -> None:
-    """Write one message as a frame (no flush)."""
-    stream.write(frame(message))
-
-
-def read_frame(stream: BinaryIO) -> Any:
-    """The next message of a stream of frames; ``EOFError`` at its end."""
-    head = stream.read(FRAME_HEADER)
-    if len(head) < FRAME_HEADER:
-        raise EOFError
-    size = int.from_bytes(head, "big")
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError
-    return pickle.loads(data)
+# answers out on stdout, each one frame (newsstemmer.crawl.sidecar_protocol).
 
 
 def answer(config: Config, patterns: dict[str, SitePatterns | None], message: tuple[Any, ...]) -> Any:
-    """The answer to one request of the crawl's reactor (the sidecar's protocol):
-
-    * ``("patterns", site, patterns)``: the site's current patterns, for the extractions
-      that follow (no answer: ``None``);
-    * ``("extract", id, (url, site, html, anchor_texts, fetched_at), options)``: ``(id, True, Outcome)``;
-    * ``("round", id, run_round arguments after the config)``: ``(id, True, RoundResult)``.
-
-    A request that raises is answered ``(id, False, "<error>")``.
-    """
+    """The answer to one request of the crawl's reactor (see :mod:`~newsstemmer.crawl.sidecar_protocol`):
+    ``None`` for new patterns (kept in ``patterns``), ``(id, ok, value)`` for the others."""
     kind = message[0]
-    if kind == "patterns":
+    if kind == PATTERNS:
         patterns[message[1]] = message[2]
         return None
     rid = message[1]
     try:
-        if kind == "extract":
-            url, site, html, anchors, fetched_at = message[2]
-            page = FetchedPage(url, site, html, list(anchors), fetched_at)
-            return rid, True, extract_page(page, patterns.get(site), message[3])
-        if kind == "round":
+        if kind == EXTRACT:
+            page = page_of(message[2])
+            return rid, True, extract_page(page, patterns.get(page.site), message[3])
+        if kind == ROUND:
             return rid, True, run_round(config, *message[2])
-        return rid, False, f"unknown request {kind!r}"
+        return failed(rid, f"unknown request {kind!r}")
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the reactor decides what a failure means
-        return rid, False, f"{type(exc).__name__}: {exc}"[:2000]
+        return failed(rid, exc)
 
 
 def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, nice: int = 0) -> None:

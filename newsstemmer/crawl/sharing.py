@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import reactor, task
 
+from ..layout.patterns import SitePatterns
 from .patternfiles import load_patterns
+from .storage import Storage
 
-__all__ = ["SharedCrawl", "WAKE_SECONDS"]
+__all__ = ["SharedCrawl", "SharedLearner", "WAKE_SECONDS"]
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +43,43 @@ log = logging.getLogger(__name__)
 WAKE_SECONDS = 0.5
 
 
+class SharedLearner(Protocol):
+    """What a shared crawl needs of the worker's learner (:class:`~newsstemmer.crawl.learner.SiteLearner`)."""
+
+    @property
+    def final(self) -> bool:
+        """The spider went idle: every waiting site is learned with what there is."""
+
+    def knows(self, site: str) -> bool:
+        """Whether the learner has patterns for the site."""
+
+    def patterns_version(self, site: str) -> int | None:
+        """The version of the site's patterns the learner uses (None: none)."""
+
+    def use_patterns(self, site: str, patterns: SitePatterns, version: int) -> None:
+        """Use patterns another worker learned."""
+
+    def kick(self, site: str) -> None:
+        """Learn or emit the site's buffered pages if that is due (and this worker's to do)."""
+
+    def busy(self) -> bool:
+        """A round runs, or articles wait to be emitted."""
+
+    def wake(self) -> None:
+        """Wake the engine."""
+
+
 class SharedCrawl:
     """The part of a worker's learner that deals with the other workers."""
 
-    def __init__(self, learner: Any):
+    def __init__(self, learner: SharedLearner, crawler: Any, storage: Storage):
         self.learner = learner
-        self.config = learner.config
-        self.storage = learner.storage
-        self.worker = learner.storage.worker
-        self.leases = learner.storage.leases
+        self.crawler = crawler
+        self.config = storage.config
+        self.storage = storage
+        self.worker = storage.worker
+        self.leases = storage.leases
+        self.buffer = storage.page_buffer()
         self._loop: Any = None
         self._wake: Any = None
         self._counts: dict[str, int] = {}  # buffered pages per held site at the last tick
@@ -60,7 +90,7 @@ class SharedCrawl:
     def opened(self) -> None:
         self.worker.join(fresh=not self.config.resume)
         offered = [site for site, sp in load_patterns(self.config.patterns_dir).items()
-                   if site not in self.learner.patterns and self.storage.patterns.offer(site, sp)]
+                   if not self.learner.knows(site) and self.storage.patterns.offer(site, sp)]
         if offered:
             log.info("newsstemmer: pattern files of %d sites offered to the other workers: %s", len(offered),
                      ", ".join(sorted(offered)))
@@ -73,7 +103,7 @@ class SharedCrawl:
             self._loop.stop()
         if self._wake is not None and self._wake.active():
             self._wake.cancel()
-        self.learner.stats.set_value("newsstemmer/requests_recovered", self.worker.recovered)
+        self.crawler.stats.set_value("newsstemmer/requests_recovered", self.worker.recovered)
         try:
             self.leases.release_all()
             self.worker.leave(reason)
@@ -90,7 +120,7 @@ class SharedCrawl:
             self.worker.recover_dead()
             held = sorted(self.leases.held())
             if held:
-                counts = dict(zip(held, (self.learner.buffer.count(site) for site in held)))
+                counts = dict(zip(held, (self.buffer.count(site) for site in held)))
                 for site, n in counts.items():
                     if n and (n != self._counts.get(site) or self.learner.final):
                         self.learner.kick(site)
@@ -109,19 +139,18 @@ class SharedCrawl:
                 self._close("redis_unavailable")
 
     def _close(self, reason: str) -> None:
-        engine = self.learner.crawler.engine
+        engine = self.crawler.engine
         closing = getattr(engine, "close_spider_async", None)
         if closing is not None:  # Scrapy >= 2.14
             deferred_from_coro(closing(reason=reason))
         else:  # pragma: no cover - Scrapy 2.13
-            engine.close_spider(self.learner.crawler.spider, reason)
+            engine.close_spider(self.crawler.spider, reason)
 
     def _load_changed(self) -> None:
         for site, (sp, version) in self.storage.patterns.changed().items():
-            if self.learner.versions.get(site) == version:
+            if self.learner.patterns_version(site) == version:
                 continue
-            self.learner.patterns[site] = sp
-            self.learner.versions[site] = version
+            self.learner.use_patterns(site, sp, version)
             log.info("newsstemmer: %s: %d layouts learned by another worker loaded (version %d)",
                      site, len(sp.patterns), version)
 
@@ -131,18 +160,18 @@ class SharedCrawl:
         takes, the site's lease, and takes it only when a round is due."""
         if site in self.leases.held():
             return self.leases.acquire(site)
-        due = (self.learner.final or site in self.learner.patterns
-               or self.learner.buffer.count(site) >= self.config.min_pages)
+        due = (self.learner.final or self.learner.knows(site)
+               or self.buffer.count(site) >= self.config.min_pages)
         return due and self.leases.acquire(site)
 
     def untried(self, site: str) -> set[str]:
         """Buffered pages of the site that no worker tried with its current patterns (other workers
         buffered them before they loaded these patterns); each is returned once per version."""
-        version = self.learner.versions.get(site, 0)
+        version = self.learner.patterns_version(site) or 0
         done = self._retried.get(site)
         if done is None or done[0] != version:
             done = self._retried[site] = (version, set())
-        found = set(self.learner.buffer.untried(site, version)) - done[1]
+        found = set(self.buffer.untried(site, version)) - done[1]
         done[1].update(found)
         return found
 
@@ -165,7 +194,7 @@ class SharedCrawl:
         """``DontCloseSpider`` while buffered pages wait for a site another live worker learns."""
         broken = {b.decode() for b in self.worker.redis.smembers(self.worker.keys.broken)}
         waiting = False
-        for site in self.learner.buffer.sites():
+        for site in self.buffer.sites():
             if site in broken:
                 continue
             holder = self.leases.holder(site)

@@ -9,8 +9,8 @@ Scrapy) and hands it every page to extract with known layouts and every learning
 round; the reactor only sends the page (its HTML, pickled) and reads the answer.  On a
 machine with a free core the two processes work side by side.
 
-The process reads requests from its stdin and writes answers to its stdout (frames:
-:func:`~newsstemmer.crawl.rounds.write_frame`); both are one end of a Unix socket pair
+The process reads requests from its stdin and writes answers to its stdout (frames and
+messages: :mod:`newsstemmer.crawl.sidecar_protocol`, which both ends use); both are one end of a Unix socket pair
 whose other end the reactor reads and writes like any connection, so it never blocks
 on the process.  (Not Twisted's ``spawnProcess``: its pipes are read 8 KB per turn of
 the event loop, and a busy crawl's loop then took the answers in too slowly: a page
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import logging
 import os
-import pickle
 import socket
 import subprocess
 import sys
@@ -43,11 +42,13 @@ from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.protocol import Factory, Protocol
 from twisted.python.failure import Failure
 
-from ..chain import ExtractOptions
+from ..combine.extract import ExtractOptions
+from ..errors import NewsstemmerError
 from ..layout.patterns import SitePatterns
 from .config import Config
 from .items import FetchedPage
-from .rounds import FRAME_HEADER, READY, extract_page, frame, run_round
+from .rounds import extract_page, run_round
+from .sidecar_protocol import READY, FrameReader, extract_request, frame, patterns_message, round_request
 
 __all__ = ["Sidecar", "SidecarError"]
 
@@ -67,7 +68,7 @@ SOCKET_BUFFER = 1 << 20
 EXIT_WAIT = 5.0
 
 
-class SidecarError(RuntimeError):
+class SidecarError(NewsstemmerError, RuntimeError):
     """The second process answered a request with an error (its text)."""
 
 
@@ -108,7 +109,7 @@ class Sidecar:
         # request id -> (its Deferred, the same work on the reactor, if the process dies first)
         self._pending: dict[int, tuple[Deferred, Callable[[], Any]]] = {}
         self._sent: dict[str, SitePatterns | None] = {}  # the patterns the process holds per site
-        self._inbox = bytearray()
+        self._reader = FrameReader()
 
     @property
     def pending(self) -> int:
@@ -183,22 +184,23 @@ class Sidecar:
         """:func:`extract_page` of the page with the site's patterns, in the process."""
         if self.alive and self._sent.get(page.site, False) is not patterns:
             self._sent[page.site] = patterns
-            self._send(("patterns", page.site, patterns))
-        data = (page.url, page.site, page.html, page.anchor_texts, page.fetched_at)
-        return self._request("extract", (data, options), lambda: extract_page(page, patterns, options))
+            self._send(patterns_message(page.site, patterns))
+        return self._request(lambda rid: extract_request(rid, page, options),
+                             lambda: extract_page(page, patterns, options))
 
     def round(self, args: tuple[Any, ...]) -> Deferred:
         """:func:`run_round` with these arguments (those after the config), in the process."""
-        return self._request("round", (args,), lambda: run_round(self.config, *args))
+        return self._request(lambda rid: round_request(rid, args), lambda: run_round(self.config, *args))
 
-    def _request(self, kind: str, body: tuple[Any, ...], here: Callable[[], Any]) -> Deferred:
+    def _request(self, message: Callable[[int], Any], here: Callable[[], Any]) -> Deferred:
+        """Send the request ``message(id)``; ``here`` does the same work on the reactor if the process cannot."""
         if not self.alive:
             return maybeDeferred(here)
         self._next += 1
         rid = self._next
         d: Deferred = Deferred()
         self._pending[rid] = (d, here)
-        self._send((kind, rid, *body))
+        self._send(message(rid))
         return d
 
     def _send(self, message: Any) -> None:
@@ -208,16 +210,7 @@ class Sidecar:
     # -- answers and death -----------------------------------------------------------------
     def received(self, data: bytes) -> None:
         """Bytes from the process: fire the Deferred of each complete answer."""
-        inbox = self._inbox
-        inbox += data
-        start = 0
-        while len(inbox) - start >= FRAME_HEADER:
-            size = int.from_bytes(inbox[start:start + FRAME_HEADER], "big")
-            end = start + FRAME_HEADER + size
-            if len(inbox) < end:
-                break
-            rid, ok, value = pickle.loads(inbox[start + FRAME_HEADER:end])
-            start = end
+        for rid, ok, value in self._reader.feed(data):
             if rid == READY[0]:
                 self.ready = self.alive
                 if self.ready:
@@ -233,7 +226,6 @@ class Sidecar:
                 entry[0].callback(value)
             else:
                 entry[0].errback(Failure(SidecarError(value)))
-        del inbox[:start]
 
     def lost(self, why: str) -> None:
         """The process is gone: what it had not answered, and everything after, runs here."""

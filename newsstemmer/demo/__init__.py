@@ -12,7 +12,7 @@
 """
 
 from .server import DemoServer
-from .model import SECTIONS, DemoPage, DemoSite, Section
+from .sitemodel import SECTIONS, DemoPage, DemoSite, Section
 from .site import build_site
 
 __all__ = ["DemoPage", "DemoServer", "DemoSite", "SECTIONS", "Section", "build_site"]

@@ -9,7 +9,7 @@
 * ``japanese``: the Japanese edition's article, in its own theme.
 
 The page's text elements read exactly as the article's planned items
-(:attr:`~newsstemmer.demo.plan.Article.body`): that is the truth the tests and
+(:attr:`~newsstemmer.demo.plan.PlannedArticle.body`): that is the truth the tests and
 benchmarks score against.
 """
 
@@ -20,14 +20,14 @@ import random
 
 from . import text as en
 from .markup import Doc, esc, long_time, short_date, slug
-from .model import SECTION_BY_KEY
-from .plan import AUTHOR_ROLES, CREDITS_PEOPLE, Article, SitePlan
+from .sitemodel import SECTION_BY_KEY
+from .plan import AUTHOR_ROLES, CREDITS_PEOPLE, PlannedArticle, SitePlan
 from .themes import ad, english_page, japanese_page
 
 __all__ = ["article_page"]
 
 
-def article_page(plan: SitePlan, art: Article) -> Doc:
+def article_page(plan: SitePlan, art: PlannedArticle) -> Doc:
     """The page of a planned article, in its layout."""
     render = {"standard": _standard, "opinion": _opinion, "gallery": _gallery, "japanese": _japanese}[art.layout]
     doc = render(plan, art)
@@ -35,7 +35,7 @@ def article_page(plan: SitePlan, art: Article) -> Doc:
     return doc
 
 
-def _body_html(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, inline_ad: bool) -> str:
+def _body_html(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, inline_ad: bool) -> str:
     """The article's items as HTML: one paragraph may link a related story; long bodies carry an inline advert."""
     out: list[str] = []
     paras = [i for i, (k, _) in enumerate(art.items) if k == "p"]
@@ -53,7 +53,7 @@ def _body_html(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, inlin
     return "\n".join(out) + "\n"
 
 
-def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, t: str) -> str:
+def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, t: str) -> str:
     """The paragraph with one phrase linked to a related story (the text is unchanged)."""
     for name in (art.ctx.get("company"), art.ctx.get("city"), art.ctx.get("team"), art.ctx.get("person")):
         if name and name in t:
@@ -64,7 +64,7 @@ def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, t: 
     return esc(t)
 
 
-def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, heading: str, cls: str) -> str:
+def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, heading: str, cls: str) -> str:
     """A box of stories of the same section, the nearest ids first."""
     same = [a for a in plan.by_section[art.section] if a.id != art.id]
     near = sorted(same, key=lambda a: abs(a.id - art.id))[:3]
@@ -79,13 +79,13 @@ def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: Article, heading
     return f'<section class="{cls} {cls}-{art.id}" id="{cls}-{art.id}"><h2>{heading}</h2>\n<ul>\n{items}</ul></section>\n'
 
 
-def _topics(doc: Doc, art: Article) -> str:
+def _topics(doc: Doc, art: PlannedArticle) -> str:
     """The line linking the article's tags (empty without tags)."""
     links = " ".join(doc.a(f"/tag/{slug(t)}/", t) for t in art.tags)
     return f'<p class="topics">Topics: {links}</p>\n' if links else ""
 
 
-def _comment_thread(art: Article, rng: random.Random) -> str:
+def _comment_thread(art: PlannedArticle, rng: random.Random) -> str:
     """The readers' comments (empty without comments)."""
     if not art.comments:
         return ""
@@ -107,7 +107,7 @@ def _comment_thread(art: Article, rng: random.Random) -> str:
     )
 
 
-def _standard(plan: SitePlan, art: Article) -> Doc:
+def _standard(plan: SitePlan, art: PlannedArticle) -> Doc:
     """A news article (world, business, tech, sport)."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
@@ -158,7 +158,7 @@ def _standard(plan: SitePlan, art: Article) -> Doc:
     return doc
 
 
-def _opinion(plan: SitePlan, art: Article) -> Doc:
+def _opinion(plan: SitePlan, art: PlannedArticle) -> Doc:
     """An opinion column."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
@@ -198,7 +198,7 @@ def _opinion(plan: SitePlan, art: Article) -> Doc:
     return doc
 
 
-def _gallery(plan: SitePlan, art: Article) -> Doc:
+def _gallery(plan: SitePlan, art: PlannedArticle) -> Doc:
     """A photo gallery: intro and slides."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)
@@ -233,7 +233,7 @@ def _gallery(plan: SitePlan, art: Article) -> Doc:
     return doc
 
 
-def _japanese(plan: SitePlan, art: Article) -> Doc:
+def _japanese(plan: SitePlan, art: PlannedArticle) -> Doc:
     """An article of the Japanese edition."""
     doc = Doc(art.path)
     rng = plan.page_rng(art.path)

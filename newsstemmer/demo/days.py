@@ -6,7 +6,7 @@ Day 1 is the original site, byte for byte.  Each later day ``d``:
   they top the home page, the section indexes, the feed and the sitemaps);
 * updates :data:`UPDATES_PER_DAY` older English news stories and columns: their
   first paragraph is rewritten, an ``Update, <date>:`` passage added to it (the truth
-  changes with it, and :attr:`~newsstemmer.demo.model.DemoSite.updated` records the day);
+  changes with it, and :attr:`~newsstemmer.demo.sitemodel.DemoSite.updated` records the day);
 * serves its sitemaps as a sitemap index (``/sitemap.xml`` → articles, other pages)
   plus a Google News sitemap of the last two days (both listed in ``robots.txt``),
   each URL with the date of its last change (``lastmod``), and links the RSS feed
@@ -27,8 +27,8 @@ from email.utils import format_datetime
 
 from . import text as en
 from .markup import esc
-from .model import BASE_PLACEHOLDER, SECTION_BY_KEY, SITE_NAME, DemoPage
-from .plan import Article, SitePlan, allocate
+from .sitemodel import BASE_PLACEHOLDER, SECTION_BY_KEY, SITE_NAME, DemoPage
+from .plan import PlannedArticle, SitePlan, allocate
 
 __all__ = [
     "FEED_ITEMS",
@@ -94,7 +94,7 @@ def advance(plan: SitePlan, day: int) -> dict[str, int]:
     return updated
 
 
-def _update(rng: random.Random, art: Article, day: int) -> None:
+def _update(rng: random.Random, art: PlannedArticle, day: int) -> None:
     """Rewrite the article's first paragraph with an update passage."""
     text = en.news_paragraph(rng, art.section if art.section != "opinion" else "world", art.ctx, set())
     i = next(k for k, (kind, _) in enumerate(art.items) if kind in ("p", "lede"))

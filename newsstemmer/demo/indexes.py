@@ -12,8 +12,8 @@ import random
 from collections.abc import Sequence
 
 from .markup import Doc, esc, short_date, slug
-from .model import SECTION_BY_KEY, SECTIONS, SITE_NAME, Section
-from .plan import AUTHOR_ROLES, Article, SitePlan
+from .sitemodel import SECTION_BY_KEY, SECTIONS, SITE_NAME, Section
+from .plan import AUTHOR_ROLES, PlannedArticle, SitePlan
 from .themes import english_page, japanese_page
 
 __all__ = ["STATIC_PAGES", "index_pages"]
@@ -60,7 +60,7 @@ def index_pages(plan: SitePlan) -> list[Doc]:
     return docs
 
 
-def _card(doc: Doc, rng: random.Random, a: Article) -> str:
+def _card(doc: Doc, rng: random.Random, a: PlannedArticle) -> str:
     """An index card: thumbnail, headline (or shortened), standfirst, byline, sometimes "Read more"."""
     anchor = a.short if rng.random() < 0.2 else a.title
     more = f' {doc.a(a.path, "Read more", "read-more")}' if rng.random() < 0.3 else ""
@@ -133,7 +133,7 @@ def _section_index(plan: SitePlan, section: Section) -> list[Doc]:
     return docs
 
 
-def _listing(plan: SitePlan, path: str, heading: str, description: str, arts: Sequence[Article], layout: str,
+def _listing(plan: SitePlan, path: str, heading: str, description: str, arts: Sequence[PlannedArticle], layout: str,
              extra: str = "") -> Doc:
     """A listing of articles (tag, author), newest first."""
     doc = Doc(path, title=heading, layout=layout)
@@ -151,7 +151,7 @@ def _listing(plan: SitePlan, path: str, heading: str, description: str, arts: Se
 
 def _tags(plan: SitePlan) -> list[Doc]:
     """One listing per tag."""
-    by_tag: dict[str, list[Article]] = {}
+    by_tag: dict[str, list[PlannedArticle]] = {}
     for a in plan.articles:
         for t in a.tags:
             by_tag.setdefault(t, []).append(a)
@@ -161,7 +161,7 @@ def _tags(plan: SitePlan) -> list[Doc]:
 
 def _author_pages(plan: SitePlan) -> list[Doc]:
     """One listing per author (columnists with their bio)."""
-    by_author: dict[str, list[Article]] = {}
+    by_author: dict[str, list[PlannedArticle]] = {}
     for a in plan.articles:
         if a.author:
             by_author.setdefault(a.author, []).append(a)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from . import text as en
 
 if TYPE_CHECKING:
-    from .plan import Article
+    from .plan import PlannedArticle
 
 __all__ = ["Doc", "attr", "esc", "long_time", "short_date", "slug"]
 
@@ -37,14 +37,14 @@ class Doc:
     """An HTML page being written: its parts, its links, and what kind of page it is.
 
     ``kind``, ``title``, ``layout``, ``section`` describe the page once served (see
-    :class:`~newsstemmer.demo.model.DemoPage`); ``article`` is the planned article
+    :class:`~newsstemmer.demo.sitemodel.DemoPage`); ``article`` is the planned article
     of an article page; ``header_charset`` (``None``: the section's own setting)
     says whether the HTTP header names the charset.
     """
 
     def __init__(self, path: str, *, kind: str = "index", title: str | None = None, layout: str | None = None,
                  section: str | None = None, header_charset: bool | None = None,
-                 article: "Article | None" = None) -> None:
+                 article: "PlannedArticle | None" = None) -> None:
         self.path = path
         self.parts: list[str] = []
         self.links: list[tuple[str, str]] = []

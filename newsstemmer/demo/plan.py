@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from . import japanese as ja
 from . import text as en
-from .model import EDITION_DATE, SECTION_BY_KEY, SECTIONS
+from .sitemodel import EDITION_DATE, SECTION_BY_KEY, SECTIONS
 
-__all__ = ["AUTHOR_ROLES", "CREDITS_PEOPLE", "Article", "SitePlan", "allocate"]
+__all__ = ["AUTHOR_ROLES", "CREDITS_PEOPLE", "PlannedArticle", "SitePlan", "allocate"]
 
 _START = _dt.datetime(2026, 8, 3, 6, 0, tzinfo=_dt.timezone.utc)
 _SPAN_MINUTES = 110 * 24 * 60
@@ -47,7 +47,7 @@ CREDITS_PEOPLE = ("Ana Ruiz", "Tom Achebe", "Lucia Marin", "Jon Eskildsen", "Mei
 
 
 @dataclass
-class Article:
+class PlannedArticle:
     """One planned article: where it is, when, and what it says (its true title and body)."""
 
     id: int
@@ -95,8 +95,8 @@ class SitePlan:
             raise ValueError("articles must be at least 1")
         self.seed = seed
         self.rng = random.Random(f"meridian:{seed}")
-        self.articles: list[Article] = []
-        self.by_section: dict[str, list[Article]] = {}
+        self.articles: list[PlannedArticle] = []
+        self.by_section: dict[str, list[PlannedArticle]] = {}
         self.authors: dict[str, list[str]] = {}
         self.bios: dict[str, str] = {}
         self.edition_date = EDITION_DATE  # the masthead's date (a later demo day shows its own)
@@ -139,7 +139,7 @@ class SitePlan:
         jas = self.by_section.get("ja", [])
         self.ja_ranking_pool = rng.sample(jas, min(10, len(jas)))
 
-    def add_article(self, rng: random.Random, key: str, when: _dt.datetime) -> Article:
+    def add_article(self, rng: random.Random, key: str, when: _dt.datetime) -> PlannedArticle:
         """Plan one more article of section ``key`` (a later demo day), after every planned one."""
         ident = max(a.id for a in self.articles) + rng.randint(1, 37)
         art = self._plan_article(rng, ident, key, when, {a.title for a in self.articles})
@@ -148,7 +148,7 @@ class SitePlan:
         self.by_id[art.id] = art
         return art
 
-    def _plan_article(self, rng: random.Random, ident: int, key: str, when: _dt.datetime, titles: set[str]) -> Article:
+    def _plan_article(self, rng: random.Random, ident: int, key: str, when: _dt.datetime, titles: set[str]) -> PlannedArticle:
         section = SECTION_BY_KEY[key]
         date_path = f"{when.year:04d}/{when.month:02d}/{when.day:02d}"
         if section.layout == "japanese":
@@ -162,7 +162,7 @@ class SitePlan:
             used: set[str] = set()
             n_par = rng.choice((2, 3, 3, 4, 4, 5, 6, 8))
             items = [("p", ja.ja_paragraph(rng, ctx, used)) for _ in range(n_par)]
-            return Article(
+            return PlannedArticle(
                 ident, key, section.layout, when, title, ja.ja_short_headline(title), "",
                 f"/ja/{date_path}/k{ident:08d}.html", None, (), items, [], None, [], ctx,
                 category=rng.choice(ja.JA_CATEGORIES),
@@ -207,7 +207,7 @@ class SitePlan:
                 items.append(("caption", en.caption(rng, ctx, long_captions)))
                 credits.append(f"Photograph: {rng.choice(CREDITS_PEOPLE)}/{rng.choice(en.AGENCIES)}")
         path = f"/{key}/{date_path}/{en.slugify(title)}-{ident}.html"
-        return Article(ident, key, section.layout, when, title, en.short_headline(title), dek, path, author,
+        return PlannedArticle(ident, key, section.layout, when, title, en.short_headline(title), dek, path, author,
                         tags, items, credits, lead_caption, comments, ctx)
 
     def _comments(self, rng: random.Random) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from ..evaluation import shingle_prf
-from .model import DemoSite
+from .sitemodel import DemoSite
 
 __all__ = ["f1", "score_day"]
 

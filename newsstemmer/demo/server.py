@@ -1,4 +1,4 @@
-"""Serve a :class:`~newsstemmer.demo.model.DemoSite` over HTTP on a loopback port.
+"""Serve a :class:`~newsstemmer.demo.sitemodel.DemoSite` over HTTP on a loopback port.
 
 ``DemoServer(site).start()`` binds ``127.0.0.1`` on an ephemeral port (by default) and
 returns the base URL (``http://127.0.0.1:PORT``, no trailing slash).  Requests are
@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .days import last_change
-from .model import DemoSite
+from .sitemodel import DemoSite
 from .site import build_site
 
 __all__ = ["DemoServer"]

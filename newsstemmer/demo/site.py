@@ -29,7 +29,7 @@ text of the page's elements reads once parsed.
 
 The same seed always gives the same bytes (no clock, no locale, no hash randomisation).
 
-Modules: :mod:`.model` (sections, ``DemoPage``, ``DemoSite``), :mod:`.plan` (the
+Modules: :mod:`.sitemodel` (sections, ``DemoPage``, ``DemoSite``), :mod:`.plan` (the
 articles, drawn from the seed), :mod:`.markup` (writing HTML), :mod:`.themes` (the
 English and Japanese page frames), :mod:`.articles` and :mod:`.indexes` (the pages),
 :mod:`.text` and :mod:`.japanese` (the words); this module puts the site together.
@@ -41,7 +41,7 @@ from .articles import article_page
 from .days import REDESIGN_DAY, advance, check_day, feed_page, sitemap_pages
 from .indexes import index_pages
 from .markup import Doc, esc
-from .model import BASE_PLACEHOLDER, SECTION_BY_KEY, DemoPage, DemoSite, codec
+from .sitemodel import BASE_PLACEHOLDER, SECTION_BY_KEY, DemoPage, DemoSite, codec
 from .plan import SitePlan
 from .redesign import redesign
 

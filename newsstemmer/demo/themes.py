@@ -19,8 +19,8 @@ import random
 from . import japanese as ja
 from . import text as en
 from .markup import Doc, attr, esc
-from .model import SECTION_BY_KEY, SECTIONS, SITE_NAME, SITE_NAME_JA
-from .plan import Article, SitePlan
+from .sitemodel import SECTION_BY_KEY, SECTIONS, SITE_NAME, SITE_NAME_JA
+from .plan import PlannedArticle, SitePlan
 
 __all__ = ["ad", "english_page", "japanese_page"]
 
@@ -70,7 +70,7 @@ def ad(doc: Doc, rng: random.Random, slot: str) -> str:
     )
 
 
-def _head(doc: Doc, title: str, description: str, art: Article | None = None, feed: bool = False) -> str:
+def _head(doc: Doc, title: str, description: str, art: PlannedArticle | None = None, feed: bool = False) -> str:
     """The English ``<head>``; article pages add Open Graph, article metadata and JSON-LD."""
     full = f"{title} | {SITE_NAME}" if title != SITE_NAME else SITE_NAME
     meta = [
@@ -159,7 +159,7 @@ def _sidebar(plan: SitePlan, doc: Doc, rng: random.Random, exclude: int | None, 
 
 
 def english_page(plan: SitePlan, doc: Doc, rng: random.Random, title: str, description: str, current: str | None,
-                 main: str, art: Article | None = None, body_class: str = "", exclude: int | None = None,
+                 main: str, art: PlannedArticle | None = None, body_class: str = "", exclude: int | None = None,
                  japanese_box: bool = False) -> None:
     """Write ``doc``: the English frame around ``main`` (``current``: the section marked in the menu).
 

@@ -43,6 +43,8 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
+from ..errors import NewsstemmerError
+
 __all__ = [
     "BinaryContentError",
     "DecodedPage",
@@ -94,7 +96,7 @@ _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 _UTF16_32 = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
 
 
-class BinaryContentError(ValueError):
+class BinaryContentError(NewsstemmerError, ValueError):
     """Raised when a body is not text (an image, archive, PDF, ...)."""
 
 

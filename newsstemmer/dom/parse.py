@@ -9,10 +9,12 @@ import re
 
 from lxml import etree, html
 
+from ..errors import NewsstemmerError
+
 __all__ = ["MAX_NESTING", "HTMLParseError", "cap_nesting", "parse_html"]
 
 
-class HTMLParseError(ValueError):
+class HTMLParseError(NewsstemmerError, ValueError):
     """The input could not be turned into a document (empty, binary, unparsable)."""
 
 

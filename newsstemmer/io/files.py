@@ -18,6 +18,7 @@ from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
 from ..dom.decoding import BinaryContentError, decode_file, decode_html
+from ..errors import NewsstemmerError
 from .warc import WarcPage, WarcReadError, is_warc_name, read_payload, scan_warc
 
 __all__ = ["HTML_SUFFIXES", "NO_PAGES", "PageFile", "PageReadError", "find_pages", "page_url", "read_page"]
@@ -106,7 +107,7 @@ def find_pages(
     return out
 
 
-class PageReadError(Exception):
+class PageReadError(NewsstemmerError):
     """A page that cannot be read or is not text; the message is the reason."""
 
 

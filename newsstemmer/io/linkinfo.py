@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
+from ..errors import NewsstemmerError
 from ..page import Page
 from .files import PageFile, page_url
 from .warc import same_site_links
@@ -79,7 +80,7 @@ def page_from_file(pf: PageFile, text: str, linkinfo: LinkInfo | None = None) ->
     return Page(html=text, url=url, anchor_texts=anchors, source=pf.source)
 
 
-class LinkInfoError(ValueError):
+class LinkInfoError(NewsstemmerError, ValueError):
     """A linkinfo file that cannot be read or is malformed; the message names file and line."""
 
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 from urllib.parse import urldefrag, urljoin
 
+from ..errors import NewsstemmerError
+
 __all__ = [
     "WARC_SUFFIXES",
     "WarcPage",
@@ -103,7 +105,7 @@ class WarcScan:
         return text
 
 
-class WarcReadError(Exception):
+class WarcReadError(NewsstemmerError):
     """A WARC record that cannot be read; the message is the reason."""
 
 

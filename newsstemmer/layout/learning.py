@@ -25,7 +25,7 @@ from ..page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
 from .scoring import dice, diff_score, main_score, pattern_score, run_score
 
-__all__ = ["LearnOptions", "PageGrouper", "learn", "site_of", "teaser_blocks"]
+__all__ = ["LayoutLearnOptions", "PageGrouper", "learn", "site_of", "teaser_blocks"]
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ PageGrouper = Callable[[Sequence[Page]], Sequence[Sequence[int]]]
 
 
 @dataclass(frozen=True)
-class LearnOptions:
+class LayoutLearnOptions:
     """Every threshold of learning; defaults from SPEC §2."""
 
     cluster_threshold: float = 0.97  # -t: Sim above which pages share a layout
@@ -73,17 +73,6 @@ class LearnOptions:
     static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
     min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
     min_cluster_pages: int = 2  # smaller clusters give no pattern
-    # Pre-group pages by shared template (substring amplification, SPEC §3) and cluster
-    # layouts within each group: for large, mixed crawls.  Off by default: on a site's
-    # few hundred pages it saves no time (benchmarks/amplification.py).  The layout
-    # engine does not group pages itself: ``newsstemmer.learn`` (newsstemmer.grouping)
-    # computes the groups and hands them to ``learn(..., grouper=...)``.
-    pregroup: bool = False
-    # Decide the roles of the article layouts' sections again with the learned section
-    # model (``newsstemmer.decision.sections``), after the hand rules above.  The layout
-    # engine does not do it itself: ``newsstemmer.learn`` (newsstemmer.grouping) does.
-    # False keeps the unsupervised Webstemmer roles.
-    section_model: bool = True
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
     def as_dict(self) -> dict[str, object]:
@@ -128,7 +117,7 @@ class _Member:
 
 def learn(
     pages: Iterable[Page],
-    options: LearnOptions | None = None,
+    options: LayoutLearnOptions | None = None,
     site: str | None = None,
     progress: Progress | None = None,
     grouper: PageGrouper | None = None,
@@ -138,12 +127,10 @@ def learn(
     Pages that cannot be parsed are skipped with a warning (they are listed in
     no pattern).  ``progress(stage, done, total)`` is called as work advances.
     ``grouper``, given the readable pages, splits them into groups whose layouts
-    are clustered apart; ``LearnOptions(pregroup=True)`` needs one (use
-    ``newsstemmer.learn``, which supplies the template grouping).
+    are clustered apart (``newsstemmer.learn`` with ``LearnOptions(pregroup=True)``
+    supplies the template grouping).
     """
-    opts = options or LearnOptions()
-    if opts.pregroup and grouper is None:
-        raise ValueError("LearnOptions(pregroup=True) needs a grouper: learn with newsstemmer.learn")
+    opts = options or LayoutLearnOptions()
     codes = PathCodes()
     members: list[_Member] = []
     page_list = list(pages)
@@ -211,7 +198,7 @@ def _majority_site(members: Sequence[_Member]) -> str:
     return sites.most_common(1)[0][0] if sites else "unknown"
 
 
-def _line_page_counts(members: Sequence[_Member], opts: LearnOptions) -> Counter[str]:
+def _line_page_counts(members: Sequence[_Member], opts: LayoutLearnOptions) -> Counter[str]:
     """For every text line of the site's pages: on how many pages it occurs."""
     counts: Counter[str] = Counter()
     for m in members:
@@ -225,7 +212,7 @@ def _line_page_counts(members: Sequence[_Member], opts: LearnOptions) -> Counter
     return counts
 
 
-def _shared_share(blocks: Iterable, shared: Counter[str], opts: LearnOptions) -> float:
+def _shared_share(blocks: Iterable, shared: Counter[str], opts: LayoutLearnOptions) -> float:
     """Share (by weight) of the blocks' long lines that also occur on another page."""
     total = recurring = 0
     for b in blocks:
@@ -292,7 +279,7 @@ def _link_density(blocks: Sequence) -> float:
 
 
 def _learn_pattern(
-    members: list[_Member], codes: PathCodes, opts: LearnOptions, shared: Counter[str]
+    members: list[_Member], codes: PathCodes, opts: LayoutLearnOptions, shared: Counter[str]
 ) -> LayoutPattern | None:
     common = members[0].codes
     for m in members[1:]:
@@ -405,7 +392,7 @@ def _demote_captions(
         free_paths[p] = "sub"
 
 
-def _static_lines(members: list[_Member], opts: LearnOptions) -> list[str]:
+def _static_lines(members: list[_Member], opts: LayoutLearnOptions) -> list[str]:
     """Digests of text lines that most pages of the cluster carry (copyright notices,
     "Advertisement", fixed captions): boilerplate even inside a varying section."""
     counts: Counter[str] = Counter()
@@ -416,7 +403,7 @@ def _static_lines(members: list[_Member], opts: LearnOptions) -> list[str]:
 
 
 def _pool_by_path(
-    codes: list[int], diffs: list[float], mains: list[float], opts: LearnOptions
+    codes: list[int], diffs: list[float], mains: list[float], opts: LayoutLearnOptions
 ) -> tuple[list[float], dict[int, float]]:
     """DiffScore and summed MainScore per path, for sections that repeat a path.
 
@@ -444,7 +431,7 @@ def _pool_by_path(
 def _free_path_roles(
     members: list[_Member],
     aligned: list[list],
-    opts: LearnOptions,
+    opts: LayoutLearnOptions,
     shared: Counter[str],
     main_paths: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[dict[str, str], dict[str, float]]:
@@ -506,7 +493,7 @@ def _paths_by_code(codes: PathCodes) -> dict[int, str]:
 
 
 def _choose_title(
-    members: list[_Member], aligned: list[list], diffs: list[float], largest: int, opts: LearnOptions
+    members: list[_Member], aligned: list[list], diffs: list[float], largest: int, opts: LayoutLearnOptions
 ) -> int | None:
     """Vote, page by page, for the section before the main text that best matches the headline.
 

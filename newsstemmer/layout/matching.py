@@ -19,7 +19,7 @@ from .patterns import LayoutPattern, SitePatterns
 
 __all__ = [
     "EncodedPage",
-    "ExtractOptions",
+    "LayoutExtractOptions",
     "PatternMatch",
     "block_roles",
     "choose_match",
@@ -31,8 +31,10 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class ExtractOptions:
-    """Thresholds of extraction; defaults from SPEC §2.6."""
+class LayoutExtractOptions:
+    """Thresholds of extraction with layouts; defaults from SPEC §2.6.  What is done with
+    the pages no layout covers, and after a layout matched, is the extraction chain's
+    (:class:`newsstemmer.combine.extract.ExtractOptions`, which extends this)."""
 
     pattern_threshold: float = 0.8  # share of the page's weight a pattern must cover
     strict: bool = False  # reject a pattern if any of its sections finds no block
@@ -41,15 +43,6 @@ class ExtractOptions:
     # Below the pattern threshold, the nearest article layout is still used when it
     # covers more than this share and finds main text (0 turns this off).
     loose_threshold: float = 0.5
-    # Single-page method for pages no layout matches ("region", "pagerank"...), or None: unmatched
-    # pages then come back with an empty body (used by :mod:`newsstemmer.chain`).
-    fallback: str | None = None
-    # After a layout matched, let the learned per-page choice (newsstemmer.decision.pagechoice)
-    # check the region extractor's body where it could be the better one (chain.py).  It acts
-    # only on layouts for which the choice took region's body at learning time (the pattern
-    # file's extras["region_choice"], written by `learn` with the section decision); others
-    # are extracted as the layouts give them.
-    page_choice: bool = True
 
 
 @dataclass
@@ -179,7 +172,7 @@ def match_all(page: PageBlocks, site: SitePatterns) -> list[PatternMatch]:
     return [match_pattern(page, p, codes, encoded, c) for p, c in zip(site.patterns, coded)]
 
 
-def choose_match(pb: PageBlocks, site: SitePatterns, opts: ExtractOptions) -> tuple[PatternMatch, str] | None:
+def choose_match(pb: PageBlocks, site: SitePatterns, opts: LayoutExtractOptions) -> tuple[PatternMatch, str] | None:
     """The layout that applies to a page, with how (``"pattern"`` or ``"pattern-loose"``),
     or None.
 
@@ -209,16 +202,16 @@ def choose_match(pb: PageBlocks, site: SitePatterns, opts: ExtractOptions) -> tu
 def extract_with_layouts(
     page: Page,
     site: SitePatterns,
-    options: ExtractOptions | None = None,
+    options: LayoutExtractOptions | None = None,
     block_options: BlockOptions | None = None,
 ) -> Article:
     """Extract title and body with the site's learned layouts alone.
 
     ``matched`` is False (and the body empty) if no layout gives the page's article;
-    ``options.fallback`` is not used here: :func:`newsstemmer.chain.extract_with_patterns`
+    Pages no layout covers come back unmatched: :func:`newsstemmer.combine.extract.extract_with_patterns`
     chains the single-page method after this.
     """
-    opts = options or ExtractOptions()
+    opts = options or LayoutExtractOptions()
     pb = blocks_of(page, block_options or site.block_options())
     chosen = choose_match(pb, site, opts)
     if chosen is None:
@@ -268,7 +261,7 @@ def extract_with_layouts(
     return article
 
 
-def _unmatched(page: Page, pb: PageBlocks, opts: ExtractOptions) -> Article:
+def _unmatched(page: Page, pb: PageBlocks, opts: LayoutExtractOptions) -> Article:
     """No layout of the site gives this page's article."""
     return Article(page.url, _page_title(pb), "", matched=False, is_article=False, source=page.source)
 

@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..errors import NewsstemmerError
 from .blocks import BlockOptions
+
+if TYPE_CHECKING:
+    from ..article import Article
 
 __all__ = [
     "FORMAT_NAME",
@@ -31,6 +36,7 @@ __all__ = [
     "LayoutPattern",
     "SitePatterns",
     "PatternFileError",
+    "pattern_file_name",
     "write_atomically",
 ]
 
@@ -66,7 +72,13 @@ def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None =
     return target
 
 
-class PatternFileError(ValueError):
+def pattern_file_name(site: str) -> str:
+    """The file name of a site's patterns (``<site>.json``, characters unsafe in file names
+    replaced): the crawl writes these, the reports and ``patterns-export`` name them alike."""
+    return re.sub(r"[^\w.-]", "_", site) + ".json"
+
+
+class PatternFileError(NewsstemmerError, ValueError):
     """A pattern file is unreadable, corrupt, or not a newsstemmer pattern file."""
 
 
@@ -162,6 +174,15 @@ class SitePatterns:
         self.add_version({"version": self.revision + 1, "learned_at": when, "pages": 0, "reason": reason,
                           "added": [], "retired": [p.id for p in gone]})
         return gone
+
+    def extract(self, html: str, url: str | None = None, options: Any = None) -> "Article":
+        """Extract a page of this site: :func:`newsstemmer.extract` with these patterns
+        (an :class:`~newsstemmer.article.Article`; ``options``: an ``ExtractOptions``)."""
+        # The extraction chain is a layer above the layout engine: imported when called
+        # (tests/test_architecture.py allows this one call upward, inside the method).
+        from ..combine.extract import extract
+
+        return extract(html, self, url=url, options=options)
 
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -45,6 +45,7 @@ class PageFacts:
     lang: str | None = None
     title: str | None = None  # <title>
     h1: list[str] = field(default_factory=list)
+    neighbourhood: Any = None  # the headline's surroundings, walked on first need (fields._neighbourhood)
 
     def first_meta(self, *names: str) -> tuple[str, str] | None:
         """The first non-empty ``<meta>`` content among ``names`` (in that order), with its name."""

@@ -25,12 +25,9 @@ _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author",
                 "byl", "cxenseparse:author", "twitter:creator")
 _OPENGRAPH = ("og:", "article:", "twitter:")
 #: class/id words of elements that hold a byline or a date line.
-_BYLINE_XPATH = etree.XPath(
-    "//*[not(self::script or self::style or self::meta or self::link)]"
-    "[contains(translate(@class, 'BYLINEAUTHOR', 'bylineauthor'), 'byline')"
-    " or contains(translate(@class, 'BYLINEAUTHOR', 'bylineauthor'), 'author')"
-    " or contains(translate(@id, 'BYLINEAUTHOR', 'bylineauthor'), 'byline')]"
-)
+_BYLINE_MARK = re.compile(r"byline|author", re.IGNORECASE)
+_SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
+_LINES_WITHOUT_HEADLINE = 300
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
 _MAX_MARKUP_MATCHES = 40
 _LINES_AFTER = 60  # text lines after the headline searched for the date line
@@ -107,6 +104,13 @@ def bcp47(value: str | None) -> str | None:
     return "-".join(out)
 
 
+def _hood(tree: Any, facts: PageFacts) -> _Neighbourhood:
+    """The headline's neighbourhood, walked once per page (kept on the facts)."""
+    if facts.neighbourhood is None:
+        facts.neighbourhood = _neighbourhood(tree, facts)
+    return facts.neighbourhood
+
+
 def _dice(a: str, b: str) -> float:
     x, y = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
     return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
@@ -137,10 +141,10 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
         return ld, "json-ld"
     if og:
         return _strip_site(og[1], site_name, host), "opengraph"
-    if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
-        return facts.h1[0], "html"
     if facts.title:
         return _strip_site(facts.title, site_name, host), "html"
+    if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
+        return facts.h1[0], "html"
     return None, None
 
 
@@ -198,18 +202,9 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
         yield split_names(value), "html"
-    for el in _markup(tree, _BYLINE_XPATH):
+    for el in _hood(tree, facts).bylines:
         if not _in_comments(el):
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
-
-
-def _markup(tree: Any, xpath: etree.XPath) -> list[Any]:
-    if tree is None:
-        return []
-    try:
-        return list(xpath(tree))[:_MAX_MARKUP_MATCHES]
-    except (ValueError, TypeError, etree.Error):
-        return []
 
 
 def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None, str | None]:
@@ -235,41 +230,71 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
     iso = date_in_url(url)
     if iso:
         return iso, "url"
-    iso = _date_near_headline(tree, facts)
+    iso = _date_near_headline(_hood(tree, facts))
     if iso:
         return iso, "text"
     return None, None
 
 
-def _date_near_headline(tree: Any, facts: PageFacts) -> str | None:
+@dataclass
+class _Neighbourhood:
+    """The page's text lines from the top of the body to a little past the headline, and
+    the elements there whose class or id names a byline or an author (one early-stopping
+    walk: on a large page most of the tree is never visited)."""
+
+    lines: list[str]
+    at: int  # index of the headline's first line, -1 without a headline
+    bylines: list[Any]
+
+
+def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
+    body = tree.find("body") if tree is not None else None
+    hood = _Neighbourhood([], -1, [])
+    if body is None:
+        return hood
+    lines, bylines = hood.lines, hood.bylines
+    at = -1
+    skip = 0
+    try:
+        for event, el in etree.iterwalk(body, events=("start", "end")):
+            tag = el.tag
+            if not isinstance(tag, str):
+                continue
+            if event == "start":
+                if skip or tag in _SKIP_TAGS:
+                    skip += 1
+                    continue
+                if at < 0 and tag == "h1" and facts.h1:
+                    at = len(lines)
+                marks = el.get("class") or el.get("id")
+                if marks and _BYLINE_MARK.search(marks):
+                    bylines.append((len(lines), el))
+                if el.text and el.text.strip():
+                    lines.append(el.text)
+            else:
+                if skip:
+                    skip -= 1
+                    if skip:
+                        continue
+                if el.tail and el.tail.strip():
+                    lines.append(el.tail)
+            if len(lines) > (at + _LINES_AFTER if at >= 0 else _LINES_WITHOUT_HEADLINE):
+                break
+    except (ValueError, etree.Error):
+        return hood
+    hood.at = at
+    # the byline elements nearest the headline first (those after it before those above it)
+    hood.bylines = [el for _, el in sorted(bylines, key=lambda item: (item[0] < at, abs(item[0] - at)))]
+    return hood
+
+
+def _date_near_headline(hood: _Neighbourhood) -> str | None:
     """The first written date in a short line near the page's headline: the date line.
 
     Lines after the headline come first (up to :data:`_LINES_AFTER`), then the lines just
     before it (a date above the headline); without a headline, the body's first lines.
     """
-    body = tree.find("body") if tree is not None else None
-    if body is None:
-        return None
-    lines: list[str] = []
-    at = -1
-    heading = facts.h1[0] if facts.h1 else None
-    try:
-        for event, el in etree.iterwalk(body, events=("start", "end")):
-            if not isinstance(el.tag, str):
-                continue
-            if event == "start":
-                if el.tag in ("script", "style", "noscript", "template"):
-                    continue
-                if at < 0 and el.tag == "h1" and heading is not None:
-                    at = len(lines)
-                if el.text and el.text.strip() and el.tag not in ("script", "style"):
-                    lines.append(el.text)
-            elif el.tail and el.tail.strip():
-                lines.append(el.tail)
-            if len(lines) > 5000:
-                break
-    except (ValueError, etree.Error):
-        return None
+    lines, at = hood.lines, hood.at
     order = (list(range(at, min(len(lines), at + _LINES_AFTER))) + list(range(at - 1, max(-1, at - _LINES_BEFORE), -1))
              if at >= 0 else list(range(min(len(lines), _LINES_AFTER))))
     for i in order:

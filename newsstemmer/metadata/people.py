@@ -15,14 +15,18 @@ __all__ = ["is_handle", "names_from_ld", "names_in_text", "split_names"]
 
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)\b[:\s]*",
                  re.IGNORECASE)
+_BY_INSIDE = re.compile(r"\s(?:by|von|por|par|door)\s+(?=[^\W\d_])", re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:[,;&|/·•]|\s(?:and|und|y|e|et|og|och|en|ve|und)\s)\s*", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?:|www\.|@|\.com\b|\d{3,}", re.IGNORECASE)
 _ROLE_TAIL = re.compile(r"\s*[-–—|,]\s*(?:staff|senior|reporter|correspondent|editor|writer|contributor|"
                         r"redakteur|redaktion|journalist|columnist)\b.*$", re.IGNORECASE)
 #: words that end a byline's names without a separator ("Jane Doe Twitter", "Bo Kim Staff Writer")
-_NOISE_TAIL = re.compile(r"(?:\s+(?:follow|twitter|facebook|email|e-mail|linkedin|instagram|says|"
-                         r"(?:[\w.]+\s+)?staff\s+writer|contributor|contributing\s+writer|"
-                         r"for\s+.+|is\s+an?\s+.+|is\s+the\s+.+))+$", re.IGNORECASE)
+_NOISE_TAIL = re.compile(r"(?:\s+(?:follow|folgen|twitter|facebook|email(?:\s+the\s+author)?|e-mail|linkedin|"
+                         r"instagram|says|(?:[\w.]+\s+)?staff\s+writer|contributor|contributing\s+writer|"
+                         r"is\s+an?\s+.+|is\s+the\s+.+|기자|記者))+$", re.IGNORECASE)
+#: words of page furniture that bylines carry and that are never a name on their own
+_FURNITURE = frozenset("twitter facebook follow folgen community email share author authors editor staff "
+                       "admin administrator anonymous guest redaktion".split())
 _CALENDAR = frozenset(
     "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday jan feb mar apr may jun "
     "jul aug sep sept oct nov dec january february march april june july august september october november december "
@@ -51,7 +55,7 @@ def split_names(text: str) -> list[str]:
     for part in _SPLIT.split(text):
         name = _clean(part)
         if (name and len(name) <= MAX_NAME_CHARS and not _NOT_NAME.search(name) and any(c.isalpha() for c in name)
-                and name.lower() not in _CALENDAR):
+                and name.lower() not in _CALENDAR and name.lower() not in _FURNITURE):
             if name not in out:
                 out.append(name)
     return out
@@ -85,7 +89,7 @@ def names_in_text(text: str) -> list[str]:
     text = " ".join((text or "").split())
     if not text or len(text) > 200:
         return []
-    m = _BY.match(text)
+    m = _BY.match(text) or _BY_INSIDE.search(text)
     rest = text[m.end():] if m else text
     # a date, "Updated", "|" or a second sentence ends the names
     rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from ..layout.patterns import write_atomically
-from .model import LayoutView, PageResult, SiteReport, build_site_report
+from .sitereport import LayoutView, PageResult, SiteReport, build_site_report
 from .render import CSP, render_site_report
 from .sample import Sample, marked_sample, sanitise
 

@@ -18,11 +18,11 @@ from typing import Any
 from lxml import etree
 from lxml.html import builder as E
 
-from ..layout.patterns import PatternFileError, SitePatterns
+from ..layout.patterns import PatternFileError, SitePatterns, pattern_file_name
 from ..page import Page
 from . import write_html
 from .charts import line_chart, share_bar
-from .model import build_site_report
+from .sitereport import build_site_report
 from .render import figure, page_shell, percent, render_site_report
 from .store import DATA_DIR, CrawlDataError, SampleStore, read_summary
 
@@ -166,8 +166,7 @@ def write_crawl_reports(
 
 def _source(site: str, patterns: dict[str, SitePatterns], summary: dict[str, Any]) -> str:
     folder = summary.get("patterns_dir")
-    name = re.sub(r"[^\w.-]", "_", site) + ".json"
-    return str(Path(folder) / name) if isinstance(folder, str) and site in patterns else "(none)"
+    return str(Path(folder) / pattern_file_name(site)) if isinstance(folder, str) and site in patterns else "(none)"
 
 
 def _load_patterns(folder: Path) -> tuple[dict[str, SitePatterns], dict[str, str]]:

@@ -19,7 +19,7 @@ from lxml.html import builder as E
 
 from .charts import share_bar
 from ..layout.patterns import LayoutPattern
-from .model import LayoutView, PageResult, SiteReport
+from .sitereport import LayoutView, PageResult, SiteReport
 from .sample import ROLE_COLOURS, Sample
 
 __all__ = ["CSP", "STYLE", "page_shell", "render_site_report"]

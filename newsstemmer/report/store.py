@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..errors import NewsstemmerError
 from ..layout.patterns import write_atomically
 
 __all__ = ["DATA_DIR", "CrawlDataError", "SampleStore", "read_summary", "write_summary"]
@@ -36,7 +37,7 @@ CREATE TABLE IF NOT EXISTS samples (
 """
 
 
-class CrawlDataError(ValueError):
+class CrawlDataError(NewsstemmerError, ValueError):
     """The report data of a state folder is missing, unreadable or not ours."""
 
 

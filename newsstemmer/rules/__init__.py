@@ -81,7 +81,7 @@ rules learned with layout patterns unless said otherwise):
   on which the rule's first match is that block.
 
 **Content from an extractor's decisions** (issue #12; ``learn_rules(extracted=...)``,
-:func:`newsstemmer.chain.learn_site_rules` and ``newsstemmer rules --learn`` run the
+:func:`newsstemmer.combine.site_rules.learn_site_rules` and ``newsstemmer rules --learn`` run the
 learned single-page ``region`` extractor on each training page): the blocks holding
 its body text (:func:`~newsstemmer.rules.evidence.extracted_roles`, met by words) are
 the article's, instead of the unique ones, so text that varies per page but is not

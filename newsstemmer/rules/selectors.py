@@ -12,6 +12,7 @@ import cssselect.parser as cp
 from lxml import etree
 from parsel import css2xpath
 
+from ..errors import NewsstemmerError
 from ..layout.blocks import BLOCK_TAGS
 
 __all__ = [
@@ -235,7 +236,7 @@ def path_selector(el: etree._Element, depth: int = 3) -> str | None:
 # forms select the same elements.)
 
 
-class _Unsupported(Exception):
+class _Unsupported(NewsstemmerError):
     pass
 
 

@@ -42,7 +42,7 @@ from lxml import etree
 
 from ..dom.parse import HTMLParseError, parse_html
 from ..dom.walk import END, START, walk
-from .page_signals import (
+from .signals.page_signals import (
     BOILER,
     GALLERY,
     HIDDEN,
@@ -120,7 +120,7 @@ class PageRankOptions:
     #: A comment-named element counts as comments only if it has a thread's shape.
     comment_shape: bool = True
     #: Flag galleries (repeated items with images: ``GALLERY``, a feature of the learned
-    #: steps) and the multiplier of u for their text (cut: no gain, NOTES.md).
+    #: steps) and the multiplier of u for their text (cut: no gain, docs/history/notes-sessions-01-10.md).
     galleries: bool = True
     gallery_weight: float = 1.0
     #: Weight of the headline element (the h1-h3 that matches the title).
@@ -540,7 +540,7 @@ def _paragraphs(main: etree._Element, skip: set) -> list[str]:
 class PageRankAnalysis:
     """DOM PageRank's view of a page: the scores, per-node subtree sums, the main
     element's node and what cleaning left out of it (for callers that weigh its
-    evidence per element, such as the learned block decision)."""
+    evidence per element, such as the region extractor)."""
 
     scores: DomScores
     chars: list[int]  # word characters of each node's subtree

@@ -17,10 +17,10 @@ other content types, failed downloads) are counted under
 
 The scheduled and done pages are kept in the frontier (state folder): a crawl
 that was interrupted, even killed, is resumed by running it again with the same
-state folder (``NEWSSTEMMER_RESUME``); see :mod:`newsstemmer.crawl.frontier`.
+state folder (``NEWSSTEMMER_RESUME``); see :mod:`newsstemmer.crawl.storage.sqlite_frontier`.
 
 Scheduled monitoring (``NEWSSTEMMER_INCREMENTAL``): before a page is scheduled the
-fetch log (:mod:`newsstemmer.crawl.fetchlog`) says whether to fetch it, re-check
+fetch log (:mod:`newsstemmer.crawl.storage.sqlite_fetchlog`) says whether to fetch it, re-check
 it with a conditional request (``If-None-Match``/``If-Modified-Since``; a ``304``
 is counted as ``not_modified``), or skip it (an article checked recently, whose
 sitemap/feed date did not change).  New pages are also found in the sites'
@@ -49,14 +49,13 @@ from ...dom.parse import parse_html
 from ...layout.learning import site_of
 from ..config import Config
 from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
-from ..fetchlog import RECHECK, SKIP
-from ..frontier import Resume
-from ..items import Article, FetchedPage
+from ..items import ArticleItem, FetchedPage
 from ..learner import STATS, page_failed
-from ..links import tree_links
+from ..link_reading import tree_links
 from ..monitor import RunMonitor
-from ..storage import Storage, open_fetchlog
+from ..storage import Storage
 from ..storage.base import AnchorStore, FetchRecord, FrontierStore
+from ..storage.records import RECHECK, SKIP, Resume
 
 __all__ = ["NewsSpider", "read_start_urls"]
 
@@ -111,7 +110,7 @@ class NewsSpider(scrapy.Spider):
         self.feed_urls = read_start_urls(feeds)
         self.sitemap_urls = read_start_urls(sitemaps)
         self.config = Config()
-        # for pages newsstemmer cannot parse (links.tree_links reads the others): every anchor,
+        # for pages newsstemmer cannot parse (link_reading.tree_links reads the others): every anchor,
         # not only the first per URL; Scrapy's extension filter is applied by _same_site_links
         # (the same test, faster)
         self.links = LinkExtractor(unique=False, deny_extensions=())
@@ -328,7 +327,7 @@ class NewsSpider(scrapy.Spider):
     def _same_site_links(self, response: TextResponse, site: str, tree: Any = None) -> list[tuple[str, str]]:
         """``(url, anchor text)`` of every link to another page of the same site, duplicates included.
 
-        Read from ``tree``, the page's parse, when there is one (see :mod:`..links`).
+        Read from ``tree``, the page's parse, when there is one (see :mod:`..link_reading`).
         """
         try:
             if tree is not None:
@@ -408,7 +407,7 @@ class NewsSpider(scrapy.Spider):
 
     def _item_done(self, item: Any, response: Any = None) -> None:
         """An item was written by the feeds, or its page buffered: the page is done."""
-        if isinstance(item, (Article, FetchedPage)):
+        if isinstance(item, (ArticleItem, FetchedPage)):
             urls = [item.url]
             if response is not None and not response.url.startswith("data:"):
                 urls += [response.url, *response.meta.get("redirect_urls", [])]
@@ -434,13 +433,14 @@ class NewsSpider(scrapy.Spider):
     def fetchlog(self) -> FetchRecord | None:
         """The fetch log of incremental runs (None when they are off, or newsstemmer is)."""
         if self._fetchlog is None and self.config.enabled and self.config.incremental:
-            self._fetchlog = open_fetchlog(self.config)
+            self._fetchlog = Storage.for_crawler(self.crawler).fetchlog()
         return self._fetchlog
 
     @property
     def linkinfo(self) -> AnchorStore:
         if self._linkinfo is None:
             self._linkinfo = Storage.for_crawler(self.crawler).linkinfo()
+            assert self._linkinfo is not None
         return self._linkinfo
 
     def _spider_closed(self, reason: str = "") -> None:

@@ -5,9 +5,12 @@ page buffer, linkinfo, frontier, learned patterns, emit claims, site leases, the
 of emitted articles and the fetch records of incremental runs live in Redis
 (:mod:`.redis_stores`, :mod:`.redis_worker`, :mod:`.redis_monitor`; the request queue is scrapy-redis's,
 :mod:`.scheduler`), shared by every worker started with the same settings; without it,
-they are today's SQLite files in ``NEWSSTEMMER_STATE_DIR`` and the patterns folder
+they are SQLite files in ``NEWSSTEMMER_STATE_DIR`` (:mod:`.sqlite_buffer`,
+:mod:`.sqlite_anchors`, :mod:`.sqlite_frontier`, :mod:`.sqlite_history`, :mod:`.sqlite_fetchlog`,
+:mod:`.sqlite_runlog`, on the helpers of :mod:`.sqlite_files`) and the patterns folder
 (:mod:`.local`), and ``redis`` is never imported.  Each store's interface is in
-:mod:`.base`.
+:mod:`.base`, the records and rules both kinds share in :mod:`.records`.  Every store is
+opened through :class:`Storage` (the one factory).
 """
 
 from __future__ import annotations
@@ -15,60 +18,18 @@ from __future__ import annotations
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ..buffer import PageBuffer
 from ..config import Config
-from ..fetchlog import FetchLog
-from ..frontier import Frontier
-from ..history import ArticleHistory
-from ..linkinfo import LinkInfo
 from .base import AnchorStore, EmitRecord, FetchRecord, FrontierStore, HistoryStore, PageStore, PatternStore, SiteLeases
 from .local import FolderPatterns, LocalEmits, LocalLeases
+from .sqlite_anchors import LinkInfo
+from .sqlite_buffer import PageBuffer
+from .sqlite_fetchlog import FetchLog
+from .sqlite_frontier import Frontier
+from .sqlite_history import ArticleHistory
 
-__all__ = ["Storage", "open_fetchlog", "open_history", "open_linkinfo", "open_page_buffer"]
+__all__ = ["Storage"]
 
 _BY_CRAWLER: "WeakKeyDictionary[Any, Storage]" = WeakKeyDictionary()
-
-
-def open_page_buffer(config: Config) -> PageStore:
-    """A handle on the page buffer (SQLite: one per thread)."""
-    if config.redis_url:
-        from .redis_keys import Keys, client
-        from .redis_stores import RedisPageBuffer
-
-        return RedisPageBuffer(client(config.redis_url), Keys(config.redis_prefix))
-    return PageBuffer(config.buffer_path)
-
-
-def open_linkinfo(config: Config, create: bool = True) -> AnchorStore | None:
-    """A handle on linkinfo (SQLite: one per thread); None if ``create`` is off and there is none yet."""
-    if config.redis_url:
-        from .redis_keys import Keys, client
-        from .redis_stores import RedisLinkInfo
-
-        return RedisLinkInfo(client(config.redis_url), Keys(config.redis_prefix))
-    if not create and not config.linkinfo_path.exists():
-        return None
-    return LinkInfo(config.linkinfo_path)
-
-
-def open_history(config: Config) -> HistoryStore:
-    """A handle on the record of emitted articles (incremental runs; SQLite: one per thread)."""
-    if config.redis_url:
-        from .redis_keys import Keys, client
-        from .redis_monitor import RedisArticleHistory
-
-        return RedisArticleHistory(client(config.redis_url), Keys(config.redis_prefix))
-    return ArticleHistory(config.history_path)
-
-
-def open_fetchlog(config: Config) -> FetchRecord:
-    """A handle on the per-URL fetch records (incremental runs; SQLite: one per thread)."""
-    if config.redis_url:
-        from .redis_keys import Keys, client
-        from .redis_monitor import RedisFetchLog
-
-        return RedisFetchLog(client(config.redis_url), Keys(config.redis_prefix))
-    return FetchLog(config.fetchlog_path)
 
 
 class Storage:
@@ -106,17 +67,50 @@ class Storage:
             found = _BY_CRAWLER[crawler] = cls(Config.from_settings(crawler.settings), name)
         return found
 
+    # -- handles on the stores (SQLite: one per thread; the learner's rounds open their own) --
     def page_buffer(self) -> PageStore:
-        return open_page_buffer(self.config)
+        """A handle on the page buffer."""
+        if self.shared:
+            from .redis_stores import RedisPageBuffer
 
-    def linkinfo(self) -> AnchorStore:
-        store = open_linkinfo(self.config)
-        assert store is not None
-        return store
+            return RedisPageBuffer(*self._redis())
+        return PageBuffer(self.config.buffer_path)
+
+    def linkinfo(self, create: bool = True) -> AnchorStore | None:
+        """A handle on linkinfo; None if ``create`` is off and there is none yet."""
+        if self.shared:
+            from .redis_stores import RedisLinkInfo
+
+            return RedisLinkInfo(*self._redis())
+        if not create and not self.config.linkinfo_path.exists():
+            return None
+        return LinkInfo(self.config.linkinfo_path)
+
+    def history(self) -> HistoryStore:
+        """A handle on the record of emitted articles (incremental runs)."""
+        if self.shared:
+            from .redis_monitor import RedisArticleHistory
+
+            return RedisArticleHistory(*self._redis())
+        return ArticleHistory(self.config.history_path)
+
+    def fetchlog(self) -> FetchRecord:
+        """A handle on the per-URL fetch records (incremental runs)."""
+        if self.shared:
+            from .redis_monitor import RedisFetchLog
+
+            return RedisFetchLog(*self._redis())
+        return FetchLog(self.config.fetchlog_path)
 
     def frontier(self) -> FrontierStore:
+        """The crawl's frontier (scheduled and done pages, per-site counts)."""
         if self.shared:
             from .redis_worker import RedisFrontier
 
             return RedisFrontier(self.worker)
         return Frontier(self.config.frontier_path)
+
+    def _redis(self) -> tuple[Any, Any]:
+        from .redis_keys import Keys, client
+
+        return client(self.config.redis_url), Keys(self.config.redis_prefix)

@@ -13,17 +13,15 @@ import os
 from typing import Iterable, Protocol, Sequence
 
 from ...layout.patterns import SitePatterns
-from ..fetchlog import Plan
-from ..frontier import Resume
-from ..history import Emitted
 from ..items import FetchedPage
+from .records import Emitted, Plan, Resume
 
 __all__ = ["AnchorStore", "EmitRecord", "FetchRecord", "FrontierStore", "HistoryStore", "PageStore", "PatternStore",
            "SiteLeases"]
 
 
 class PageStore(Protocol):
-    """Pages waiting for their site's layouts (see :mod:`newsstemmer.crawl.buffer`)."""
+    """Pages waiting for their site's layouts (see :mod:`newsstemmer.crawl.storage.sqlite_buffer`)."""
 
     def add(self, page: FetchedPage, tried: int = 0) -> None:
         """Store a page; ``tried``: the version of the site's patterns it did not match (0: none)."""
@@ -43,7 +41,7 @@ class PageStore(Protocol):
 
 
 class AnchorStore(Protocol):
-    """Linkinfo: anchor texts of same-site links by target URL (see :mod:`newsstemmer.crawl.linkinfo`)."""
+    """Linkinfo: anchor texts of same-site links by target URL (see :mod:`newsstemmer.crawl.storage.sqlite_anchors`)."""
 
     def add(self, site: str, source: str, links: Iterable[tuple[str, str]]) -> int: ...
     def anchors(self, urls: str | Sequence[str]) -> list[str]: ...
@@ -54,7 +52,7 @@ class AnchorStore(Protocol):
 
 
 class FrontierStore(Protocol):
-    """Scheduled and done pages of a crawl, and its per-site page counts (see :mod:`newsstemmer.crawl.frontier`)."""
+    """Scheduled and done pages of a crawl, and its per-site page counts (see :mod:`newsstemmer.crawl.storage.sqlite_frontier`)."""
 
     def begin(self, jobdir: str | None = None, resume: bool = True) -> Resume | None:
         """Start a run; what an interrupted run left to fetch again (None: nothing, or the queue keeps it)."""
@@ -105,7 +103,7 @@ class SiteLeases(Protocol):
 
 
 class HistoryStore(Protocol):
-    """What earlier runs emitted, by canonical URL (see :mod:`newsstemmer.crawl.history`)."""
+    """What earlier runs emitted, by canonical URL (see :mod:`newsstemmer.crawl.storage.sqlite_history`)."""
 
     def get(self, key: str) -> Emitted | None: ...
     def put(self, record: Emitted) -> None: ...
@@ -115,7 +113,7 @@ class HistoryStore(Protocol):
 
 
 class FetchRecord(Protocol):
-    """Per-URL validators and check times (see :mod:`newsstemmer.crawl.fetchlog`)."""
+    """Per-URL validators and check times (see :mod:`newsstemmer.crawl.storage.sqlite_fetchlog`)."""
 
     def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan: ...
     def baseline_hint(self, url: str, site: str, hint: str) -> None: ...

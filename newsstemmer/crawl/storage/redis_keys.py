@@ -38,13 +38,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ...errors import NewsstemmerError
+
 __all__ = ["Keys", "RedisUnavailable", "client"]
 
 _CLIENTS: dict[str, Any] = {}
 _LOCK = threading.Lock()
 
 
-class RedisUnavailable(RuntimeError):
+class RedisUnavailable(NewsstemmerError, RuntimeError):
     """The Redis server of ``NEWSSTEMMER_REDIS_URL`` cannot be used."""
 
 

@@ -1,7 +1,7 @@
 """The stores of monitoring runs in Redis, shared by every worker: what earlier runs emitted
-(:class:`RedisArticleHistory`, twin of :class:`~newsstemmer.crawl.history.ArticleHistory`)
+(:class:`RedisArticleHistory`, twin of :class:`~newsstemmer.crawl.storage.sqlite_history.ArticleHistory`)
 and the per-URL fetch records (:class:`RedisFetchLog`, twin of
-:class:`~newsstemmer.crawl.fetchlog.FetchLog`).
+:class:`~newsstemmer.crawl.storage.sqlite_fetchlog.FetchLog`).
 
 Keys (``P`` the prefix): ``P:hist:a:KEY`` (hash: one emitted article by canonical URL,
 body and page text zlib-compressed), ``P:hist:site:SITE`` (zset: its keys by emission
@@ -16,10 +16,9 @@ import time
 import zlib
 from typing import Any
 
-from ..fetchlog import Plan, decide
-from ..history import Emitted
 from ..items import utc_now
 from .redis_keys import Keys
+from .records import Emitted, Plan, decide
 
 __all__ = ["RedisArticleHistory", "RedisFetchLog"]
 
@@ -86,7 +85,7 @@ class RedisArticleHistory:
 
 
 class RedisFetchLog:
-    """Validators and check times per URL, shared by the workers (see :mod:`newsstemmer.crawl.fetchlog`)."""
+    """Validators and check times per URL, shared by the workers (see :mod:`newsstemmer.crawl.storage.sqlite_fetchlog`)."""
 
     _COMMIT = """
     local n = 0

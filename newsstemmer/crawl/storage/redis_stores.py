@@ -18,8 +18,8 @@ from typing import Any, Iterable, Sequence
 
 from ...layout.patterns import PatternFileError, SitePatterns
 from ..items import FetchedPage
-from ..linkinfo import clean_anchor_text
 from .redis_keys import Keys
+from .records import clean_anchor_text
 
 __all__ = ["RedisEmits", "RedisLeases", "RedisLinkInfo", "RedisPageBuffer", "RedisPatterns"]
 

@@ -212,7 +212,7 @@ class RedisWorker:
 
 
 class RedisFrontier:
-    """The frontier of a worker (see :mod:`newsstemmer.crawl.frontier`): the set of scheduled
+    """The frontier of a worker (see :mod:`newsstemmer.crawl.storage.sqlite_frontier`): the set of scheduled
     URLs and per-site counts are shared; requests in flight are the worker's
     (:class:`RedisWorker`); resuming is the queue's persistence, not a list of pending pages."""
 

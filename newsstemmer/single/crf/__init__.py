@@ -27,28 +27,28 @@ title comes from the page's own headline signals (og:title, h1-h3, <title>).
 The CRF needs labelled pages.  Instead of labelling by hand, newsstemmer
 labels the pages its learned layout patterns match: text in MAIN and TITLE
 sections is content, the rest (static sections, boxes) is not
-(:func:`newsstemmer.training.pattern_labels`: it combines two methods, so it
+(:func:`newsstemmer.combine.crf_labels.pattern_labels`: it combines two methods, so it
 lives above them).  :func:`train` writes a model file: a zip archive holding
 ``meta.json`` and one crfsuite model per sequence.  A small default model
 trained that way on the development sites ships in ``newsstemmer/models/``
-(``benchmarks/train_crf.py`` rebuilds it).
+(``training/train_crf.py`` rebuilds it).
 
 The modules, in the order they import each other:
 
 * :mod:`.words`: tokens, footer / menu keywords, dates;
-* :mod:`.hints`: role hints of ``id`` / ``class`` values;
+* :mod:`newsstemmer.single.signals.hints` (outside this package: the region
+  extractor reads it too): role hints of ``id`` / ``class`` values;
 * :mod:`.segmentation`: the page walk into blocks and lines (:func:`segment`);
-* :mod:`.region`: a block's place relative to another; the article's region,
+* :mod:`.placement`: a block's place relative to another; the article's region,
   teaser listings, gaps;
 * :mod:`.blockrank`: PageRank + DensitySum on the block tree;
 * :mod:`.features`: the features of the two sequences (:func:`block_features`);
 * :mod:`.relabelling`: the second pass (:func:`relabel`);
-* :mod:`.model`: model files (:func:`train`, :data:`DEFAULT_MODEL`);
+* :mod:`.modelfile`: model files (:func:`train`, :data:`DEFAULT_MODEL`);
 * :mod:`.extractor`: :class:`CRFExtractor` and the headline.
 
-The names below are imported from their modules on first use (PEP 562): a method
-that needs only one part (the region decision reads :mod:`.hints`) does not load the
-segmenter, the features and crfsuite with it.
+The names below are imported from their modules on first use (PEP 562): a caller
+that needs only one part does not load the segmenter, the features and crfsuite with it.
 """
 
 from __future__ import annotations
@@ -63,14 +63,14 @@ _HOMES: dict[str, str] = {
     "headline": ".extractor",
     "FEATURE_VERSION": ".features",
     "block_features": ".features",
-    "DEFAULT_MODEL": ".model",
-    "DEFAULT_TRAIN_PARAMS": ".model",
-    "CRFModelError": ".model",
-    "TrainingPage": ".model",
-    "train": ".model",
-    "article_region": ".region",
-    "fill_gaps": ".region",
-    "teaser_blocks": ".region",
+    "DEFAULT_MODEL": ".modelfile",
+    "DEFAULT_TRAIN_PARAMS": ".modelfile",
+    "CRFModelError": ".modelfile",
+    "TrainingPage": ".modelfile",
+    "train": ".modelfile",
+    "article_region": ".placement",
+    "fill_gaps": ".placement",
+    "teaser_blocks": ".placement",
     "relabel": ".relabelling",
     "DEFAULT_SPLIT_TAGS": ".segmentation",
     "IGNORED_TAGS": ".segmentation",
@@ -86,8 +86,8 @@ __all__ = sorted(_HOMES, key=str.lower)
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports on demand
     from .extractor import CRFExtractor, LabelledBlock, headline
     from .features import FEATURE_VERSION, block_features
-    from .model import DEFAULT_MODEL, DEFAULT_TRAIN_PARAMS, CRFModelError, TrainingPage, train
-    from .region import article_region, fill_gaps, teaser_blocks
+    from .modelfile import DEFAULT_MODEL, DEFAULT_TRAIN_PARAMS, CRFModelError, TrainingPage, train
+    from .placement import article_region, fill_gaps, teaser_blocks
     from .relabelling import relabel
     from .segmentation import (
         DEFAULT_SPLIT_TAGS,

@@ -2,7 +2,7 @@
 
 :class:`CRFExtractor` runs the whole method on a page: :func:`.segmentation.segment`,
 :func:`.features.block_features`, the first pass (the two CRFs of a model file,
-:mod:`.model`), the second pass (:func:`.relabelling.relabel`), then the article's
+:mod:`.modelfile`), the second pass (:func:`.relabelling.relabel`), then the article's
 region, teasers and gaps (:mod:`.region`).  The body is the text of the content
 text blocks, in document order; the title comes from the page's own headline
 signals (og:title, h1-h3, <title>).
@@ -19,8 +19,8 @@ from typing import Any
 from lxml import etree
 
 from .features import block_features
-from .model import DEFAULT_MODEL, load_model
-from .region import article_region, fill_gaps, teaser_blocks
+from .modelfile import DEFAULT_MODEL, load_model
+from .placement import article_region, fill_gaps, teaser_blocks
 from .relabelling import relabel
 from .segmentation import CRFPage, segment
 from .words import TOKEN

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .blockrank import main_region
-from .region import regions
+from .placement import regions
 from .segmentation import CRFBlock, CRFPage
 from .words import EDGES, SHORT, TIME, TOKEN, keywords
 

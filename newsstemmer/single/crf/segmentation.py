@@ -19,7 +19,7 @@ from lxml import etree
 from ...dom.parse import parse_html
 from ...dom.text import weight
 from ...dom.walk import element_text, walk
-from .hints import element_hints
+from ..signals.hints import element_hints
 from .words import SHORT
 
 __all__ = [

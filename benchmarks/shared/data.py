@@ -1,0 +1,113 @@
+"""The evaluation data: where it is, its manifest, a page's HTML and gold, what is scored."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+if str(REPO_ROOT) not in sys.path:
+    # Benchmark the checkout the script lives in, whatever is installed.
+    sys.path.insert(0, str(REPO_ROOT))
+
+from newsstemmer.dom.decoding import decode_html  # noqa: E402
+
+ENV_VAR = "NEWSSTEMMER_DATASETS"
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "datasets"
+
+
+@dataclass
+class Entry:
+    """One page of the manifest, with its decoded HTML loaded on demand."""
+
+    dataset: str
+    site: str
+    id: str
+    html_path: Path
+    gold_path: Path
+    url: str | None
+    gold_has_title: bool
+
+    def raw(self) -> bytes:
+        """The page's bytes as captured (``.html.gz`` pages decompressed)."""
+        data = self.html_path.read_bytes()
+        return gzip.decompress(data) if self.html_path.suffix == ".gz" else data
+
+    def html(self) -> str:
+        """The page decoded as the library decodes it (its own charset honoured)."""
+        return decode_html(self.raw()).text
+
+    def gold(self) -> str:
+        """The page's gold text."""
+        return self.gold_path.read_text(encoding="utf-8")
+
+
+def data_dir(cli_value: str | None) -> Path:
+    """The dataset folder: ``--data``, else $NEWSSTEMMER_DATASETS, else ../shared/datasets.
+
+    Exits with a clear message if it has no ``manifest.jsonl``.
+    """
+    if cli_value:
+        path, how = Path(cli_value), "--data"
+    elif os.environ.get(ENV_VAR):
+        path, how = Path(os.environ[ENV_VAR]), f"${ENV_VAR}"
+    else:
+        path, how = DEFAULT_DATA, "default location"
+    if not (path / "manifest.jsonl").is_file():
+        sys.exit(
+            f"error: no evaluation data at {path} ({how}): manifest.jsonl not found.\n"
+            f"Point --data DIR or ${ENV_VAR} at the datasets folder (the one holding manifest.jsonl)."
+        )
+    return path
+
+
+def load_manifest(root: Path) -> list[Entry]:
+    """Every page of ``root/manifest.jsonl``, in its order."""
+    entries = []
+    with open(root / "manifest.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            entries.append(
+                Entry(
+                    dataset=r["dataset"],
+                    site=r["site"],
+                    id=r["id"],
+                    html_path=root / r["html"],
+                    gold_path=root / r["gold"],
+                    url=r.get("url"),
+                    gold_has_title=bool(r.get("gold_has_title")),
+                )
+            )
+    return entries
+
+
+def by_site(entries: list[Entry], dataset: str) -> dict[str, list[Entry]]:
+    """The pages of one dataset grouped by site (sites sorted, pages in manifest order)."""
+    groups: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        if e.dataset == dataset:
+            groups[e.site].append(e)
+    return dict(sorted(groups.items()))
+
+
+def prediction(title: str, body: str, with_title: bool) -> str:
+    """What is scored against the gold: title + "\n" + body where the gold has the headline."""
+    if with_title and title:
+        return f"{title}\n{body}" if body else title
+    return body
+
+
+def select(entries: list[Entry], name: str) -> list[Entry]:
+    """The pages of dataset ``name`` (``X-single``: the one-page sites of X)."""
+    if name.endswith("-single"):
+        base = name[: -len("-single")]
+        sizes = Counter(e.site for e in entries if e.dataset == base)
+        return [e for e in entries if e.dataset == base and sizes[e.site] == 1]
+    return [e for e in entries if e.dataset == name]

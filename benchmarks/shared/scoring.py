@@ -1,0 +1,127 @@
+"""The evaluation sets and the figures every CV table shows (issue #12's protocol).
+
+An evaluation set is pages of some datasets (``X-single``: X's one-page sites) with a
+minimum of pages per site.  :func:`figures` gives per set the dev figure (every page
+pooled) beside the CV figure (the mean over folds of the held-out fold's pooled shingle
+F1 / P / R); :func:`print_tables` prints them as markdown, one table per set.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from newsstemmer.evaluation import evaluate
+
+from .data import Entry, select
+
+#: evaluation set -> (datasets, minimum pages per site) ; "-single": one-page sites only.
+SETS: dict[str, tuple[tuple[str, ...], int]] = {
+    "big9": (("big9-05", "big9-09"), 1),
+    "big9-05": (("big9-05",), 1),
+    "big9-09": (("big9-09",), 1),
+    "cleanportal": (("cleanportal",), 1),
+    "dragnet": (("dragnet",), 5),
+    "readability": (("readability",), 1),
+    "chaos": (("chaos",), 1),
+    "dragnet-single": (("dragnet-single",), 1),
+    # chaos's sites with 2-6 pages (2017): modern layouts learned from few pages
+    "chaos-multi": (("chaos",), 2),
+}
+MULTI_SETS = ("big9", "cleanportal", "dragnet")
+#: Sets whose sites the section and page-choice models are not trained on
+#: (train_sections.py's TRAIN_DATASETS): ``layout`` and ``layout-choice`` give their dev
+#: figure only, which for these sites is already a figure on unseen sites (the region
+#: models did see their pages).
+UNTRAINED_LAYOUT_SETS = frozenset({"chaos-multi"})
+SINGLE_SETS = ("readability", "chaos", "dragnet-single")
+DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
+
+
+def set_entries(entries: list[Entry], name: str) -> list[Entry]:
+    """The pages of one evaluation set, in manifest order (min pages per site as quality.py)."""
+    datasets, min_pages = SETS[name]
+    out: list[Entry] = []
+    for ds in datasets:
+        chosen = select(entries, ds)
+        if min_pages > 1:
+            sizes: dict[str, int] = {}
+            for e in chosen:
+                sizes[e.site] = sizes.get(e.site, 0) + 1
+            chosen = [e for e in chosen if sizes[e.site] >= min_pages]
+        out += chosen
+    return out
+
+
+def set_of_pages(entries: list[Entry], names: list[str]) -> dict[tuple[str, str, str], str]:
+    """Each page's evaluation set among ``names`` (the first that holds it), by :func:`page_id`."""
+    out: dict[tuple[str, str, str], str] = {}
+    for name in names:
+        for e in set_entries(entries, name):
+            out.setdefault(page_id(e), name)
+    return out
+
+
+def page_id(e: Entry) -> tuple[str, str, str]:
+    """A page's key in every table of predictions: (dataset, site, id)."""
+    return (e.dataset, e.site, e.id)
+
+
+def figures(pairs_by_page: dict, sets: dict[str, list[Entry]], folds: list[list[Entry]], fold_pairs=None,
+            dev_only: frozenset[str] = frozenset()) -> dict:
+    """Per set: dev score of all pages, and per fold the held-out pages' pooled score.
+
+    ``fold_pairs`` (one mapping per fold) replaces ``pairs_by_page`` for the CV
+    figure of a trained method (the fold's own model); None: the same predictions.
+    Sets named in ``dev_only`` get the dev figure alone (the method's training
+    scripts make no fold predictions for their pages).
+    """
+    out = {}
+    fold_ids = [{page_id(e) for e in fold} for fold in folds]
+    for name, pages in sets.items():
+        dev = evaluate([pairs_by_page[page_id(e)] for e in pages]) if pairs_by_page is not None else None
+        per_fold = []
+        for k, ids in enumerate(fold_ids):
+            if name in dev_only:
+                break
+            source = fold_pairs[k] if fold_pairs is not None else pairs_by_page
+            held = [source[page_id(e)] for e in pages if page_id(e) in ids]
+            if held:
+                s = evaluate(held)
+                per_fold.append({"fold": k, "pages": s.pages, "f1": s.f1, "precision": s.precision, "recall": s.recall})
+        cv = {
+            key: statistics.mean(f[key] for f in per_fold) for key in ("f1", "precision", "recall")
+        } if per_fold else {}
+        if per_fold:
+            cv["f1_min"] = min(f["f1"] for f in per_fold)
+            cv["f1_max"] = max(f["f1"] for f in per_fold)
+            cv["folds"] = len(per_fold)
+        out[name] = {"pages": len(pages), "dev": dev.as_dict() if dev else None, "cv": cv, "per_fold": per_fold}
+    return out
+
+
+def print_tables(results: dict, k: int, per_fold: bool) -> None:
+    """One markdown table per evaluation set: a row per method, dev beside K-fold CV."""
+    names = []
+    for by_set in results.values():
+        names += [n for n in by_set if n not in names]
+    for name in names:
+        rows = [(m, by_set[name]) for m, by_set in results.items() if name in by_set]
+        pages = rows[0][1]["pages"]
+        print(f"\n### {name} ({pages} pages)\n")
+        print(f"| method | dev F1 | dev P | dev R | {k}-fold CV F1 (min–max) | CV P | CV R |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for method, r in rows:
+            d, c = r["dev"], r["cv"]
+            dev = f"{d['f1']:.3f} | {d['precision']:.3f} | {d['recall']:.3f}" if d else "– | – | –"
+            if c:
+                folds_note = "" if c["folds"] == k else f", {c['folds']} folds"
+                cv = (f"{c['f1']:.3f} ({c['f1_min']:.3f}–{c['f1_max']:.3f}{folds_note}) | "
+                      f"{c['precision']:.3f} | {c['recall']:.3f}")
+            else:
+                cv = "– | – | –"
+            print(f"| {method} | {dev} | {cv} |")
+        if per_fold:
+            print("\nper fold (pages: F1):\n")
+            for method, r in rows:
+                cells = ", ".join(f"{f['fold']} ({f['pages']}): {f['f1']:.3f}" for f in r["per_fold"])
+                print(f"- {method}: {cells}")

@@ -1,0 +1,138 @@
+"""The method chain: learned layouts first, then a single-page method for the pages
+no layout covers.
+
+This is the one place that knows about more than one extraction method: the
+layout engine (:mod:`newsstemmer.layout`) and the single-page methods
+(:mod:`newsstemmer.single`) never import each other.  Every method reads the
+page's one parsed tree (:attr:`newsstemmer.page.Page.tree`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from ..article import Article
+from ..dom.walk import element_text
+from ..layout.blocks import BlockOptions, blocks_of
+from ..layout.matching import LayoutExtractOptions, extract_with_layouts
+from ..layout.patterns import SitePatterns
+from ..page import Page
+
+from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+
+__all__ = ["ExtractOptions", "extract", "extract_with_patterns", "extract_with_rules"]
+
+
+@dataclass(frozen=True)
+class ExtractOptions(LayoutExtractOptions):
+    """Every setting of extraction: the layouts' thresholds
+    (:class:`~newsstemmer.layout.matching.LayoutExtractOptions`) and the chain's own."""
+
+    # Single-page method for pages no layout matches ("region", "pagerank"...), or None:
+    # unmatched pages then come back with an empty body.
+    fallback: str | None = None
+    # After a layout matched, let the learned per-page choice (newsstemmer.combine.pagechoice)
+    # check the region extractor's body where it could be the better one.  It acts only on
+    # layouts for which the choice took region's body at learning time (the pattern file's
+    # extras["region_choice"], written by `learn` with the section decision); others are
+    # extracted as the layouts give them.
+    page_choice: bool = True
+
+def extract_with_patterns(
+    page: Page,
+    site: SitePatterns,
+    options: ExtractOptions | None = None,
+    block_options: BlockOptions | None = None,
+) -> Article:
+    """Extract title and body with the site's layouts, else with ``options.fallback``.
+
+    ``matched`` is False if no layout applies; the page then gets the single-page
+    method named by ``options.fallback``, or an empty body if that is None.  With
+    ``options.page_choice`` (the default) a matched article's body may be replaced by
+    the region extractor's where the learned per-page choice judges it better
+    (:mod:`newsstemmer.combine.pagechoice`; ``method`` then ends in ``+region``).
+    """
+    opts = options or ExtractOptions()
+    article = extract_with_layouts(page, site, opts, block_options)
+    if not article.matched:
+        return extract_single(page, opts.fallback) if opts.fallback else article
+    if not opts.page_choice or not article.is_article:
+        return article
+    from .pagechoice_gate import CHOICE_KEY, needs_region  # no numpy: a cheap test first
+
+    chosen = site.extras.get(CHOICE_KEY)
+    # (pattern files learned without the section decision, or before the choice was
+    # measured at learning, carry none: their articles are returned as the layouts give them)
+    if chosen and chosen.get(article.pattern or ""):
+        pw = blocks_of(page, block_options or site.block_options()).total_weight
+        if needs_region(article, pw, chosen):
+            from .pagechoice import choose  # numpy and the models: only when needed
+
+            article = choose(page, site, article, pw)
+    return article
+
+
+def extract(
+    html: str,
+    patterns: SitePatterns | None = None,
+    url: str | None = None,
+    options: ExtractOptions | None = None,
+) -> Article:
+    """Extract one page: with the site's ``patterns`` if one matches, else on its own
+    (the default single-page method; ``matched=False``, ``method="region"``).  Pass
+    ``ExtractOptions(fallback="crf")`` for the CRF instead, or
+    ``ExtractOptions(fallback=None)`` to get an empty body for unmatched pages."""
+    page = Page(html, url=url)
+    opts = options or ExtractOptions(fallback=DEFAULT_SINGLE_PAGE_METHOD)
+    if patterns is None:
+        return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
+    return extract_with_patterns(page, patterns, opts)
+
+
+def extract_with_rules(page: Page, site: SitePatterns | RuleSet, options: object = None) -> Article:
+    """Extract one page with the site's rules alone (``newsstemmer extract --method rules``).
+
+    Same call shape as :func:`extract_with_patterns` (``options``
+    is accepted and ignored).  ``method`` is ``"rules"``; ``matched`` is whether any rule
+    found text.  When no title rule matches, the title is the page's own (``og:title``,
+    first ``h1``, ``<title>``).  Raises :class:`~newsstemmer.rules.RulesError` if the site
+    has no valid rules (``newsstemmer.rules.rules_of`` checks them) and
+    :class:`~newsstemmer.dom.parse.HTMLParseError` for an unreadable page.
+    """
+    from ..rules import apply_rules, parse_page, rules_of  # parsel and cssselect: only for this method
+
+    rules = rules_of(site)
+    # Rules select what a CSS engine finds in parsel's (Scrapy's) parse of the page, the
+    # tree they were learned on (see newsstemmer.rules.blocks), not the core's parse.
+    root = parse_page(page.html)
+    title, body = apply_rules(root, rules)
+    matched = bool(title or body)
+    if not title:
+        title = _own_title(root)
+    return Article(
+        page.url,
+        title,
+        body,
+        matched=matched,
+        method="rules" if matched else None,
+        pattern=None,
+        score=None,
+        is_article=bool(body),
+        source=page.source,
+    )
+
+
+def _own_title(root: etree._Element) -> str:
+    """The page's own headline: og:title, else the first h1, else <title>."""
+    for query in ('//meta[@property="og:title"]/@content', "//h1", "//title"):
+        for found in root.xpath(query):
+            text = " ".join(found.split()) if isinstance(found, str) else element_text(found)
+            if text:
+                return text
+    return ""

@@ -1,0 +1,123 @@
+"""Per-URL fetch records: what to download again in the next run, and how.
+
+For every fetched URL: the server's validators (``ETag``, ``Last-Modified``), when
+it was last checked, whether it was an article, the last ``lastmod`` a sitemap or
+feed gave for it, and the date a feed gave as its publication.  The spider asks
+:meth:`FetchLog.plan` before scheduling a page:
+
+* an article checked less than ``NEWSSTEMMER_RECHECK_AFTER`` hours ago, whose
+  sitemap/feed date did not change, is not downloaded (``skip``; the first date seen
+  for a page fetched without one is its baseline: only later changes count);
+* an older one is asked for again with ``If-None-Match`` / ``If-Modified-Since``
+  (``recheck``; a ``304`` costs no body);
+* anything else (index pages, pages never seen, pages that were not articles)
+  is fetched (``fetch``).
+
+What a response says is written as *pending* and becomes the URL's record only
+when the page's item has reached the feeds or was found unchanged
+(:meth:`commit`): a crawl killed in between fetches (or re-checks) the page again
+next time instead of skipping an article nobody received.
+
+SQLite (WAL) in the state folder; :class:`FetchLog` is the whole interface.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from .records import Plan, decide
+from .sqlite_files import open_versioned, transaction
+
+__all__ = ["FetchLog"]
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS urls (
+    url TEXT PRIMARY KEY,
+    site TEXT NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    checked REAL,
+    article INTEGER NOT NULL DEFAULT 0,
+    hint TEXT,
+    published TEXT,
+    p_etag TEXT,
+    p_last_modified TEXT,
+    p_hint TEXT,
+    p_at REAL
+);
+CREATE INDEX IF NOT EXISTS urls_site ON urls (site);
+"""
+
+class FetchLog:
+    """Validators and check times per URL.  One instance per thread."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+        self._conn = open_versioned(
+            self.path, _SCHEMA, SCHEMA_VERSION, "fetch log",
+            if_unreadable="rebuild", consequence="Known articles will be downloaded again."
+        )
+
+    def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan:
+        """What to do with ``url`` (see the module docstring); ``hint``: its sitemap/feed date now."""
+        row = self._conn.execute(
+            "SELECT etag, last_modified, checked, article, hint FROM urls WHERE url = ?", (url,)
+        ).fetchone()
+        plan, baseline = decide(row, recheck_after, hint, now)
+        if baseline:
+            self.baseline_hint(url, "", hint or "")
+        return plan
+
+    def baseline_hint(self, url: str, site: str, hint: str) -> None:
+        """The first sitemap/feed date seen for a URL fetched without one: later ones are compared with it."""
+        self._conn.execute(
+            "INSERT INTO urls (url, site, hint) VALUES (?, ?, ?) "
+            "ON CONFLICT (url) DO UPDATE SET hint = COALESCE(hint, excluded.hint)",
+            (url, site, hint),
+        )
+
+    def seen(self, url: str, site: str, etag: str | None, last_modified: str | None, hint: str | None) -> None:
+        """A full response for ``url``: its validators wait for :meth:`commit`."""
+        self._conn.execute(
+            "INSERT INTO urls (url, site, p_etag, p_last_modified, p_hint, p_at) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (url) DO UPDATE SET p_etag = excluded.p_etag, p_last_modified = excluded.p_last_modified, "
+            "p_hint = excluded.p_hint, p_at = excluded.p_at",
+            (url, site, etag, last_modified, hint, time.time()),
+        )
+
+    def commit(self, urls: list[str], article: bool) -> None:
+        """The pages' items are safe (in the feeds, or unchanged): their pending records count now."""
+        with transaction(self._conn) as conn:
+            conn.executemany(
+                "UPDATE urls SET etag = p_etag, last_modified = p_last_modified, checked = p_at, article = ?, "
+                "hint = COALESCE(p_hint, hint), p_etag = NULL, p_last_modified = NULL, p_hint = NULL, p_at = NULL "
+                "WHERE url = ? AND p_at IS NOT NULL",
+                [(int(article), u) for u in urls],
+            )
+
+    def not_modified(self, url: str, hint: str | None) -> None:
+        """A ``304``: the page is the one already recorded, checked now."""
+        self._conn.execute("UPDATE urls SET checked = ?, hint = COALESCE(?, hint) WHERE url = ?",
+                           (time.time(), hint, url))
+
+    def set_published(self, url: str, site: str, published: str) -> None:
+        """A feed's publication date for ``url`` (used when the page has none of its own)."""
+        self._conn.execute(
+            "INSERT INTO urls (url, site, published) VALUES (?, ?, ?) "
+            "ON CONFLICT (url) DO UPDATE SET published = excluded.published",
+            (url, site, published),
+        )
+
+    def published(self, url: str) -> str | None:
+        row = self._conn.execute("SELECT published FROM urls WHERE url = ?", (url,)).fetchone()
+        return row[0] if row else None
+
+    def articles(self, site: str) -> int:
+        """How many URLs of ``site`` are recorded as articles."""
+        return self._conn.execute("SELECT COUNT(*) FROM urls WHERE site = ? AND article = 1", (site,)).fetchone()[0]
+
+    def close(self) -> None:
+        self._conn.close()

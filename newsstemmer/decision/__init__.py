@@ -1,1 +1,0 @@
-"""The learned block decision (issue #12): which layout blocks of a page are its article."""

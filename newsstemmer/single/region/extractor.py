@@ -1,0 +1,139 @@
+"""The learned region extractor for single pages (``--method region``).
+
+DOM PageRank's analysis of the page, then two learned decisions in place of its
+hand-set ones: which element holds the article (:mod:`.candidates`: a tree model
+ranks the candidates, PageRank's own main element kept unless another scores
+clearly higher) and which of that element's parts to leave out beyond PageRank's
+own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
+own, so what PageRank keeps (short lines, captions of the article) stays.
+Both models (``region`` and ``region-clean`` of :data:`newsstemmer.trees.SHIPPED`) are
+trained by ``training/train_region.py``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from lxml import etree
+
+from ...shipped import load_model
+from ...trees import ModelFileError, TreeModel
+from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
+from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+
+__all__ = ["RegionExtractor"]
+
+
+def _margin(model: TreeModel | None, key: str, default: float) -> float:
+    if model is None:
+        return default
+    value = model.info.get(key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not np.isfinite(value):
+        raise ModelFileError(f"the model's {key!r} is not a number: {value!r}")
+    return float(value)
+
+
+class RegionExtractor:
+    """Extract one page by DOM PageRank with a learned region choice and cleaning.
+
+    ``region`` and ``clean`` are model files or loaded :class:`TreeModel` objects
+    (default: the shipped ones); ``None`` as a loaded model keeps PageRank's own
+    decision for that step (``RegionExtractor(region=False)`` and ``clean=False``
+    turn one off).  A corrupt file, or one made for other features, raises
+    :class:`~newsstemmer.trees.ModelFileError`.  Holds no per-page
+    state: one instance serves every thread.
+    """
+
+    def __init__(
+        self,
+        region: str | os.PathLike[str] | TreeModel | bool | None = None,
+        clean: str | os.PathLike[str] | TreeModel | bool | None = None,
+    ) -> None:
+        self.region = self._load(region, "region", REGION_FEATURES)
+        self.clean = self._load(clean, "region-clean", CLEAN_FEATURES)
+        #: A candidate replaces PageRank's main element only if it scores this much higher.
+        self.region_margin = _margin(self.region, "margin", 0.0)
+        #: An element is left out when its score passes this.
+        self.clean_threshold = _margin(self.clean, "threshold", 0.0)
+        #: PageRank's own text is returned instead when the learned steps keep less than
+        #: this share of it (characters of its lines): a body that lost most of what
+        #: PageRank found is not returned without that check (0: off).
+        self.guard = _margin(self.region if self.region is not None else self.clean, "guard", 0.0)
+
+    @staticmethod
+    def _load(model, shipped: str, features: tuple[str, ...]) -> TreeModel | None:
+        if model is False:
+            return None
+        if isinstance(model, TreeModel):
+            if model.features != tuple(features):
+                raise ModelFileError("the model was trained on other features than this version computes")
+            return model
+        if model is None or model is True:
+            return load_model(shipped, features)  # (read once per process)
+        return TreeModel.load(model, features)
+
+    def extract(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str]:
+        """(title, body) of one page on its own (its tree, or its HTML as text)."""
+        return self.extract_analysis(pagerank_analysis(tree, url, text=False))
+
+    def choose_region(self, view: RegionView) -> int:
+        """The node of the element chosen to hold the article."""
+        return view.an.main if self.region is None else self.ranked_region(view)[0]
+
+    def ranked_region(self, view: RegionView) -> tuple[int, np.ndarray, float, float, int]:
+        """The chosen node, the feature rows of the chosen candidate and of PageRank's main
+        element (2 x :data:`REGION_FEATURES`), their ranker scores (0 without a ranker) and
+        the number of candidates (session 7's learned-guard investigation read a page's
+        choice off them)."""
+        main = view.an.main
+        cands = region_candidates(view)
+        if not cands:  # (no main element: nothing to rank)
+            return main, np.zeros((2, len(REGION_FEATURES))), 0.0, 0.0, 0
+        X = region_features(view, cands)
+        k = cands.index(main)
+        if self.region is None or len(cands) < 2:
+            return main, X[[k, k]], 0.0, 0.0, len(cands)
+        s = self.region.raw(X)
+        best = int(np.argmax(s))
+        c = best if s[best] - s[k] > self.region_margin else k
+        return cands[c], X[[c, k]], float(s[c]), float(s[k]), len(cands)
+
+    def cleaning_scores(self, view: RegionView, region: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """PageRank's cleaning of ``region`` (nodes left out), the learned cleaning's
+        candidates and their scores (an element goes when its score passes
+        :attr:`clean_threshold`; no candidates without a cleaning model)."""
+        skip = region_cleaning(view.an, region)
+        J = cleaning_candidates(view, region, skip) if self.clean is not None else np.zeros(0, dtype=np.int64)
+        if not len(J):
+            return skip, J, np.zeros(0)
+        return skip, J, self.clean.raw(cleaning_features(view, region, J))
+
+    def left_out(self, view: RegionView, region: int) -> list[int]:
+        """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
+        skip, J, s = self.cleaning_scores(view, region)
+        return skip + J[s > self.clean_threshold].tolist()
+
+    def guarded(self, an: PageRankAnalysis, lines: list[str]) -> list[str]:
+        """``lines``, or PageRank's own text if they keep less than :attr:`guard` of it."""
+        if self.guard > 0:
+            own = region_paragraphs(an, an.main)
+            total = sum(map(len, own))
+            if total:
+                found = set(lines)
+                if sum(len(line) for line in own if line in found) < self.guard * total:
+                    return own
+        return lines
+
+    def extract_analysis(self, an: PageRankAnalysis) -> tuple[str, str]:
+        """(title, body) from PageRank's analysis of the page (its text is not needed)."""
+        title = an.result.title
+        if an.main < 0:
+            return title, ""
+        if self.region is None and self.clean is None:
+            return title, "\n".join(region_paragraphs(an, an.main))
+        view = RegionView.of(an)
+        region = self.choose_region(view)
+        lines = region_paragraphs(an, region, self.left_out(view, region))
+        return title, "\n".join(self.guarded(an, lines))

@@ -1,0 +1,158 @@
+"""The tree model format of the learned decisions: gradient-boosted trees evaluated with
+numpy, read from (and written to) a JSON file.
+
+The trees are trained by LightGBM (the trainers flatten a booster with
+``training/trees_export.py``) and shipped as a small JSON file of flat node arrays,
+so that using a model needs numpy only.  All trees are walked at once, one level per
+step, over every row.  :func:`newsstemmer.shipped.load_model` reads a shipped one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import NewsstemmerError
+
+__all__ = ["FORMAT", "VERSION", "ModelFileError", "TreeModel"]
+
+#: The format name a tree model file carries (files of the first release say
+#: ``newsstemmer-decision-trees``: the same format, still read).
+FORMAT = "newsstemmer-trees"
+_FORMATS = (FORMAT, "newsstemmer-decision-trees")
+VERSION = 1
+
+
+class ModelFileError(NewsstemmerError, ValueError):
+    """A model file is missing, unreadable, corrupt, or does not fit this version's features."""
+
+
+class TreeModel:
+    """A sum of binary decision trees over named features, with a logistic link.
+
+    Nodes of all trees are stored in flat arrays; a leaf points to itself, so walking
+    ``depth`` steps from every root ends on a leaf whatever the tree's shape.
+    ``missing_left`` says where a ``NaN`` feature goes at each split.
+    """
+
+    def __init__(
+        self,
+        features: Sequence[str],
+        roots: np.ndarray,
+        feature: np.ndarray,
+        threshold: np.ndarray,
+        left: np.ndarray,
+        right: np.ndarray,
+        missing_left: np.ndarray,
+        value: np.ndarray,
+        depth: int,
+        info: dict[str, Any] | None = None,
+        kind: str = "",
+    ) -> None:
+        self.features = tuple(features)
+        self.roots = roots.astype(np.int32)
+        self.feature = feature.astype(np.int32)
+        self.threshold = threshold.astype(np.float64)
+        self.left = left.astype(np.int32)
+        self.right = right.astype(np.int32)
+        self.missing_left = missing_left.astype(bool)
+        self.value = value.astype(np.float64)
+        self.depth = int(depth)
+        self.info = dict(info or {})
+        #: Which shipped model this is (a key of :data:`newsstemmer.shipped.SHIPPED`; "" if none said).
+        self.kind = kind
+        # Children side by side (right, left): a step is one gather at 2·node + went_left.
+        self._children = np.stack((self.right, self.left), axis=1).ravel()
+
+    # -- use ----------------------------------------------------------------------
+    def raw(self, X: np.ndarray) -> np.ndarray:
+        """The summed tree outputs (log-odds) of every row of ``X``."""
+        n = X.shape[0]
+        if n == 0:
+            return np.zeros(0)
+        if not np.isnan(X).any():  # (the common case: no missing value to route)
+            flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
+            offsets = (np.arange(n) * X.shape[1])[:, None]
+            nodes = np.broadcast_to(self.roots, (n, len(self.roots)))
+            feature, threshold, children = self.feature, self.threshold, self._children
+            for _ in range(self.depth):
+                went_left = flat[offsets + feature[nodes]] <= threshold[nodes]
+                nodes = children[2 * nodes + went_left]
+            return self.value[nodes].sum(axis=1)
+        nodes = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
+        rows = np.arange(n)[:, None]
+        for _ in range(self.depth):
+            x = X[rows, self.feature[nodes]]
+            nan = np.isnan(x)
+            go_left = np.where(nan, self.missing_left[nodes], x <= self.threshold[nodes])
+            nodes = np.where(go_left, self.left[nodes], self.right[nodes])
+        return self.value[nodes].sum(axis=1)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The probability (logistic link) of every row of ``X``."""
+        return 1.0 / (1.0 + np.exp(-self.raw(X)))
+
+    # -- files ----------------------------------------------------------------------
+    def to_json(self) -> str:
+        """The model as JSON (what :meth:`load` reads)."""
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                **({"kind": self.kind} if self.kind else {}),
+                "features": list(self.features),
+                "depth": self.depth,
+                "info": self.info,
+                "roots": self.roots.tolist(),
+                "feature": self.feature.tolist(),
+                "threshold": [t if np.isfinite(t) else None for t in self.threshold.tolist()],
+                "left": self.left.tolist(),
+                "right": self.right.tolist(),
+                "missing_left": [int(m) for m in self.missing_left.tolist()],
+                "value": [round(v, 7) for v in self.value.tolist()],
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], features: Sequence[str]) -> "TreeModel":
+        """Read a model file; :class:`ModelFileError` if it is corrupt or its features
+        are not ``features`` (a model trained for another version of the features)."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ModelFileError(f"{path}: model file not found") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ModelFileError(f"{path}: not a readable tree model ({exc})") from exc
+        if not isinstance(data, dict) or data.get("format") not in _FORMATS or data.get("version") != VERSION:
+            raise ModelFileError(f"{path}: not a newsstemmer tree model (format {FORMAT} v{VERSION})")
+        if data.get("features") != list(features):
+            raise ModelFileError(f"{path}: trained on other features than this version computes; retrain it")
+        try:
+            n = len(data["feature"])
+            arrays = [np.asarray(data[k]) for k in ("feature", "left", "right", "missing_left", "value")]
+            threshold = np.asarray([np.inf if t is None else t for t in data["threshold"]], dtype=np.float64)
+            roots = np.asarray(data["roots"], dtype=np.int64)
+            depth = int(data["depth"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"{path}: corrupt tree model ({exc})") from exc
+        feature, left, right, missing_left, value = arrays
+        ok = (
+            all(len(a) == n for a in (*arrays, threshold))
+            and n > 0
+            and 0 <= depth <= 64
+            and roots.size > 0
+            and ((0 <= roots) & (roots < n)).all()
+            and ((0 <= left) & (left < n)).all()
+            and ((0 <= right) & (right < n)).all()
+            and ((0 <= feature) & (feature < len(features))).all()
+        )
+        if not ok:
+            raise ModelFileError(f"{path}: corrupt tree model (node indices out of range)")
+        return cls(features, roots, feature, threshold, left, right, missing_left, value, depth, data.get("info"),
+                   str(data.get("kind", "")))

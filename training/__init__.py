@@ -1,0 +1,1 @@
+"""The trainers of the shipped models (``python training/rebuild.py`` runs them in order)."""
