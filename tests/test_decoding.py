@@ -168,3 +168,13 @@ def test_decode_file(tmp_path):
     path.write_bytes(b"\x89PNG\r\n\x1a\n")
     with pytest.raises(BinaryContentError):
         decode_file(str(path))
+
+
+def test_a_stale_latin_declaration_over_utf8_bytes_is_not_believed() -> None:
+    body = '<html><head><meta charset="iso-8859-1"></head><body><h1>Grüße für Köln</h1></body></html>'.encode()
+    page = decode_html(body)
+    assert page.encoding == "utf-8" and "Grüße für Köln" in page.text
+    latin = '<html><head><meta charset="iso-8859-1"></head><body>Grüße für Köln</body></html>'.encode("latin-1")
+    assert "Grüße für Köln" in decode_html(latin).text  # real Latin-1 bytes are not valid UTF-8
+    header = decode_html(body.replace(b' charset="iso-8859-1"', b""), "text/html; charset=ISO-8859-1")
+    assert header.encoding == "utf-8"

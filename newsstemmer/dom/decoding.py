@@ -8,7 +8,8 @@ The encoding is chosen in this order:
    declaration) in the first 4 KB of the body;
 4. ISO-2022-JP, when its escape sequences are present (this 7-bit encoding
    would otherwise pass as UTF-8);
-5. strict UTF-8;
+5. strict UTF-8 (also where a Latin default such as ``iso-8859-1`` is declared for
+   bytes that are valid UTF-8 with multi-byte sequences: a stale declaration);
 6. strict Shift_JIS (as cp932) or EUC-JP, when the result reads as Japanese;
 7. UTF-8 with replacement characters, when few bytes fail (see below);
 8. cp1252 with replacement characters.
@@ -131,9 +132,27 @@ def _try_strict(body: bytes, encoding: str) -> str | None:
         return None
 
 
+#: Single-byte encodings a server or page declares by default; bytes that are valid
+#: UTF-8 with multi-byte sequences are UTF-8 whatever these say.
+_LATIN_DEFAULTS = frozenset({"cp1252", "latin-1", "iso8859-1", "iso8859-15", "ascii"})
+
+
 def _try_declared(body: bytes, encoding: str | None) -> DecodedPage | None:
-    """Decode with a declared encoding unless it is unknown or fails badly."""
+    """Decode with a declared encoding unless it is unknown or fails badly.
+
+    A Latin default (``iso-8859-1``, ``windows-1252``) declared for bytes that are valid
+    UTF-8 and hold multi-byte sequences is not believed: Latin-1 text with accents is
+    almost never valid UTF-8, while servers and templates often keep the old default
+    after the content moved to UTF-8 (every "ü" would read "Ã¼").
+    """
     if encoding is None:
+        return None
+    try:
+        if _codec_name(encoding) in _LATIN_DEFAULTS and not body.isascii():
+            text = _try_strict(body, "utf-8")
+            if text is not None:
+                return DecodedPage(text, "utf-8")
+    except LookupError:
         return None
     try:
         text, errors = _decode_counting(body, encoding)
