@@ -22,7 +22,7 @@ from newsstemmer.layout.matching import extracted_roles, match_all
 from newsstemmer.report import CSP, build_site_report, marked_sample, render_site_report, sanitise
 from newsstemmer.report.charts import line_chart
 from newsstemmer.report.crawl import read_history, site_file, write_crawl_reports
-from newsstemmer.report.store import CrawlDataError, SampleStore, write_summary
+from newsstemmer.report.crawl_data import CrawlDataError, SampleStore, write_summary
 
 from report_pages import hostile_page, write_demo_pages  # noqa: E402
 

@@ -2,7 +2,7 @@
 reports written at close.
 
 While the crawl runs, the first ``NEWSSTEMMER_REPORT_PAGES`` HTML pages of each site
-are kept in the state folder (:class:`newsstemmer.report.store.SampleStore`; a site's
+are kept in the state folder (:class:`newsstemmer.report.crawl_data.SampleStore`; a site's
 pages from an earlier crawl are replaced) and the articles emitted are counted per
 site.  At close, the figures go to ``<state>/report/crawl.json`` and
 :func:`newsstemmer.report.crawl.write_crawl_reports` writes a report per site, with
@@ -24,7 +24,7 @@ from scrapy.http import TextResponse
 
 from ..layout.learning import site_of
 from ..report.crawl import write_crawl_reports
-from ..report.store import DATA_DIR, SampleStore, write_summary
+from ..report.crawl_data import DATA_DIR, SampleStore, write_summary
 from .items import ArticleItem, utc_now
 from .learner import EMIT_META, FAILED_BY_SITE, STATS, SiteLearner
 

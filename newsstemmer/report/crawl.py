@@ -24,7 +24,7 @@ from . import write_html
 from .charts import line_chart, share_bar
 from .sitereport import build_site_report
 from .render import figure, page_shell, percent, render_site_report
-from .store import DATA_DIR, CrawlDataError, SampleStore, read_summary
+from .crawl_data import DATA_DIR, CrawlDataError, SampleStore, read_summary
 
 __all__ = ["HISTORY_FILES", "CrawlDataError", "SiteLine", "read_history", "render_overview", "site_file", "write_crawl_reports"]
 
@@ -118,7 +118,7 @@ def write_crawl_reports(
 
     ``patterns`` (by site) are the crawl's own at its close; otherwise the sites'
     files are loaded from ``patterns_dir`` (default: the folder the crawl used).
-    Raises :class:`~newsstemmer.report.store.CrawlDataError` if the state folder
+    Raises :class:`~newsstemmer.report.crawl_data.CrawlDataError` if the state folder
     holds no report data.
     """
     data_dir = Path(state_dir) / DATA_DIR

@@ -17,7 +17,7 @@ The package, one concept a module:
   evidence of content;
 * :mod:`~newsstemmer.rules.learn`: :class:`RuleOptions` and :func:`learn_rules`;
 * :mod:`~newsstemmer.rules.apply`: :func:`match_rules` and :func:`apply_rules`;
-* :mod:`~newsstemmer.rules.store`: :class:`RuleSet` and its place in the pattern file.
+* :mod:`~newsstemmer.rules.ruleset`: :class:`RuleSet` and its place in the pattern file.
 
 Definitions (as in the paper unless marked *beyond the paper*):
 
@@ -155,7 +155,7 @@ from .selectors import (
     selectors_xpath,
     simple_selector,
 )
-from .store import (
+from .ruleset import (
     RULES_FORMAT,
     RULES_VERSION,
     Rule,

@@ -10,7 +10,7 @@ from lxml import etree
 from ..dom.walk import END, START, walk
 from ..layout.patterns import SitePatterns
 from .blocks import BLOCK_LEVEL, EXCLUDED, PageInput, root_of
-from .store import RuleSet, rules_of
+from .ruleset import RuleSet, rules_of
 
 __all__ = ["apply_rules", "has_content", "match_rules", "text_lines"]
 

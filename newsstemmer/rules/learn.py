@@ -28,7 +28,7 @@ from .selectors import (
     selectors_xpath,
     stable_classes,
 )
-from .store import Rule, RuleSet
+from .ruleset import Rule, RuleSet
 
 __all__ = ["CONTENT_MODES", "RuleOptions", "learn_rules", "learn_ruleset"]
 
