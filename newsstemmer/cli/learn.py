@@ -22,7 +22,8 @@ from ..io.linkinfo import LinkInfo, add_warc_anchors, page_from_file
 from ..layout.blocks import blocks_of
 from ..combine.learn import LearnOptions, learn
 from ..page import Page
-from .common import CLIError, Reporter, check_writable, fraction, non_negative, plural, read_linkinfo, replace_given
+from .common import (CLIError, Reporter, check_writable, fraction, non_negative, plural, read_linkinfo, replace_given,
+                     require_inputs)
 
 __all__ = ["add_arguments", "load_pages", "run"]
 
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         section_model=False if args.rules_only else None,
     )
     linkinfo = read_linkinfo(args.linkinfo)
-    files = find_pages(args.pages, rep.message, info=rep.info, progress=rep.progress)
+    files = find_pages(require_inputs(args.pages), rep.message, info=rep.info, progress=rep.progress)
     rep.finish()
     if not files:
         raise CLIError(NO_PAGES)
