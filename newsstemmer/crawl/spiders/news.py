@@ -99,6 +99,8 @@ def read_start_urls(urls: str | None = None, sites: str | None = None, argument:
     guessed = []
     for u in raw:
         if "://" not in u:
+            if _OTHER_SCHEME.match(u):  # mailto:..., javascript:... (host:port is no scheme)
+                raise UsageError(f"-a {argument}: {u} is not an http(s) URL; give URLs like https://example.com/.")
             guessed.append(u)
             u = f"http://{u.strip('/')}/"
         out.append(_checked_url(u, argument))
@@ -108,6 +110,7 @@ def read_start_urls(urls: str | None = None, sites: str | None = None, argument:
     return list(dict.fromkeys(out))
 
 
+_OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!\d)")
 _HOST = re.compile(r"[A-Za-z0-9_.~-]+|\[[0-9A-Fa-f:.]+\]")
 
 
