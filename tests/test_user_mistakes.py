@@ -230,3 +230,24 @@ def test_scrapy_crawl_of_a_host_without_scheme_fetches_it_over_http(tmp_path):
     line = one_line(run.stderr)
     assert f"{host} without a scheme: trying http://" in line and "WARNING" in line
     assert requests == ["/"]
+
+
+# -- help texts ----------------------------------------------------------------------------------
+
+
+def test_every_help_text_is_plain_prose(capsys):
+    from newsstemmer.cli import COMMANDS
+    from newsstemmer.demo.__main__ import main as demo_main
+
+    texts = []
+    for argv in ([], *([name] for name in COMMANDS)):
+        assert main([*argv, "--help"]) == 0
+        texts.append(capsys.readouterr().out)
+    for argv in (["--help"], ["truth", "--help"]):
+        with pytest.raises(SystemExit):
+            demo_main(argv)
+        texts.append(capsys.readouterr().out)
+    assert len(texts) == len(COMMANDS) + 3 and all("usage:" in text for text in texts)
+    for text in texts:
+        for markup in ("``", ":mod:", ":func:", ":class:", ":meth:", ":data:", ":attr:"):
+            assert markup not in text, (markup, text)
