@@ -251,3 +251,63 @@ def test_every_help_text_is_plain_prose(capsys):
     for text in texts:
         for markup in ("``", ":mod:", ":func:", ":class:", ":meth:", ":data:", ":attr:"):
             assert markup not in text, (markup, text)
+
+
+# -- learn: what it says when nothing is learned, what it names the site, the file's mode ------
+
+
+def story(i: int, head: str = "") -> str:
+    words = " ".join(f"word{(i * 7 + k) % 50}" for k in range(60))
+    return (f"<html><head><title>Story {i}</title>{head}</head><body><div id='nav'><a href='/'>Home</a> "
+            f"<a href='/world'>World</a></div><div id='main'><h1>Headline number {i}</h1><p>{words}.</p>"
+            f"<p>{words[::-1]}.</p></div><div id='foot'>Copyright the news</div></body></html>")
+
+
+def test_learning_nothing_says_why(tmp_path, capsys, caplog):
+    from newsstemmer import Page, learn
+
+    one = tmp_path / "one.html"
+    one.write_text(story(1))
+    assert main(["learn", "-q", "-o", str(tmp_path / "p.json"), str(one)]) == 0
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("newsstemmer: learned no layout for site ") and "a layout needs 2 pages or more" in line
+    with caplog.at_level(logging.WARNING, logger="newsstemmer"):
+        site = learn([Page(html=story(1), url="http://a.test/1"), Page(html="<html><body></body></html>",
+                                                                         url="http://a.test/2")])
+    assert site.patterns == []
+    (record,) = caplog.records
+    assert record.getMessage().startswith("learned no layout for site a.test from 2 pages: no 2 of them share")
+
+
+def test_learn_names_the_site_from_the_pages_or_their_folder(tmp_path, capsys):
+    import json
+
+    dated = tmp_path / "my-paper" / "2024" / "07"
+    dated.mkdir(parents=True)
+    for i in range(4):
+        (dated / f"s{i}.html").write_text(story(i))
+    out = tmp_path / "p.json"
+    assert main(["learn", "-q", "-o", str(out), str(tmp_path / "my-paper")]) == 0
+    assert json.loads(out.read_text())["site"] == "my-paper"  # not "07"
+    for i, head in enumerate(["<link rel='canonical' href='https://www.daily.example/news/s0'>",
+                              "<meta property='og:url' content='https://daily.example/news/s1'>"]):
+        (dated / f"s{i}.html").write_text(story(i, head))
+    assert main(["learn", "-q", "-o", str(out), str(dated)]) == 0
+    assert json.loads(out.read_text())["site"] == "daily.example"
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077])
+def test_pattern_files_get_the_umask_mode(tmp_path, capsys, umask):
+    import os
+
+    for i in range(3):
+        (tmp_path / f"s{i}.html").write_text(story(i))
+    out = tmp_path / "p.json"
+    old = os.umask(umask)
+    try:
+        assert main(["learn", "-q", "-o", str(out), *(str(tmp_path / f"s{i}.html") for i in range(3))]) == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+    capsys.readouterr()
