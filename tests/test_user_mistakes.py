@@ -311,3 +311,15 @@ def test_pattern_files_get_the_umask_mode(tmp_path, capsys, umask):
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask
     capsys.readouterr()
+
+
+def test_the_readme_settings_table_lists_every_setting_and_what_is_allowed():
+    import re
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(NEWSSTEMMER_\w+)` \| ([^|]+) \| ([^|]+) \|", readme, re.M)
+    assert [name for name, _, _ in rows] == list(DEFAULTS)
+    for name, default, allowed in rows:
+        assert allowed.strip(), name
+        value = default.strip().strip("`").strip('"')
+        Config.from_settings(Settings({name: value}))  # the documented default passes the check

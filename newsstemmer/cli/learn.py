@@ -41,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="HTML or WARC file (.warc, .warc.gz), or directory (searched recursively)")
     p.add_argument("-o", "--output", required=True, metavar="PATTERNS.json", help="pattern file to write")
     p.add_argument("--linkinfo", metavar="FILE", help="JSON Lines of anchor texts: {\"url\"|\"source\": ..., \"anchors\": [...]}")
-    p.add_argument("--site", metavar="NAME", help="site name (default: the pages' majority host)")
+    p.add_argument("--site", metavar="NAME", help="site name (default: the pages' majority host; without URLs, the host their canonical URL or og:url names, else their folder)")
     p.add_argument("-t", "--cluster-threshold", type=fraction, metavar="SIM",
                    help=f"layout similarity above which pages share a layout (default {lo.cluster_threshold})")
     p.add_argument("-T", "--diff-threshold", type=fraction, metavar="DIFF",
