@@ -323,3 +323,25 @@ def test_the_readme_settings_table_lists_every_setting_and_what_is_allowed():
         assert allowed.strip(), name
         value = default.strip().strip("`").strip('"')
         Config.from_settings(Settings({name: value}))  # the documented default passes the check
+
+
+@pytest.mark.parametrize("argv, words", [(["--day", "0"], "demo day must be a whole number from 1 to 30, got 0"),
+                                         (["--port", "abc"], "argument --port: invalid int value: 'abc'")])
+def test_a_demo_mistake_is_one_line(capsys, argv, words):
+    from newsstemmer.demo.__main__ import main as demo_main
+
+    with pytest.raises(SystemExit) as info:
+        demo_main(argv)
+    assert info.value.code == 2
+    assert one_line(capsys.readouterr().err) == f"python -m newsstemmer.demo: error: {words} (see --help)"
+
+
+def test_redis_without_the_redis_extra_is_one_line(tmp_path, monkeypatch):
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("redis", "scrapy_redis") else find_spec(name, *a))
+    settings = state_settings(tmp_path, NEWSSTEMMER_REDIS_URL="redis://127.0.0.1:6379/0")
+    line = stopped(lambda: NewsstemmerAddon().update_settings(settings))
+    assert "scrapy-redis is not installed: pip install 'newsstemmer[redis]'" in line

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from typing import NoReturn
 
 from .server import DemoServer
 from .site import build_site
@@ -24,10 +25,17 @@ crawl is scored against.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake told in one line (the usage is one --help away)."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     truth = bool(argv) and argv[0] == "truth"
-    ap = argparse.ArgumentParser(prog="python -m newsstemmer.demo" + (" truth" if truth else ""),
+    ap = _Parser(prog="python -m newsstemmer.demo" + (" truth" if truth else ""),
                                  description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=7, help="the random seed the site is made from (default: 7)")
     ap.add_argument("--day", type=int, default=1, help="the demo day (1: the original site; 3 on: redesigned)")
