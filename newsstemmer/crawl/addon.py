@@ -11,7 +11,9 @@ with ``NEWSSTEMMER_ENABLED = False`` the three components are not configured and
 spiders' :class:`~newsstemmer.crawl.items.FetchedPage` items reach the feeds
 unprocessed.  With ``NEWSSTEMMER_REDIS_URL`` it also installs scrapy-redis's
 scheduler and seen-requests filter, so that every worker started with the same
-settings shares one crawl (see :mod:`newsstemmer.crawl.sharing`).
+settings shares one crawl (see :mod:`newsstemmer.crawl.sharing`).  It checks every
+``NEWSSTEMMER_*`` setting first: a wrong one stops the crawl with one line
+(:func:`~newsstemmer.crawl.config.stop_on_user_error`).
 """
 
 from __future__ import annotations

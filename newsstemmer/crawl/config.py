@@ -1,7 +1,10 @@
 """The ``NEWSSTEMMER_*`` Scrapy settings, their defaults, and one object holding them.
 
 Every component reads its settings through :meth:`Config.from_settings`, so the
-defaults live here and nowhere else.
+defaults live here and nowhere else, and so does the check of each value's type and
+range (:class:`SettingError`: one sentence naming the setting, the value and what is
+allowed).  :func:`stop_on_user_error` turns such a mistake, raised while a crawl is set
+up, into one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
