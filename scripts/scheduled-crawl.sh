@@ -32,7 +32,10 @@ day="$(date -u +%Y-%m-%d)"
 stamp="$(date -u +%Y-%m-%dT%H%M%SZ)"
 feed="$data/feeds/articles-$day.jsonl"
 log="$data/logs/crawl-$stamp.log"
-lines_before=$(wc -l < "$data/state/health.jsonl" 2>/dev/null || echo 0)
+lines_before=0  # (the first run has no health records yet)
+if [ -f "$data/state/health.jsonl" ]; then
+    lines_before=$(wc -l < "$data/state/health.jsonl")
+fi
 
 cd "$home"
 status=0

@@ -37,7 +37,7 @@ def test_start_urls_from_arguments_and_file(tmp_path):
     f = tmp_path / "sites.txt"
     f.write_text("# news sites\nhttps://example.com/\n\nexample.org  # bare host\nhttps://example.com/\n")
     assert read_start_urls("http://a.test/,http://b.test/x", str(f)) == [
-        "http://a.test/", "http://b.test/x", "https://example.com/", "https://example.org/"
+        "http://a.test/", "http://b.test/x", "https://example.com/", "http://example.org/"
     ]
     assert read_start_urls() == []
     with pytest.raises(UsageError, match="cannot read"):

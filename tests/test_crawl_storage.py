@@ -323,7 +323,7 @@ def test_a_bad_redis_url_is_one_clear_error(tmp_path):
     from newsstemmer.crawl.testing import free_port
 
     config = Config(state_dir=tmp_path, redis_url=f"redis://127.0.0.1:{free_port()}/0")
-    with pytest.raises(RedisUnavailable, match="NEWSSTEMMER_REDIS_URL=redis://127.0.0.1"):
+    with pytest.raises(RedisUnavailable, match="NEWSSTEMMER_REDIS_URL = .redis://127.0.0.1"):
         Storage(config)
     with pytest.raises(ValueError, match="NEWSSTEMMER_REDIS_PREFIX"):
         Config.from_settings(__import__("scrapy.settings", fromlist=["Settings"]).Settings(

@@ -351,10 +351,12 @@ def test_damaged_warc_is_skipped_by_learn(tmp_path: Path, capsys):
 
 def test_missing_warc(tmp_path: Path, capsys):
     missing = str(tmp_path / "nope.warc.gz")
-    code, out, err = run(capsys, "extract", missing)
-    assert code == 1
+    code, out, err = run(capsys, "extract", missing)  # nothing to read at all: one line
+    assert code == 2 and out == ""
+    assert err.strip() == f"newsstemmer: error: {missing}: no such file or folder."
+    code, out, err = run(capsys, "extract", missing, str(tmp_path))  # among others: its own record
     (rec,) = records(out)
-    assert rec["source"] == missing and "No such file" in rec["error"]
+    assert code == 1 and rec["source"] == missing and "No such file" in rec["error"]
 
 
 # -- directories and linkinfo -------------------------------------------------------------------

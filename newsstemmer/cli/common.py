@@ -36,6 +36,7 @@ __all__ = [
     "positive_int",
     "read_linkinfo",
     "replace_given",
+    "require_inputs",
     "silence_stdout",
     "terminal_columns",
     "whole_number",
@@ -317,6 +318,20 @@ def check_writable(path: str, what: str = "pattern file") -> None:
         parent = up
     if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
         raise CLIError(f"{path}: cannot write {what}: directory {parent} is not writable", code=1)
+
+
+def require_inputs(paths: list[str]) -> list[str]:
+    """``paths`` if at least one of them exists; else :class:`CLIError` (code 2) naming them.
+
+    A missing path among others is reported by the command for that input alone; when
+    none exists the command has nothing to do, and says so in one line.
+    """
+    if not paths or any(os.path.exists(p) for p in paths):
+        return paths
+    if len(paths) == 1:
+        raise CLIError(f"{paths[0]}: no such file or folder.")
+    shown = ", ".join(paths[:3]) + (", ..." if len(paths) > 3 else "")
+    raise CLIError(f"none of the {len(paths)} pages given exists ({shown}).")
 
 
 def load_patterns(path: str | os.PathLike[str]) -> "SitePatterns":

@@ -37,10 +37,11 @@ from .common import (
     CLIError,
     Reporter,
     fraction,
-    method_name,
     load_patterns,
+    method_name,
     non_negative_int,
     replace_given,
+    require_inputs,
     silence_stdout,
     write_line,
 )
@@ -202,7 +203,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         except CRFModelError as exc:
             raise CLIError(str(exc)) from None
         single = lambda page, method: extract_single(page, method, crf=crf)  # noqa: E731
-    files = find_pages(args.pages, rep.message, info=rep.info, progress=rep.progress)
+    files = find_pages(require_inputs(args.pages), rep.message, info=rep.info, progress=rep.progress)
     rep.finish()
     if not files:
         raise CLIError(NO_PAGES)

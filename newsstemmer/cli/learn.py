@@ -14,17 +14,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+from collections import Counter
 from pathlib import Path
 
 from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import LinkInfo, add_warc_anchors, page_from_file
 from ..layout.blocks import blocks_of
+from ..layout.learning import site_of
 from ..combine.learn import LearnOptions, learn
 from ..page import Page
-from .common import CLIError, Reporter, check_writable, fraction, non_negative, plural, read_linkinfo, replace_given
+from .common import (CLIError, Reporter, check_writable, fraction, non_negative, plural, read_linkinfo, replace_given,
+                     require_inputs)
 
-__all__ = ["add_arguments", "load_pages", "run"]
+__all__ = ["add_arguments", "declared_site", "folder_site", "load_pages", "run"]
 
 DESCRIPTION = "Learn the layout patterns of one site from its pages and save them as JSON."
 
@@ -37,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="HTML or WARC file (.warc, .warc.gz), or directory (searched recursively)")
     p.add_argument("-o", "--output", required=True, metavar="PATTERNS.json", help="pattern file to write")
     p.add_argument("--linkinfo", metavar="FILE", help="JSON Lines of anchor texts: {\"url\"|\"source\": ..., \"anchors\": [...]}")
-    p.add_argument("--site", metavar="NAME", help="site name (default: the pages' majority host)")
+    p.add_argument("--site", metavar="NAME", help="site name (default: the pages' majority host; without URLs, the host their canonical URL or og:url names, else their folder)")
     p.add_argument("-t", "--cluster-threshold", type=fraction, metavar="SIM",
                    help=f"layout similarity above which pages share a layout (default {lo.cluster_threshold})")
     p.add_argument("-T", "--diff-threshold", type=fraction, metavar="DIFF",
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         section_model=False if args.rules_only else None,
     )
     linkinfo = read_linkinfo(args.linkinfo)
-    files = find_pages(args.pages, rep.message, info=rep.info, progress=rep.progress)
+    files = find_pages(require_inputs(args.pages), rep.message, info=rep.info, progress=rep.progress)
     rep.finish()
     if not files:
         raise CLIError(NO_PAGES)
@@ -111,9 +115,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
 
     site_name = args.site
     if site_name is None and not any(p.url for p in pages):
-        # No page says where it came from: name the site after the pages' folder.
-        folders = {Path(p.source).resolve().parent.name for p in pages if p.source}
-        site_name = folders.pop() if len(folders) == 1 else None
+        site_name = declared_site(pages) or folder_site(pages)
     site = learn(pages, options, site=site_name, progress=rep.progress)
     rep.finish()
     try:
@@ -135,7 +137,37 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         f"learned {len(site.patterns)} layout pattern{plural(len(site.patterns))} for site {site.site}: "
         f"{n_articles} article layout{plural(n_articles)}, covering {in_patterns} of {len(pages)} pages"
     )
-    if not site.patterns:
-        rep.info("no layout is shared by enough pages; give more pages of the site")
     rep.info(f"wrote {target}")
     return 0
+
+
+def declared_site(pages: list[Page]) -> str | None:
+    """The site most of the pages name as their own (``<link rel=canonical>``, else
+    ``<meta property=og:url>``), for pages read without a URL."""
+    sites: Counter[str] = Counter()
+    for page in pages:
+        try:
+            tree = page.tree
+        except HTMLParseError:  # (names nothing; learning reports it)
+            continue
+        found = tree.xpath("//link[contains(concat(' ', normalize-space(@rel), ' '), ' canonical ')]/@href"
+                           " | //meta[@property='og:url']/@content")
+        for url in found:
+            if str(url).strip().lower().startswith(("http://", "https://")):
+                sites[site_of(str(url).strip())] += 1
+                break
+    sites.pop("unknown", None)
+    return sites.most_common(1)[0][0] if sites else None
+
+
+def folder_site(pages: list[Page]) -> str | None:
+    """The name of the folder holding all the pages, passing over date folders
+    (``2024/07``): the site's name when nothing in the pages says it."""
+    folders = [Path(p.source).resolve().parent for p in pages if p.source]
+    if not folders:
+        return None
+    common = Path(os.path.commonpath(folders))
+    for folder in (common, *common.parents):
+        if folder.name and not re.fullmatch(r"[\d_.-]+", folder.name):
+            return folder.name
+    return None

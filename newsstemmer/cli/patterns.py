@@ -20,10 +20,19 @@ from .common import CLIError, Reporter, load_patterns, write_line
 
 __all__ = ["add_arguments", "run"]
 
+DESCRIPTION = """\
+history: print the versions of a site's pattern file, as a monitoring crawl keeps them
+(when each was made, from how many pages, why: first learning, drift or retirement, and
+which layouts it added or retired), then every layout, in use or retired, with the
+version that added it, when it was learned, from how many pages and when it was
+retired; with --json, the same as one JSON object.  export: write the pattern files of
+a crawl shared through Redis (--redis URL) into a folder, one file per site.
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Give the ``patterns`` parser its description and arguments."""
-    p.description = __doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None
+    p.description = DESCRIPTION
     p.add_argument("action", choices=["history", "export"],
                    help="history: the file's versions and layouts; export: a Redis crawl's patterns into a folder")
     p.add_argument("patterns", metavar="PATTERNS.json|DIR", help="the site's pattern file (history), the folder (export)")

@@ -25,7 +25,8 @@ from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
 from ..io.linkinfo import page_from_file
 from ..page import Page
 from ..report import PageResult, build_site_report, render_site_report, write_html
-from .common import CLIError, Reporter, check_writable, fraction, load_patterns, method_name, plural, replace_given
+from .common import (CLIError, Reporter, check_writable, fraction, load_patterns, method_name, plural, replace_given,
+                     require_inputs)
 
 __all__ = ["add_arguments", "run"]
 
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     options = replace_given(ExtractOptions(), pattern_threshold=args.pattern_threshold)
     files: list[PageFile] = []
     if page_args:
-        files = find_pages(page_args, rep.message, info=rep.info, progress=rep.progress)
+        files = find_pages(require_inputs(page_args), rep.message, info=rep.info, progress=rep.progress)
         rep.finish()
         if not files:
             raise CLIError(NO_PAGES)

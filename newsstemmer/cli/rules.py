@@ -40,7 +40,7 @@ from ..layout.patterns import SitePatterns
 from ..combine.site_rules import learn_site_rules
 from ..page import Page
 from ..rules import RuleOptions, RuleSet, RulesError, rules_of
-from .common import CLIError, Reporter, load_patterns, plural, read_linkinfo, write_line
+from .common import CLIError, Reporter, load_patterns, plural, read_linkinfo, require_inputs, write_line
 
 __all__ = ["add_arguments", "run", "load_site_rules", "format_rules"]
 
@@ -149,7 +149,7 @@ def _learn_into(args: argparse.Namespace, rep: Reporter) -> SitePatterns:
         raise CLIError(f"{path}: is a directory (give the pattern file)")
     site: SitePatterns | None = load_patterns(path) if os.path.exists(path) else None
     linkinfo = read_linkinfo(args.linkinfo)
-    files = find_pages(args.learn, rep.message)
+    files = find_pages(require_inputs(args.learn), rep.message)
     if not files:
         raise CLIError(NO_PAGES)
     pages: list[Page] = []

@@ -28,7 +28,7 @@ import os
 
 from ..io.files import NO_PAGES, PageReadError, find_pages, read_page
 from ..templates.amplification import DEFAULT_ALPHA, amplify, skeleton
-from .common import CLIError, Reporter, fraction, non_negative, plural, silence_stdout, write_line
+from .common import CLIError, Reporter, fraction, non_negative, plural, require_inputs, silence_stdout, write_line
 
 __all__ = ["add_arguments", "run", "svg_plot"]
 
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, rep: Reporter | None = None) -> int:
         raise CLIError("--examples must be >= 0")
     if args.plot and os.path.isdir(args.plot):
         raise CLIError(f"{args.plot}: is a directory (--plot names the SVG file to write)")
-    files = find_pages(args.pages, rep.message)
+    files = find_pages(require_inputs(args.pages), rep.message)
     if not files:
         raise CLIError(NO_PAGES)
     sources: list[str] = []

@@ -32,6 +32,7 @@ from .common import (
     non_negative_int,
     plural,
     positive_int,
+    require_inputs,
 )
 
 __all__ = ["add_arguments", "run"]
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     for path in pattern_files:
         sites.append(load_patterns(path))
     by_site = {s.site: s for s in sites}
-    files = find_pages(page_args, rep.message)
+    files = find_pages(require_inputs(page_args), rep.message)
     if not files:
         raise CLIError(NO_PAGES)
 

@@ -14,6 +14,7 @@ figures are stored with them (:mod:`.pagechoice`)::
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +23,9 @@ from ..layout.learning import learn as learn_layouts
 from ..layout.patterns import SitePatterns
 from ..page import Page
 
-__all__ = ["LearnOptions", "learn", "template_grouper", "template_groups"]
+log = logging.getLogger(__name__)
+
+__all__ = ["LearnOptions", "learn", "no_layout_reason", "template_grouper", "template_groups"]
 
 
 @dataclass(frozen=True)
@@ -93,4 +96,17 @@ def learn(
         decide_site(learned, page_list, evidence=evidence)
         # The layouts' agreement with region on the same sample, for the page choice.
         store_agreement(learned, page_list, evidence.region)
+    if not learned.patterns:
+        log.warning("%s", no_layout_reason(learned.site, len(page_list), opts))
     return learned
+
+
+def no_layout_reason(site: str, pages: int, options: LayoutLearnOptions) -> str:
+    """Why learning from ``pages`` pages of ``site`` gave no layout, and what to do (one sentence)."""
+    need = options.min_cluster_pages
+    if pages < need:
+        return (f"learned no layout for site {site} from {pages} page{'' if pages == 1 else 's'}: a layout "
+                f"needs {need} pages or more that share it; give more pages of the site (a folder is read "
+                "with its sub-folders).")
+    return (f"learned no layout for site {site} from {pages} pages: no {need} of them share a layout holding "
+            "a main text; give more pages of the same kind (articles of one site).")

@@ -11,7 +11,9 @@ with ``NEWSSTEMMER_ENABLED = False`` the three components are not configured and
 spiders' :class:`~newsstemmer.crawl.items.FetchedPage` items reach the feeds
 unprocessed.  With ``NEWSSTEMMER_REDIS_URL`` it also installs scrapy-redis's
 scheduler and seen-requests filter, so that every worker started with the same
-settings shares one crawl (see :mod:`newsstemmer.crawl.sharing`).
+settings shares one crawl (see :mod:`newsstemmer.crawl.sharing`).  It checks every
+``NEWSSTEMMER_*`` setting first: a wrong one stops the crawl with one line
+(:func:`~newsstemmer.crawl.config.stop_on_user_error`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
+from .config import Config, SettingError, stop_on_user_error
 from .extension import NewsstemmerExtension
 from .feeds import FlushingFileFeedStorage
 from .middleware import NewsstemmerSpiderMiddleware
@@ -35,6 +38,11 @@ EXTENSION_ORDER = 500
 
 class NewsstemmerAddon:
     def update_settings(self, settings: Any) -> None:
+        with stop_on_user_error():  # every NEWSSTEMMER_* value checked before the crawl starts
+            Config.from_settings(settings)
+            self._add_components(settings)
+
+    def _add_components(self, settings: Any) -> None:
         settings.set_in_component_priority_dict("SPIDER_MIDDLEWARES", NewsstemmerSpiderMiddleware, MIDDLEWARE_ORDER)
         settings.set_in_component_priority_dict("ITEM_PIPELINES", NewsstemmerPipeline, PIPELINE_ORDER)
         settings.set_in_component_priority_dict("EXTENSIONS", NewsstemmerExtension, EXTENSION_ORDER)
@@ -45,8 +53,8 @@ class NewsstemmerAddon:
         url = str(settings.get("NEWSSTEMMER_REDIS_URL") or "").strip()
         if url and settings.getbool("NEWSSTEMMER_ENABLED", True):
             if importlib.util.find_spec("scrapy_redis") is None or importlib.util.find_spec("redis") is None:
-                raise RuntimeError("NEWSSTEMMER_REDIS_URL is set but scrapy-redis is not installed: "
-                                    "pip install 'newsstemmer[redis]' (or redis scrapy-redis)")
+                raise SettingError("NEWSSTEMMER_REDIS_URL is set but scrapy-redis is not installed: "
+                                   "pip install 'newsstemmer[redis]' (or redis and scrapy-redis).")
             for name, value in redis_frontier_settings(url, settings.get("NEWSSTEMMER_REDIS_PREFIX") or "newsstemmer").items():
                 settings.set(name, value, "addon")
 

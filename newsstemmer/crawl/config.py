@@ -1,18 +1,26 @@
 """The ``NEWSSTEMMER_*`` Scrapy settings, their defaults, and one object holding them.
 
 Every component reads its settings through :meth:`Config.from_settings`, so the
-defaults live here and nowhere else.
+defaults live here and nowhere else, and so does the check of each value's type and
+range (:class:`SettingError`: one sentence naming the setting, the value and what is
+allowed).  :func:`stop_on_user_error` turns such a mistake, raised while a crawl is set
+up, into one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+from urllib.parse import urlsplit
 
-__all__ = ["DEFAULTS", "Config", "usable_cpus"]
+from ..errors import NewsstemmerError
+
+__all__ = ["DEFAULTS", "Config", "SettingError", "stop_on_user_error", "usable_cpus"]
 
 #: Setting name -> default.  The README's settings table documents each one.
 DEFAULTS: dict[str, Any] = {
@@ -49,19 +57,92 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+class SettingError(NewsstemmerError, ValueError):
+    """A ``NEWSSTEMMER_*`` setting or spider argument the crawl cannot start with; its
+    message is one sentence naming the setting, the value and what is allowed."""
+
+
+#: The demo site's last day (``newsstemmer.demo.days.MAX_DAY``; kept here so that checking
+#: the settings does not load the demo, and a test holds the two equal).
+DEMO_LAST_DAY = 30
+
+
+def _wrong(name: str, value: Any, allowed: str) -> SettingError:
+    return SettingError(f"{name} = {value!r} is not allowed: {allowed}.")
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _bool(name: str, raw: Any) -> bool:
+    """True/False, 1/0, or the strings true/false, yes/no, on/off (any case)."""
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, int) and raw in (0, 1):
+        return bool(raw)
+    text = str(raw).strip().lower() if isinstance(raw, str) else None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise _wrong(name, raw, "use True or False")
+
+
+def _int(name: str, raw: Any, low: int, high: int | None = None) -> int:
+    """A whole number from ``low`` (to ``high``)."""
+    allowed = f"use a whole number from {low} to {high}" if high is not None else f"use a whole number of {low} or more"
+    if isinstance(raw, bool):
+        raise _wrong(name, raw, allowed)
+    try:
+        value = int(raw.strip()) if isinstance(raw, str) else int(raw)
+        if isinstance(raw, float) and raw != value:
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        raise _wrong(name, raw, allowed) from None
+    if value < low or (high is not None and value > high):
+        raise _wrong(name, raw, allowed)
+    return value
+
+
+def _float(name: str, raw: Any, low: float = 0.0, high: float | None = None) -> float:
+    """A number from ``low`` (to ``high``)."""
+    allowed = f"use a number from {low:g} to {high:g}" if high is not None else f"use a number of {low:g} or more"
+    if isinstance(raw, bool):
+        raise _wrong(name, raw, allowed)
+    try:
+        value = float(raw.strip()) if isinstance(raw, str) else float(raw)
+    except (TypeError, ValueError):
+        raise _wrong(name, raw, allowed) from None
+    if not (value >= low and (high is None or value <= high)):  # (also false for NaN)
+        raise _wrong(name, raw, allowed)
+    return value
+
+
+def _folder(name: str, raw: Any) -> Path:
+    """A folder path (it need not exist yet)."""
+    if isinstance(raw, Path):
+        return raw
+    if not isinstance(raw, str) or not raw.strip():
+        raise _wrong(name, raw, "use a folder path")
+    return Path(raw.strip())
+
+
 def _single_page_method(value: Any) -> str:
     """The single-page extractor for pages no layout covers ("" or None: none)."""
     from ..single import REMOVED_METHODS, SINGLE_PAGE_METHODS
 
-    method = (value or "").strip().lower() if isinstance(value, str) or value is None else value
+    name = "NEWSSTEMMER_SINGLE_PAGE_METHOD"
+    allowed = f"use one of {', '.join(SINGLE_PAGE_METHODS)}, or none"
+    if value is not None and not isinstance(value, str):
+        raise _wrong(name, value, allowed)
+    method = (value or "").strip().lower()
     if method in ("", "none"):
         return ""
     if method in REMOVED_METHODS:
-        raise ValueError(f"NEWSSTEMMER_SINGLE_PAGE_METHOD: {REMOVED_METHODS[method]}")
+        raise SettingError(f"{name}: {REMOVED_METHODS[method].rstrip('.')}.")
     if method not in SINGLE_PAGE_METHODS:
-        raise ValueError(
-            f"NEWSSTEMMER_SINGLE_PAGE_METHOD: {value!r} is not one of {', '.join(SINGLE_PAGE_METHODS)} (or empty)"
-        )
+        raise _wrong(name, value, allowed)
     return method
 
 
@@ -71,31 +152,76 @@ def _report_dir(value: Any, state_dir: Path) -> Path | None:
         return None
     if value is True:
         return state_dir / "report"
+    if isinstance(value, int):
+        if value in (0, 1):
+            return state_dir / "report" if value else None
+        raise _wrong("NEWSSTEMMER_REPORT", value, "use True, False or a folder path")
     text = str(value).strip()
-    if text.lower() in ("", "0", "false", "off", "no", "none"):
+    if text.lower() in ("", "none") + _FALSE:
         return None
-    if text.lower() in ("1", "true", "on", "yes"):
+    if text.lower() in _TRUE:
         return state_dir / "report"
     return Path(text)
+
+
+def _redis_url(raw: Any) -> str:
+    """"" (no Redis) or a ``redis://``, ``rediss://`` or ``unix://`` URL."""
+    text = str(raw or "").strip()
+    if not text:
+        return ""
+    allowed = "use redis://HOST[:PORT][/DB] (or rediss://, unix://PATH), or leave it empty"
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (raises ValueError on a port that is not a number from 0 to 65535)
+    except ValueError:
+        raise _wrong("NEWSSTEMMER_REDIS_URL", raw, allowed) from None
+    if parts.scheme in ("redis", "rediss") and parts.hostname or parts.scheme == "unix" and parts.path:
+        return text
+    raise _wrong("NEWSSTEMMER_REDIS_URL", raw, allowed)
 
 
 def _redis_prefix(value: Any) -> str:
     """The Redis key prefix: letters, digits and ``_.:-`` only (it is part of every key)."""
     text = str(value or "").strip()
     if not re.fullmatch(r"[\w.:-]{1,100}", text):
-        raise ValueError(f"NEWSSTEMMER_REDIS_PREFIX: {value!r}: use 1-100 letters, digits, '_', '.', ':' or '-'")
+        raise _wrong("NEWSSTEMMER_REDIS_PREFIX", value, "use 1-100 letters, digits, '_', '.', ':' or '-'")
     return text
 
 
 def _worker_timeout(raw: Any) -> float:
     """Seconds of silence after which a worker counts as dead (2 to 3600)."""
+    return _float("NEWSSTEMMER_WORKER_TIMEOUT", raw, 2.0, 3600.0)
+
+
+def _unknown_settings(settings: Any) -> None:
+    """A ``NEWSSTEMMER_*`` name that is no setting is a typo: say which one was meant."""
     try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {raw!r} is not a number of seconds") from None
-    if not 2 <= value <= 3600:
-        raise ValueError(f"NEWSSTEMMER_WORKER_TIMEOUT: {value} is not between 2 and 3600 seconds")
-    return value
+        names = [n for n in settings if isinstance(n, str) and n.startswith("NEWSSTEMMER_")]
+    except TypeError:
+        return
+    for name in names:
+        if name not in DEFAULTS:
+            close = difflib.get_close_matches(name, list(DEFAULTS), n=1)
+            hint = f"did you mean {close[0]}?" if close else "the README's settings table lists them"
+            raise SettingError(f"{name} is not a newsstemmer setting: {hint}")
+
+
+@contextmanager
+def stop_on_user_error() -> Iterator[None]:
+    """Turn a user's mistake (a :class:`SettingError`, Scrapy's ``UsageError``) raised
+    while a crawl is being set up into one line on stderr and exit status 1.
+
+    Under Scrapy's asyncio start an exception from a component's ``from_crawler`` (or
+    an add-on's ``update_settings``) arrives as "Task exception was never retrieved"
+    with a traceback; ``SystemExit`` leaves the event loop and the process at once,
+    and Python prints its message alone.
+    """
+    from scrapy.exceptions import UsageError
+
+    try:
+        yield
+    except (SettingError, UsageError) as exc:
+        raise SystemExit(f"newsstemmer: error: {exc}") from None
 
 
 def usable_cpus() -> int:
@@ -108,15 +234,12 @@ def usable_cpus() -> int:
 
 def _sidecar(raw: Any) -> bool:
     """``NEWSSTEMMER_SIDECAR``: ``auto`` (on when this process may use two CPUs or more), or a boolean."""
-    if isinstance(raw, str) and raw.strip().lower() == "auto":
-        return usable_cpus() >= 2
-    if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "yes", "on"):
-        return True
-    if isinstance(raw, str) and raw.strip().lower() in ("0", "false", "no", "off", ""):
-        return False
-    if isinstance(raw, (bool, int)):
-        return bool(raw)
-    raise ValueError(f"NEWSSTEMMER_SIDECAR: {raw!r} is not auto, True or False")
+    if isinstance(raw, str) and raw.strip().lower() in ("auto", ""):
+        return usable_cpus() >= 2 if raw.strip() else False
+    try:
+        return _bool("NEWSSTEMMER_SIDECAR", raw)
+    except SettingError:
+        raise _wrong("NEWSSTEMMER_SIDECAR", raw, "use auto, True or False") from None
 
 
 @dataclass(frozen=True)
@@ -162,52 +285,60 @@ class Config:
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
-        """Read a Scrapy ``Settings`` object (anything with ``get``/``getint``/``getbool``)."""
+        """Read and check a Scrapy ``Settings`` object (anything with ``get``).
+
+        Raises :class:`SettingError` (one sentence: the setting, the value, what is
+        allowed) for a value of the wrong type or out of range, or an unknown
+        ``NEWSSTEMMER_*`` name.
+        """
+        _unknown_settings(settings)
 
         def get(name: str) -> Any:
-            return settings.get(name, DEFAULTS[name])
+            value = settings.get(name, DEFAULTS[name])
+            return DEFAULTS[name] if value is None else value
 
-        def getint(name: str) -> int:
-            return settings.getint(name, DEFAULTS[name])
+        def flag(name: str) -> bool:
+            return _bool(name, get(name))
 
-        def getbool(name: str) -> bool:
-            return settings.getbool(name, DEFAULTS[name])
+        def whole(name: str, low: int, high: int | None = None) -> int:
+            return _int(name, get(name), low, high)
 
-        state_dir = Path(get("NEWSSTEMMER_STATE_DIR"))
-        def getfloat(name: str, low: float = 0.0, high: float = float("inf")) -> float:
-            value = settings.getfloat(name, DEFAULTS[name])
-            if not low <= value <= high:
-                raise ValueError(f"{name}: {value} is not between {low} and {high}")
-            return value
+        def number(name: str, low: float = 0.0, high: float | None = None) -> float:
+            return _float(name, get(name), low, high)
 
+        def share(name: str) -> float:
+            return _float(name, get(name), 0.0, 1.0)
+
+        state_dir = _folder("NEWSSTEMMER_STATE_DIR", get("NEWSSTEMMER_STATE_DIR"))
         return cls(
-            enabled=getbool("NEWSSTEMMER_ENABLED"),
+            enabled=flag("NEWSSTEMMER_ENABLED"),
             state_dir=state_dir,
-            patterns_dir=Path(get("NEWSSTEMMER_PATTERNS_DIR")),
-            min_pages=max(2, getint("NEWSSTEMMER_MIN_PAGES")),
-            max_depth=getint("NEWSSTEMMER_MAX_DEPTH"),
-            max_pages_per_site=getint("NEWSSTEMMER_MAX_PAGES_PER_SITE"),
-            include_non_articles=getbool("NEWSSTEMMER_INCLUDE_NON_ARTICLES"),
-            include_unmatched=getbool("NEWSSTEMMER_INCLUDE_UNMATCHED"),
-            single_page_method=_single_page_method(get("NEWSSTEMMER_SINGLE_PAGE_METHOD")),
-            section_model=getbool("NEWSSTEMMER_SECTION_MODEL"),
-            resume=getbool("NEWSSTEMMER_RESUME"),
-            demo_port=getint("NEWSSTEMMER_DEMO_PORT"),
+            patterns_dir=_folder("NEWSSTEMMER_PATTERNS_DIR", get("NEWSSTEMMER_PATTERNS_DIR")),
+            min_pages=whole("NEWSSTEMMER_MIN_PAGES", 2),
+            max_depth=whole("NEWSSTEMMER_MAX_DEPTH", 0),
+            max_pages_per_site=whole("NEWSSTEMMER_MAX_PAGES_PER_SITE", 1),
+            include_non_articles=flag("NEWSSTEMMER_INCLUDE_NON_ARTICLES"),
+            include_unmatched=flag("NEWSSTEMMER_INCLUDE_UNMATCHED"),
+            single_page_method=_single_page_method(settings.get("NEWSSTEMMER_SINGLE_PAGE_METHOD",
+                                                                DEFAULTS["NEWSSTEMMER_SINGLE_PAGE_METHOD"])),
+            section_model=flag("NEWSSTEMMER_SECTION_MODEL"),
+            resume=flag("NEWSSTEMMER_RESUME"),
+            demo_port=whole("NEWSSTEMMER_DEMO_PORT", 0, 65535),
             report=_report_dir(get("NEWSSTEMMER_REPORT"), state_dir),
-            report_pages=max(1, getint("NEWSSTEMMER_REPORT_PAGES")),
-            demo_day=getint("NEWSSTEMMER_DEMO_DAY"),
-            incremental=getbool("NEWSSTEMMER_INCREMENTAL"),
-            recheck_after=getfloat("NEWSSTEMMER_RECHECK_AFTER"),
-            update_min_change=getfloat("NEWSSTEMMER_UPDATE_MIN_CHANGE", 0.0, 1.0),
-            sitemaps=getbool("NEWSSTEMMER_SITEMAPS"),
-            feeds=getbool("NEWSSTEMMER_FEEDS"),
-            drift_coverage=getfloat("NEWSSTEMMER_DRIFT_COVERAGE", 0.0, 1.0),
-            drift_min_pages=max(1, getint("NEWSSTEMMER_DRIFT_MIN_PAGES")),
-            drift_sample=max(0, getint("NEWSSTEMMER_DRIFT_SAMPLE")),
-            retire_after_runs=max(1, getint("NEWSSTEMMER_RETIRE_AFTER_RUNS")),
-            health_min_coverage=getfloat("NEWSSTEMMER_HEALTH_MIN_COVERAGE", 0.0, 1.0),
-            health_max_error_rate=getfloat("NEWSSTEMMER_HEALTH_MAX_ERROR_RATE", 0.0, 1.0),
-            redis_url=str(get("NEWSSTEMMER_REDIS_URL") or "").strip(),
+            report_pages=whole("NEWSSTEMMER_REPORT_PAGES", 1),
+            demo_day=whole("NEWSSTEMMER_DEMO_DAY", 1, DEMO_LAST_DAY),
+            incremental=flag("NEWSSTEMMER_INCREMENTAL"),
+            recheck_after=number("NEWSSTEMMER_RECHECK_AFTER"),
+            update_min_change=share("NEWSSTEMMER_UPDATE_MIN_CHANGE"),
+            sitemaps=flag("NEWSSTEMMER_SITEMAPS"),
+            feeds=flag("NEWSSTEMMER_FEEDS"),
+            drift_coverage=share("NEWSSTEMMER_DRIFT_COVERAGE"),
+            drift_min_pages=whole("NEWSSTEMMER_DRIFT_MIN_PAGES", 1),
+            drift_sample=whole("NEWSSTEMMER_DRIFT_SAMPLE", 0),
+            retire_after_runs=whole("NEWSSTEMMER_RETIRE_AFTER_RUNS", 1),
+            health_min_coverage=share("NEWSSTEMMER_HEALTH_MIN_COVERAGE"),
+            health_max_error_rate=share("NEWSSTEMMER_HEALTH_MAX_ERROR_RATE"),
+            redis_url=_redis_url(get("NEWSSTEMMER_REDIS_URL")),
             redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
             worker_timeout=_worker_timeout(get("NEWSSTEMMER_WORKER_TIMEOUT")),
             sidecar=_sidecar(get("NEWSSTEMMER_SIDECAR")),

@@ -554,12 +554,17 @@ class SiteLearner:
         self.stats.inc_value(STATS + name, n)
 
     def summary(self) -> str:
-        """One line on what newsstemmer did in this crawl (logged at close)."""
-        get = lambda k: self.stats.get_value(STATS + k, 0)  # noqa: E731
+        """One line on what newsstemmer did in this crawl (logged at close), in the words of
+        its stats and ``health.jsonl``: what was sent to the feeds (new, updated), what was
+        known already (unchanged, not fetched), and how each page was read."""
+        get = lambda k: int(self.stats.get_value(STATS + k, 0) or 0)  # noqa: E731
         return (
-            f"newsstemmer: {get('pages')} pages crawled; {get('items_extracted')} articles extracted, "
-            f"{get('items_unmatched')} unmatched, {get('non_articles')} non-articles, "
-            f"{get('pages_failed')} failed; {get('pages_buffered')} buffered, "
+            f"newsstemmer: {get('pages')} pages crawled, {get('pages_failed')} failed; "
+            f"articles sent: {get('items_new') + get('items_updated')} ({get('items_new')} new, "
+            f"{get('items_updated')} updated); known and not sent: {get('items_unchanged')} unchanged, "
+            f"{get('skipped_fresh')} not fetched (checked recently), {get('not_modified')} not modified; "
+            f"pages read: {get('items_extracted')} articles by a learned layout, {get('items_unmatched')} unmatched "
+            f"(single-page method), {get('non_articles')} non-articles; {get('pages_buffered')} buffered, "
             f"{get('sites_learned')} sites learned (patterns in {self.config.patterns_dir}), "
             f"{get('pages_left_in_buffer')} pages left in the buffer"
         )

@@ -10,19 +10,36 @@ import argparse
 import json
 import sys
 import time
+from typing import NoReturn
 
 from .server import DemoServer
 from .site import build_site
+
+DESCRIPTION = """\
+Serve the demo news site on 127.0.0.1 until interrupted, or write its pages to a folder
+(--out DIR).
+
+python -m newsstemmer.demo truth --day N prints one JSON object per article live on
+day N, with the keys path, title, body, published and updated: the truth the demo
+crawl is scored against.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake told in one line (the usage is one --help away)."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     truth = bool(argv) and argv[0] == "truth"
-    ap = argparse.ArgumentParser(prog="python -m newsstemmer.demo" + (" truth" if truth else ""),
-                                 description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=7)
+    ap = _Parser(prog="python -m newsstemmer.demo" + (" truth" if truth else ""),
+                                 description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=7, help="the random seed the site is made from (default: 7)")
     ap.add_argument("--day", type=int, default=1, help="the demo day (1: the original site; 3 on: redesigned)")
-    ap.add_argument("--articles", type=int, default=120)
+    ap.add_argument("--articles", type=int, default=120, help="articles on day 1 (default: 120)")
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
     ap.add_argument("--out", metavar="DIR", help="write the pages to DIR instead of serving them")
     args = ap.parse_args(argv[1:] if truth else argv)

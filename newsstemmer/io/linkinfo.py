@@ -22,6 +22,7 @@ from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import NewsstemmerError
+from ..layout.patterns import json_problem
 from ..page import Page
 from .files import PageFile, page_url
 from .warc import same_site_links
@@ -106,7 +107,7 @@ def load_linkinfo(path: str) -> LinkInfo:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise LinkInfoError(f"{where}: invalid JSON at column {exc.colno}: {exc.msg}") from None
+            raise LinkInfoError(f"{where}: {json_problem(exc)}") from None
         if not isinstance(obj, dict):
             raise LinkInfoError(f"{where}: expected a JSON object, got {_json_type(obj)}")
         url, source = obj.get("url"), obj.get("source")

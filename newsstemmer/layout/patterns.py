@@ -36,6 +36,8 @@ __all__ = [
     "LayoutPattern",
     "SitePatterns",
     "PatternFileError",
+    "current_umask",
+    "json_problem",
     "pattern_file_name",
     "write_atomically",
 ]
@@ -49,7 +51,8 @@ ROLES = ("title", "main", "sub", "static")
 def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None = None) -> Path:
     """Write a UTF-8 text file atomically (a temporary file beside it, synced, then renamed):
     a reader sees the old file or the new one, never half.  ``mode``: its permissions
-    (default: the temporary file's, readable by its owner only)."""
+    (default: those of any new file, 0666 less the process's umask; the temporary file
+    itself is made readable by its owner only)."""
     import tempfile  # (only to write: reading pattern files does not load it)
 
     target = Path(path)
@@ -60,8 +63,7 @@ def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None =
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, 0o666 & ~current_umask() if mode is None else mode)
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -70,6 +72,29 @@ def write_atomically(path: str | os.PathLike[str], text: str, mode: int | None =
             pass
         raise
     return target
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """A JSON error as a whole phrase: ``unterminated string starting at line 1, column 7``
+    (the decoder's own message ends with "at", its position kept apart)."""
+    msg = exc.msg.strip()
+    msg = msg[:-3] if msg.endswith(" at") else msg
+    return f"invalid JSON: {msg[:1].lower()}{msg[1:]} at line {exc.lineno}, column {exc.colno}."
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux's
+    ``/proc/self/status``): setting and restoring it races with threads writing files."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def pattern_file_name(site: str) -> str:
@@ -221,9 +246,7 @@ class SitePatterns:
         except UnicodeDecodeError:
             raise PatternFileError(f"{p}: not a pattern file (not UTF-8 text)") from None
         except json.JSONDecodeError as exc:
-            raise PatternFileError(
-                f"{p}: corrupt pattern file: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-            ) from None
+            raise PatternFileError(f"{p}: corrupt pattern file: {json_problem(exc)}") from None
         try:
             return cls.from_dict(data)
         except PatternFileError as exc:

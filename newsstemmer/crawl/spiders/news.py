@@ -32,6 +32,7 @@ sitemaps (``robots.txt``, ``/sitemap.xml``; ``NEWSSTEMMER_SITEMAPS``) and feeds
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
 from urllib.parse import urldefrag, urljoin, urlparse, urlsplit
@@ -47,7 +48,7 @@ from scrapy.utils.response import get_base_url
 from ...dom.decoding import BinaryContentError, decode_html
 from ...dom.parse import parse_html
 from ...layout.learning import site_of
-from ..config import Config
+from ..config import Config, stop_on_user_error
 from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
 from ..items import ArticleItem, FetchedPage
 from ..learner import STATS, page_failed
@@ -72,10 +73,12 @@ SITEMAP_DEPTH_META = "newsstemmer_sitemap_depth"
 MAX_SITEMAP_DEPTH = 3
 
 
-def read_start_urls(urls: str | None = None, sites: str | None = None) -> list[str]:
+def read_start_urls(urls: str | None = None, sites: str | None = None, argument: str = "urls") -> list[str]:
     """Start URLs from ``-a urls=URL[,URL...]`` and ``-a sites=FILE`` (one per line, ``#`` comments).
 
-    A bare host name (``example.com``) becomes ``https://example.com/``.
+    A URL without a scheme (``example.com``, ``127.0.0.1:8766``) is tried over plain
+    ``http://``, with one warning naming the URLs; a URL that is not a usable http(s) URL
+    raises :class:`~scrapy.exceptions.UsageError` with one sentence.
     """
     raw: list[str] = []
     if urls:
@@ -85,19 +88,46 @@ def read_start_urls(urls: str | None = None, sites: str | None = None) -> list[s
         try:
             text = path.read_text(encoding="utf-8-sig")
         except OSError as exc:
-            raise UsageError(f"cannot read the sites file {sites}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot read the sites file {sites}: {exc.strerror or exc}.") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"the sites file {sites} is not UTF-8 text: give one URL per line.") from None
         for line in text.splitlines():
             line = line.split("#", 1)[0].strip()
             if line:
                 raw.append(line)
     out = []
+    guessed = []
     for u in raw:
         if "://" not in u:
-            u = f"https://{u.strip('/')}/"
-        if urlsplit(u).scheme not in ("http", "https"):
-            raise UsageError(f"not an http(s) start URL: {u}")
-        out.append(u)
+            if _OTHER_SCHEME.match(u):  # mailto:..., javascript:... (host:port is no scheme)
+                raise UsageError(f"-a {argument}: {u} is not an http(s) URL; give URLs like https://example.com/.")
+            guessed.append(u)
+            u = f"http://{u.strip('/')}/"
+        out.append(_checked_url(u, argument))
+    if guessed:
+        log.warning("newsstemmer: %s without a scheme: trying http:// (write https://%s for https)",
+                    ", ".join(guessed), guessed[0].strip("/"))
     return list(dict.fromkeys(out))
+
+
+_OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?!\d)")
+_HOST = re.compile(r"[A-Za-z0-9_.~-]+|\[[0-9A-Fa-f:.]+\]")
+
+
+def _checked_url(url: str, argument: str) -> str:
+    """``url`` if it is an http(s) URL with a host (and a port that is a number), else a UsageError."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a ValueError for a port that is no number from 0 to 65535)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https"):
+        raise UsageError(f"-a {argument}: {url} is not an http(s) URL; give URLs like https://example.com/.")
+    host = parts.netloc.rsplit("@", 1)[-1]
+    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    if not host or not _HOST.fullmatch(host):
+        raise UsageError(f"-a {argument}: {url} has no valid host name; give URLs like https://example.com/.")
+    return url
 
 
 class NewsSpider(scrapy.Spider):
@@ -106,9 +136,9 @@ class NewsSpider(scrapy.Spider):
     def __init__(self, *args: Any, urls: str | None = None, sites: str | None = None, feeds: str | None = None,
                  sitemaps: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.start_urls = read_start_urls(urls, sites)
-        self.feed_urls = read_start_urls(feeds)
-        self.sitemap_urls = read_start_urls(sitemaps)
+        self.start_urls = read_start_urls(urls, sites, "urls" if urls or not sites else "sites")
+        self.feed_urls = read_start_urls(feeds, argument="feeds")
+        self.sitemap_urls = read_start_urls(sitemaps, argument="sitemaps")
         self.config = Config()
         # for pages newsstemmer cannot parse (link_reading.tree_links reads the others): every anchor,
         # not only the first per URL; Scrapy's extension filter is applied by _same_site_links
@@ -127,13 +157,16 @@ class NewsSpider(scrapy.Spider):
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "NewsSpider":
-        spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.config = Config.from_settings(crawler.settings)
-        if not spider.start_urls:
-            if spider.config.redis_url:
-                raise UsageError("NEWSSTEMMER_REDIS_URL is set: give every worker the same start URLs "
-                                 "(-a urls=URL[,URL...] or -a sites=FILE); the demo site is for one process")
-            _demo_module()  # fail now, with a clear message, if there is no demo site
+        # A wrong setting or argument stops the crawl here, before anything is fetched,
+        # with one line (stop_on_user_error) instead of a traceback.
+        with stop_on_user_error():
+            spider = super().from_crawler(crawler, *args, **kwargs)
+            spider.config = Config.from_settings(crawler.settings)
+            if not spider.start_urls:
+                if spider.config.redis_url:
+                    raise UsageError("NEWSSTEMMER_REDIS_URL is set, and the demo site is for one process: "
+                                     "give every worker the same start URLs (-a urls=URL[,URL...] or -a sites=FILE).")
+                _demo_module()  # fail now, with a clear message, if there is no demo site
         crawler.signals.connect(spider._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._spider_closed, signal=signals.spider_closed)
         return spider
@@ -491,6 +524,6 @@ def _demo_module() -> Any:
     except ImportError as exc:
         raise UsageError(
             "no start URLs: pass -a urls=URL[,URL...] or -a sites=FILE "
-            f"(the demo site, newsstemmer.demo, is not available: {exc})"
+            f"(the demo site, newsstemmer.demo, is not available: {exc})."
         ) from None
     return demo

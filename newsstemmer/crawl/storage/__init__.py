@@ -18,9 +18,10 @@ from __future__ import annotations
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ..config import Config
+from ..config import Config, SettingError, stop_on_user_error
 from .base import AnchorStore, EmitRecord, FetchRecord, FrontierStore, HistoryStore, PageStore, PatternStore, SiteLeases
 from .local import FolderPatterns, LocalEmits, LocalLeases
+from .redis_keys import RedisUnavailable
 from .sqlite_anchors import LinkInfo
 from .sqlite_buffer import PageBuffer
 from .sqlite_fetchlog import FetchLog
@@ -64,7 +65,11 @@ class Storage:
         found = _BY_CRAWLER.get(crawler)
         if found is None:
             name = getattr(getattr(crawler, "spidercls", None), "name", None) or "news"
-            found = _BY_CRAWLER[crawler] = cls(Config.from_settings(crawler.settings), name)
+            with stop_on_user_error():  # (at the crawl's start: a wrong setting or no Redis server is one line)
+                try:
+                    found = _BY_CRAWLER[crawler] = cls(Config.from_settings(crawler.settings), name)
+                except RedisUnavailable as exc:
+                    raise SettingError(str(exc)) from None
         return found
 
     # -- handles on the stores (SQLite: one per thread; the learner's rounds open their own) --

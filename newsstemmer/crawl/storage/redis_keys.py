@@ -66,7 +66,8 @@ def client(url: str) -> Any:
                                         health_check_interval=30)
             conn.ping()
         except (ValueError, redis.RedisError) as exc:
-            raise RedisUnavailable(f"NEWSSTEMMER_REDIS_URL={url}: cannot use this Redis server: {exc}") from None
+            raise RedisUnavailable(f"NEWSSTEMMER_REDIS_URL = {url!r}: no usable Redis server there "
+                                   f"({str(exc).rstrip('.')}); start one or correct the URL.") from None
         _CLIENTS[url] = conn
         return conn
 
