@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from newsstemmer import Page
@@ -102,3 +104,42 @@ def test_metadata_scores() -> None:
     assert same_day("2024-05-02T10:00", "2024-05-02") and not same_day(None, "2024-05-02")
     assert author_f1(["Ann Lee"], ["By Ann Lee", "Bo Kim"]) == pytest.approx(2 / 3)
     assert author_f1([], []) == 1.0
+
+
+def test_the_demo_japanese_articles_get_their_date_line_with_its_time() -> None:
+    from newsstemmer.demo.site import build_site
+
+    site = build_site()
+    japanese = [p for p in site.articles() if p.lang == "ja"]
+    assert len(japanese) >= 20
+    for p in japanese:
+        url = "http://127.0.0.1:8000" + p.path
+        meta = article_metadata(Page(p.decoded, url=url).tree, url)
+        # the page's only date is "2026年8月7日 11時21分" under the headline (Tokyo time, no zone
+        # written) and the day in its URL
+        shown = datetime.fromisoformat(p.published).astimezone(timezone(timedelta(hours=9)))
+        assert meta.published == shown.strftime("%Y-%m-%dT%H:%M"), p.path
+        assert meta.meta_source["published"] == "text"
+        assert meta.language == "ja" and meta.canonical_url == url
+
+
+def test_the_chain_gives_articles_their_metadata_unless_told_not_to() -> None:
+    import json
+
+    from newsstemmer import extract
+    from newsstemmer.combine.extract import ExtractOptions
+
+    url = "https://zeitung.test/2024/05/02/brand"
+    html = PAGE.format(ld=LD)
+    article = extract(html, url=url)
+    assert article.authors == ["Anna Berg"] and article.published.startswith("2024-05-02T10:15")
+    assert article.language == "de-DE" and article.site_name == "Die Zeitung" and article.tags == ["Feuer", "Stadt"]
+    assert article.meta_source["authors"] == "json-ld" and "title" not in article.meta_source
+    record = article.to_json_dict()
+    keys = list(record)
+    assert keys[:9] == ["source", "url", "title", "body", "matched", "method", "pattern", "score", "is_article"]
+    assert keys[9:] == ["published", "modified", "authors", "language", "section", "tags", "description", "image",
+                        "canonical_url", "site_name", "meta_source"]
+    json.dumps(record)
+    bare = extract(html, url=url, options=ExtractOptions(fallback="region", metadata=False))
+    assert bare.body == article.body and bare.authors == [] and bare.published is None and bare.meta_source == {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -236,13 +237,22 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
         iso = parse_date(value)
         if iso:
             return iso, "html"
-    iso = date_in_url(url)
-    if iso:
-        return iso, "url"
+    in_url = date_in_url(url)
     iso = _date_near_headline(_hood(tree, facts))
+    if in_url and not (iso and len(iso) > 10 and _days_apart(iso, in_url) <= 1):
+        # (the date line is taken when it also gives the time, on the URL's day or the next
+        # or previous one: URLs are often dated in UTC, date lines in local time)
+        return in_url, "url"
     if iso:
         return iso, "text"
     return None, None
+
+
+def _days_apart(a: str, b: str) -> int:
+    try:
+        return abs((date.fromisoformat(a[:10]) - date.fromisoformat(b[:10])).days)
+    except ValueError:
+        return 99
 
 
 @dataclass
