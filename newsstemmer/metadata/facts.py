@@ -9,6 +9,7 @@ page's own headlines.  Nothing here decides between sources: :mod:`.fields` does
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,11 +27,10 @@ ARTICLE_TYPES = frozenset({
 })
 _MAX_LD_CHARS = 500_000  # a larger script is an app's state, not the page's description
 _MAX_LD_NODES = 2_000
-_CAMEL = ("author", "creator", "datePublished", "dateCreated", "dateModified", "headline", "articleSection",
-          "inLanguage", "keywords", "publisher")
-_ITEMPROPS = frozenset(p.lower() for p in _CAMEL)
-#: how pages spell each property (a case-insensitive regex search of the text costs ~30x more)
-_SPELLINGS = {p.lower(): tuple({p, p.lower(), p.upper(), p[0].upper() + p[1:]}) for p in _CAMEL}
+_ITEMPROPS = frozenset({"author", "creator", "datepublished", "datecreated", "datemodified", "headline",
+                        "articlesection", "inlanguage", "keywords", "publisher"})
+#: ``itemprop`` attributes in a page's text, as written (a case-insensitive search costs ~30x more)
+_ITEMPROP_ATTRS = tuple(re.compile(rf"""{w}\s*=\s*["']?([^"'>]+)""") for w in ("itemprop", "itemProp", "ITEMPROP"))
 _ITEMPROP_XPATH = etree.XPath("//*[@itemprop]")
 
 
@@ -57,6 +57,7 @@ class PageFacts:
     neighbourhood: Any = None  # the headline's surroundings, walked on first need (fields._neighbourhood)
     tree: Any = field(default=None, repr=False)
     html: str | None = field(default=None, repr=False)
+    _named: frozenset[str] | None = field(default=None, repr=False)  # itemprop values in the html
     _items: dict[str, list[tuple[str, Any]]] | None = field(default=None, repr=False)
     _times: list[tuple[str, Any]] | None = field(default=None, repr=False)
     _author_links: list[str] | None = field(default=None, repr=False)
@@ -85,8 +86,11 @@ class PageFacts:
 
         With the page's ``html`` known, a property its text never names is not searched
         for (a substring test instead of a pass over the tree)."""
-        if self._items is None and self.html is not None and not any(w in self.html for w in _SPELLINGS[prop]):
-            return []
+        if self._items is None and self.html is not None:
+            if self._named is None:
+                self._named = _props_named(self.html)
+            if prop not in self._named:
+                return []
         return self.items.get(prop, [])
 
     @property
@@ -178,6 +182,12 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
                     facts.h1_element = el
     facts.ld, facts.ld_articles = _json_ld(scripts)
     return facts
+
+
+def _props_named(html: str) -> frozenset[str]:
+    """The (lower-cased) microdata properties a page's text names."""
+    return frozenset(prop for pattern in _ITEMPROP_ATTRS for value in pattern.findall(html)
+                     for prop in value.lower().split())
 
 
 def _microdata(tree: Any) -> dict[str, list[tuple[str, Any]]]:
