@@ -53,7 +53,7 @@ class PageFacts:
     lang: str | None = None
     title: str | None = None  # <title>
     h1: list[str] = field(default_factory=list)
-    h1_element: Any = None  # the first <h1> with text
+    h1_elements: list[Any] = field(default_factory=list)  # the elements of ``h1``, in the same order
     neighbourhood: Any = None  # the headline's surroundings, walked on first need (fields._neighbourhood)
     tree: Any = field(default=None, repr=False)
     html: str | None = field(default=None, repr=False)
@@ -178,8 +178,7 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
             text = _text(el)
             if text:
                 facts.h1.append(text)
-                if facts.h1_element is None:
-                    facts.h1_element = el
+                facts.h1_elements.append(el)
     facts.ld, facts.ld_articles = _json_ld(scripts)
     return facts
 

@@ -140,13 +140,28 @@ def _strip_site(title: str, site_name: str | None, host: str) -> str:
     return title
 
 
-def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+def _own_titles(facts: PageFacts) -> tuple[str | None, tuple[str, str] | None, list[str]]:
+    """The page's titles for itself: JSON-LD headline, ``og:title``, and all of them with ``<title>``."""
     ld = next((_ld_text(v) for v, _ in _ld_values(facts, "headline", any_node=False)), None)
     og = facts.first_meta("og:title", "twitter:title")
-    own = [t for t in (ld, og[1] if og else None, facts.title) if t]
-    for h1 in facts.h1[:3]:
+    return ld, og, [t for t in (ld, og[1] if og else None, facts.title) if t]
+
+
+def _headline_index(facts: PageFacts) -> int | None:
+    """Which of the first ``<h1>`` is the headline: the first that agrees with the page's own
+    titles (a site's logo is often an ``<h1>`` too), or None."""
+    own = _own_titles(facts)[2]
+    for i, h1 in enumerate(facts.h1[:3]):
         if 3 <= len(h1) <= 300 and any(_dice(h1, t) >= 0.6 for t in own):
-            return h1, "html"
+            return i
+    return None
+
+
+def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+    ld, og, _ = _own_titles(facts)
+    at = _headline_index(facts)
+    if at is not None:
+        return facts.h1[at], "html"
     if ld:
         return ld, "json-ld"
     if og:
@@ -273,6 +288,8 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
         return hood
     lines, bylines = hood.lines, hood.bylines
     at = -1
+    agreed = _headline_index(facts) if facts.h1 else None
+    headline = facts.h1_elements[agreed] if agreed is not None else None  # else the first <h1>
     skip = 0
     try:
         for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -283,7 +300,7 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
                 if skip or tag in _SKIP_TAGS:
                     skip += 1
                     continue
-                if at < 0 and tag == "h1" and facts.h1:
+                if at < 0 and tag == "h1" and facts.h1 and (headline is None or el is headline):
                     at = len(lines)
                 marks = el.get("class") or el.get("id")
                 if marks and _BYLINE_MARK.search(marks):
