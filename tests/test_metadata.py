@@ -33,6 +33,9 @@ def test_machine_dates(text: str, iso: str | None) -> None:
     ("2026년 1월 29일 오전", "2026-01-29"),
     ("Posted 07.08.2026", "2026-08-07"),
     ("Submitted by ann on Wed, 10/17/2018 - 12:17", "2018-10-17"),
+    ("Saturday, May 18th, 2019 at 3:16pm", "2019-05-18T15:16"),
+    ("May 18, 2019 12:05 a.m.", "2019-05-18T00:05"),
+    ("Posted 07.08.2026 9:05 PM", "2026-08-07T21:05"),
     ("No date here, only 2018 campaigns", None),
 ])
 def test_written_dates(line: str, iso: str | None) -> None:

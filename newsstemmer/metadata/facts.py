@@ -29,8 +29,9 @@ _MAX_LD_CHARS = 500_000  # a larger script is an app's state, not the page's des
 _MAX_LD_NODES = 2_000
 _ITEMPROPS = frozenset({"author", "creator", "datepublished", "datecreated", "datemodified", "headline",
                         "articlesection", "inlanguage", "keywords", "publisher"})
-#: ``itemprop`` attributes in a page's text, as written (a case-insensitive search costs ~30x more)
-_ITEMPROP_ATTRS = tuple(re.compile(rf"""{w}\s*=\s*["']?([^"'>]+)""") for w in ("itemprop", "itemProp", "ITEMPROP"))
+#: how pages write the ``itemprop`` attribute (a case-insensitive search costs ~30x more)
+_ITEMPROP_SPELLINGS = ("itemprop", "itemProp", "ITEMPROP")
+_ATTR_VALUE = re.compile(r"""\s*=\s*["']?([^"'>]+)""")
 _ITEMPROP_XPATH = etree.XPath("//*[@itemprop]")
 
 
@@ -185,8 +186,15 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
 
 def _props_named(html: str) -> frozenset[str]:
     """The (lower-cased) microdata properties a page's text names."""
-    return frozenset(prop for pattern in _ITEMPROP_ATTRS for value in pattern.findall(html)
-                     for prop in value.lower().split())
+    named: set[str] = set()
+    for word in _ITEMPROP_SPELLINGS:  # (str.find: a regex scan of the whole text costs ~5x more)
+        at = html.find(word)
+        while at >= 0:
+            value = _ATTR_VALUE.match(html, at + len(word))
+            if value:
+                named.update(value.group(1).lower().split())
+            at = html.find(word, at + len(word))
+    return frozenset(named)
 
 
 def _microdata(tree: Any) -> dict[str, list[tuple[str, Any]]]:
