@@ -54,6 +54,14 @@ def test_names() -> None:
     assert split_names("https://www.facebook.com/someone") == []
     assert names_from_ld([{"@type": "Person", "name": "Ann Lee"}, {"name": "Bo Kim"}]) == ["Ann Lee", "Bo Kim"]
     assert names_in_text("By Jane Doe Twitter | Updated May 3, 2024") == ["Jane Doe"]
+    # bylines whose parts were glued together by the markup, or end with a date
+    assert names_in_text("Written byAAA Travel Editor") == ["AAA Travel Editor"]
+    assert names_in_text("Scott MattonMarch 4, 2026") == ["Scott Matton"]
+    assert names_in_text("Cazzy MagennisLast Updated:August 3") == ["Cazzy Magennis"]
+    assert names_in_text("Oleg Parashchak Jul 3, 2025") == ["Oleg Parashchak"]
+    assert names_in_text("Pamela Geller - on November 3, 2019") == ["Pamela Geller"]
+    assert names_in_text("By Theresa May") == ["Theresa May"] and names_in_text("Byron Smith") == ["Byron Smith"]
+    assert names_in_text("By Rachel MacDonald") == ["Rachel MacDonald"]
 
 
 PAGE = """<html lang="de_DE"><head><title>Großer Brand - Die Zeitung</title>
