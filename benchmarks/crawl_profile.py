@@ -43,7 +43,7 @@ STEPS = (
     ("core.parse_html", "newsstemmer.page", "parse_html"),
     ("page_blocks", "newsstemmer.layout.blocks", "page_blocks"),
     ("single_page", "newsstemmer.crawl.rounds", "_single_page"),
-    ("page_metadata", "newsstemmer.crawl.rounds", "page_metadata"),
+    ("add_metadata", "newsstemmer.combine.extract", "add_metadata"),
     ("visible_text", "newsstemmer.crawl.rounds", "visible_text"),
     ("learner.round_done", "newsstemmer.crawl.learner", "SiteLearner._round_done"),
     ("learner.spider_closed", "newsstemmer.crawl.learner", "SiteLearner.spider_closed"),

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Article"]
+__all__ = ["METADATA_FIELDS", "Article"]
+
+#: The page's own metadata an article carries (:mod:`newsstemmer.metadata`), in output order.
+METADATA_FIELDS = ("published", "modified", "authors", "language", "section", "tags", "description", "image",
+                   "canonical_url", "site_name", "meta_source")
 
 
 @dataclass
 class Article:
-    """What extraction gives for one page."""
+    """What extraction gives for one page.
+
+    Beside title and body, the page's own metadata (filled by the method chain,
+    :mod:`newsstemmer.combine.extract`, unless ``ExtractOptions(metadata=False)``):
+    ``authors``, ``published`` and ``modified`` (ISO 8601), ``language`` (BCP 47),
+    ``section``, ``tags``, ``description``, ``image``, ``canonical_url``, ``site_name``;
+    ``meta_source`` names each filled field's source (``json-ld``, ``microdata``,
+    ``opengraph``, ``meta``, ``html``, ``url``, ``text``).
+    """
 
     url: str | None
     title: str
@@ -22,6 +34,17 @@ class Article:
     source: str | None = None
     sections: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    section: str | None = None
+    tags: list[str] = field(default_factory=list)
+    description: str | None = None
+    image: str | None = None
+    canonical_url: str | None = None
+    site_name: str | None = None
+    meta_source: dict[str, str] = field(default_factory=dict)
 
     def to_json_dict(self) -> dict[str, object]:
         """The object printed per page by ``newsstemmer extract``."""
@@ -36,6 +59,8 @@ class Article:
             "score": None if self.score is None else round(self.score, 4),
             "is_article": self.is_article,
         }
+        for name in METADATA_FIELDS:
+            out[name] = getattr(self, name)
         if self.error:
             out["error"] = self.error
         return out

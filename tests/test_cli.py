@@ -691,3 +691,19 @@ def test_extract_redoes_the_chunks_a_worker_held_when_it_dies(site: Path, patter
     assert (code2, out2) == (code1, out1)
     died = re.search(r"a worker process died; its (\d+) page\(s\) are extracted in this process", err2)
     assert died and int(died[1]) >= cli_extract.CHUNK  # the chunk it was on, and the next if it had it
+
+
+def test_extract_prints_each_page_metadata_and_leaves_it_out_when_asked(site: Path, patterns: Path, capsys):
+    files = [str(f) for f in article_files(site)]
+    for argv in (("-p", str(patterns)), ("--method", "region")):  # the chain; a single method alone
+        code, out, err = run(capsys, "extract", "-q", *argv, *files)
+        assert code == 0, err
+        for i, rec in enumerate(records(out)):
+            assert list(rec)[9:] == ["published", "modified", "authors", "language", "section", "tags",
+                                     "description", "image", "canonical_url", "site_name", "meta_source"]
+            assert rec["canonical_url"] == f"https://news.example.com/2024/story-{i}.html"
+            assert rec["meta_source"]["canonical_url"] == "html"
+    code, out, err = run(capsys, "extract", "-q", "--no-metadata", "-p", str(patterns), *files)
+    assert code == 0, err
+    for rec in records(out):
+        assert rec["canonical_url"] is None and rec["authors"] == [] and rec["meta_source"] == {}

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from newsstemmer.crawl.incremental import article_change, body_change, content_hash
-from newsstemmer.crawl.metadata import page_metadata, visible_text
 from newsstemmer.dom.parse import parse_html
+from newsstemmer.dom.text import visible_text
+from newsstemmer.metadata import article_metadata
 
 BASE = "http://127.0.0.1:8765"
 PARAS = ["The council met on Monday to discuss the new harbour plan and its costs for the town.",
@@ -39,8 +40,8 @@ def test_change_measure_tells_an_update_from_a_body_cut_anew():
 ])
 def test_published_date_from_page_metadata(head, body, expected):
     tree = parse_html(f'<html><head>{head}<link rel="Canonical" href="/a/b.html"></head><body>{body}</body></html>')
-    meta = page_metadata(tree, BASE + "/a/b.html?utm=1")
-    assert meta.published == expected and meta.canonical == BASE + "/a/b.html"
+    meta = article_metadata(tree, BASE + "/a/b.html?utm=1")
+    assert meta.published == expected and meta.canonical_url == BASE + "/a/b.html"
 
 
 def test_visible_text_is_the_body_text_with_element_boundaries_kept():

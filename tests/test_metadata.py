@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from newsstemmer import Page
@@ -31,6 +33,9 @@ def test_machine_dates(text: str, iso: str | None) -> None:
     ("2026년 1월 29일 오전", "2026-01-29"),
     ("Posted 07.08.2026", "2026-08-07"),
     ("Submitted by ann on Wed, 10/17/2018 - 12:17", "2018-10-17"),
+    ("Saturday, May 18th, 2019 at 3:16pm", "2019-05-18T15:16"),
+    ("May 18, 2019 12:05 a.m.", "2019-05-18T00:05"),
+    ("Posted 07.08.2026 9:05 PM", "2026-08-07T21:05"),
     ("No date here, only 2018 campaigns", None),
 ])
 def test_written_dates(line: str, iso: str | None) -> None:
@@ -49,6 +54,14 @@ def test_names() -> None:
     assert split_names("https://www.facebook.com/someone") == []
     assert names_from_ld([{"@type": "Person", "name": "Ann Lee"}, {"name": "Bo Kim"}]) == ["Ann Lee", "Bo Kim"]
     assert names_in_text("By Jane Doe Twitter | Updated May 3, 2024") == ["Jane Doe"]
+    # bylines whose parts were glued together by the markup, or end with a date
+    assert names_in_text("Written byAAA Travel Editor") == ["AAA Travel Editor"]
+    assert names_in_text("Scott MattonMarch 4, 2026") == ["Scott Matton"]
+    assert names_in_text("Cazzy MagennisLast Updated:August 3") == ["Cazzy Magennis"]
+    assert names_in_text("Oleg Parashchak Jul 3, 2025") == ["Oleg Parashchak"]
+    assert names_in_text("Pamela Geller - on November 3, 2019") == ["Pamela Geller"]
+    assert names_in_text("By Theresa May") == ["Theresa May"] and names_in_text("Byron Smith") == ["Byron Smith"]
+    assert names_in_text("By Rachel MacDonald") == ["Rachel MacDonald"]
 
 
 PAGE = """<html lang="de_DE"><head><title>Großer Brand - Die Zeitung</title>
@@ -102,3 +115,42 @@ def test_metadata_scores() -> None:
     assert same_day("2024-05-02T10:00", "2024-05-02") and not same_day(None, "2024-05-02")
     assert author_f1(["Ann Lee"], ["By Ann Lee", "Bo Kim"]) == pytest.approx(2 / 3)
     assert author_f1([], []) == 1.0
+
+
+def test_the_demo_japanese_articles_get_their_date_line_with_its_time() -> None:
+    from newsstemmer.demo.site import build_site
+
+    site = build_site()
+    japanese = [p for p in site.articles() if p.lang == "ja"]
+    assert len(japanese) >= 20
+    for p in japanese:
+        url = "http://127.0.0.1:8000" + p.path
+        meta = article_metadata(Page(p.decoded, url=url).tree, url)
+        # the page's only date is "2026年8月7日 11時21分" under the headline (Tokyo time, no zone
+        # written) and the day in its URL
+        shown = datetime.fromisoformat(p.published).astimezone(timezone(timedelta(hours=9)))
+        assert meta.published == shown.strftime("%Y-%m-%dT%H:%M"), p.path
+        assert meta.meta_source["published"] == "text"
+        assert meta.language == "ja" and meta.canonical_url == url
+
+
+def test_the_chain_gives_articles_their_metadata_unless_told_not_to() -> None:
+    import json
+
+    from newsstemmer import extract
+    from newsstemmer.combine.extract import ExtractOptions
+
+    url = "https://zeitung.test/2024/05/02/brand"
+    html = PAGE.format(ld=LD)
+    article = extract(html, url=url)
+    assert article.authors == ["Anna Berg"] and article.published.startswith("2024-05-02T10:15")
+    assert article.language == "de-DE" and article.site_name == "Die Zeitung" and article.tags == ["Feuer", "Stadt"]
+    assert article.meta_source["authors"] == "json-ld" and "title" not in article.meta_source
+    record = article.to_json_dict()
+    keys = list(record)
+    assert keys[:9] == ["source", "url", "title", "body", "matched", "method", "pattern", "score", "is_article"]
+    assert keys[9:] == ["published", "modified", "authors", "language", "section", "tags", "description", "image",
+                        "canonical_url", "site_name", "meta_source"]
+    json.dumps(record)
+    bare = extract(html, url=url, options=ExtractOptions(fallback="region", metadata=False))
+    assert bare.body == article.body and bare.authors == [] and bare.published is None and bare.meta_source == {}

@@ -9,6 +9,7 @@ targets are checked with the same scoring as ``benchmarks/monitor.py``.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import socket
 import subprocess
@@ -73,6 +74,14 @@ def test_day1_emits_every_article_with_its_dates_and_hash(days):
         path = urlsplit(item["url"]).path
         if path in truth and truth[path].lang == "en":
             assert item["published"] == truth[path].published  # article:published_time
+            assert item["authors"] and item["language"] == "en" and item["site_name"] == "The Meridian Courier"
+            assert item["meta_source"]["authors"] == "json-ld" and item["canonical_url"] == item["url"]
+        elif path in truth:  # Japanese: the only date is the line under the headline, in Tokyo time
+            shown = dt.datetime.fromisoformat(truth[path].published).astimezone(dt.timezone(dt.timedelta(hours=9)))
+            assert item["published"] == shown.strftime("%Y-%m-%dT%H:%M"), path
+            assert item["meta_source"]["published"] == "text" and item["language"] == "ja"
+    assert sum(truth[urlsplit(i["url"]).path].lang == "ja" for i in days[1]["items"]
+               if urlsplit(i["url"]).path in truth) >= 20
     assert "new articles where there usually are some... OK" in days[1]["log"]
     assert "... FAIL" not in days[1]["log"]
 

@@ -1,4 +1,5 @@
-"""``newsstemmer extract``: the title and body of each page, one JSON object per line on stdout.
+"""``newsstemmer extract``: the title and body of each page, one JSON object per line on stdout
+(with the page's own metadata: authors, dates, language, ...; ``--no-metadata`` leaves it out).
 
 ::
 
@@ -25,7 +26,7 @@ import os
 from typing import Callable, Iterator
 
 from ..article import Article
-from ..combine.extract import ExtractOptions, extract_with_patterns
+from ..combine.extract import ExtractOptions, add_metadata, extract_with_patterns
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
@@ -71,6 +72,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--include-sub", action="store_true", help="append SUB sections to the body")
     p.add_argument("--include-non-articles", action="store_true",
                    help="give the body of pages whose layout is not an article layout")
+    p.add_argument("--no-metadata", action="store_true",
+                   help="leave out the pages' own metadata (authors, dates, language, section, tags, ...)")
     p.add_argument("-j", "--jobs", type=non_negative_int, default=0, metavar="N",
                    help="processes that extract, this one included (default 0: one per core available; "
                    "1: this process alone)")
@@ -113,6 +116,8 @@ def extract_file(pf: PageFile, job: Job) -> tuple[dict[str, object], str | None]
             article.source = pf.source
             if not article.matched and not article.title:
                 article.title = page_title(page)
+        if options.metadata and not article.meta_source and (article.is_article or not article.matched):
+            add_metadata(article, page)  # (the chain fills it; a single method or the rules alone do not)
     except HTMLParseError as exc:
         return error_record(pf.source, str(exc), page.url), f"{pf.source}: error: {exc}"
     except Exception as exc:  # a core bug on one page must not stop the run
@@ -177,6 +182,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         pattern_threshold=args.pattern_threshold,
         include_sub=args.include_sub or None,
         include_non_articles=args.include_non_articles or None,
+        metadata=False if args.no_metadata else None,
     )
     # auto: the site's layouts, else the best single-page method; pattern: layouts only.
     # (the per-page choice of region's body runs with "auto" only: "pattern" is the layouts alone)

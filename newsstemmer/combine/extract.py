@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from ..article import Article
+from ..article import METADATA_FIELDS, Article
 from ..dom.walk import element_text
 from ..layout.blocks import BlockOptions, blocks_of
 from ..layout.matching import LayoutExtractOptions, extract_with_layouts
 from ..layout.patterns import SitePatterns
+from ..metadata import article_metadata
 from ..page import Page
 
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single
@@ -26,7 +27,7 @@ from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single
 if TYPE_CHECKING:
     from ..rules import RuleSet
 
-__all__ = ["ExtractOptions", "extract", "extract_with_patterns", "extract_with_rules"]
+__all__ = ["ExtractOptions", "add_metadata", "extract", "extract_with_patterns", "extract_with_rules"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,27 @@ class ExtractOptions(LayoutExtractOptions):
     # extras["region_choice"], written by `learn` with the section decision); others are
     # extracted as the layouts give them.
     page_choice: bool = True
+    # Give each article the page's own metadata (authors, dates, language, section, tags,
+    # description, image, canonical URL, site name: newsstemmer.metadata) from the same
+    # parse.  Pages a layout marks as not articles get none.
+    metadata: bool = True
+
+
+def add_metadata(article: Article, page: Page) -> Article:
+    """Fill ``article``'s metadata fields from ``page`` (its parsed tree); returns ``article``."""
+    meta = article_metadata(page.tree, page.url, html=page.html)
+    for name in METADATA_FIELDS:
+        setattr(article, name, getattr(meta, name))
+    article.meta_source.pop("title", None)  # (the article's title is the extraction's)
+    return article
+
+
+def _finished(article: Article, page: Page, opts: ExtractOptions) -> Article:
+    """The chain's last step: the page's metadata, where it is wanted."""
+    if opts.metadata and (article.is_article or not article.matched) and not article.error:
+        add_metadata(article, page)
+    return article
+
 
 def extract_with_patterns(
     page: Page,
@@ -61,9 +83,9 @@ def extract_with_patterns(
     opts = options or ExtractOptions()
     article = extract_with_layouts(page, site, opts, block_options)
     if not article.matched:
-        return extract_single(page, opts.fallback) if opts.fallback else article
+        return _finished(extract_single(page, opts.fallback) if opts.fallback else article, page, opts)
     if not opts.page_choice or not article.is_article:
-        return article
+        return _finished(article, page, opts)
     from .pagechoice_gate import CHOICE_KEY, needs_region  # no numpy: a cheap test first
 
     chosen = site.extras.get(CHOICE_KEY)
@@ -75,7 +97,7 @@ def extract_with_patterns(
             from .pagechoice import choose  # numpy and the models: only when needed
 
             article = choose(page, site, article, pw)
-    return article
+    return _finished(article, page, opts)
 
 
 def extract(
@@ -91,7 +113,8 @@ def extract(
     page = Page(html, url=url)
     opts = options or ExtractOptions(fallback=DEFAULT_SINGLE_PAGE_METHOD)
     if patterns is None:
-        return extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
+        article = extract_single(page, opts.fallback) if opts.fallback else Article(url, "", "", matched=False)
+        return _finished(article, page, opts)
     return extract_with_patterns(page, patterns, opts)
 
 

@@ -27,8 +27,7 @@ Modules:
   does besides (leases, heartbeat, patterns learned elsewhere, the common end);
 * :mod:`.patternfiles`: the pattern files (loading, new versions, retiring layouts);
 * scheduled monitoring: :mod:`.incremental` (send each article once, then its updates);
-  :mod:`.discovery` (feeds and sitemaps); :mod:`.metadata` (publication date, canonical
-  URL); :mod:`.monitor` (coverage, drift, health records, alerts);
+  :mod:`.discovery` (feeds and sitemaps); :mod:`.monitor` (coverage, drift, health records, alerts);
   :mod:`.spidermon_suite` (the optional Spidermon suite);
 * :mod:`.feeds`: a local feed storage that loses no written item to ``kill -9``;
 * :mod:`.testing`: a generated test site, a local server, running ``scrapy crawl``;

@@ -70,13 +70,18 @@ class ArticleItem:
     null (no layout applied; ``reason`` says why and ``body`` is empty).
     ``score`` is the share of the page's text the layout covers.
 
-    ``published`` is the page's publication date (its metadata, else a feed's);
-    ``first_seen`` when a crawl first emitted the article; ``content_hash`` a digest
-    of the body; ``version`` counts the versions emitted (``update`` is true from
-    the second on: the article changed since it was last emitted).  See
-    :mod:`newsstemmer.crawl.incremental`.  ``canonical`` (the page's canonical URL,
-    the key of incremental runs) and ``page_text`` (its visible text) are kept on
-    the object, not exported.
+    ``first_seen`` is when a crawl first emitted the article; ``content_hash`` a
+    digest of the body; ``version`` counts the versions emitted (``update`` is true
+    from the second on: the article changed since it was last emitted).  See
+    :mod:`newsstemmer.crawl.incremental`.
+
+    Then the page's own metadata (:mod:`newsstemmer.metadata`, the fields of
+    :class:`newsstemmer.Article`): ``published`` (its metadata, else a feed's or
+    sitemap's date), ``modified``, ``authors``, ``language``, ``section``, ``tags``,
+    ``description``, ``image``, ``canonical_url``, ``site_name`` and ``meta_source``
+    (each filled field's source).  ``canonical`` (the canonical URL, the key of
+    incremental runs) and ``page_text`` (the page's visible text) are kept on the
+    object, not exported.
     """
 
     url: str
@@ -90,11 +95,21 @@ class ArticleItem:
     is_article: bool | None = None
     reason: str | None = None
     anchor_count: int = 0
-    published: str | None = None
     first_seen: str | None = None
     content_hash: str | None = None
     version: int | None = None
     update: bool | None = None
+    published: str | None = None
+    modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    section: str | None = None
+    tags: list[str] = field(default_factory=list)
+    description: str | None = None
+    image: str | None = None
+    canonical_url: str | None = None
+    site_name: str | None = None
+    meta_source: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.canonical: str | None = None

@@ -7,8 +7,10 @@ its body length; which layout matched each page.
 
 **Coverage** is the share of a site's *article-like* pages that a learned article
 layout extracted.  A page is article-like when an article layout matched it, or
-when no layout matched it and it carries a publication date in its metadata
-(:mod:`newsstemmer.crawl.metadata`); index pages (non-article layouts) are not.
+when no layout matched it and it carries a publication date in its markup (structured
+data, meta tags or ``<time>``: :mod:`newsstemmer.metadata`; a date in the URL or in a
+visible line does not count, index pages show those too); index pages (non-article
+layouts) are not.
 
 **Drift**: for a site that started the run with patterns, once
 ``NEWSSTEMMER_DRIFT_MIN_PAGES`` article-like pages were seen and the start
@@ -73,13 +75,18 @@ class SiteRun:
         return round(self.matched / self.like, 4) if self.like else None
 
 
+#: where a page's publication date came from when it says nothing of the page's kind
+_WEAK_DATE_SOURCES = ("url", "text")
+
+
 def _article_like(outcome: Any) -> tuple[bool, bool]:
     """``(article-like, matched by an article layout)`` of a learner outcome."""
     item = getattr(outcome, "item", None)
     if outcome.kind == "extracted":
         return True, True
     if outcome.kind == "unmatched" and item is not None and item.published:
-        return True, False
+        if item.meta_source.get("published") not in _WEAK_DATE_SOURCES:
+            return True, False
     return False, False
 
 

@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ..article import METADATA_FIELDS
 from ..combine.extract import ExtractOptions, extract_with_patterns
 from ..single import extract_single, load_single
 from ..dom.parse import HTMLParseError
+from ..dom.text import visible_text
 from ..combine.learn import LearnOptions, learn
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config
 from .items import ArticleItem, FetchedPage
-from .metadata import page_metadata, visible_text
 from .patternfiles import merge_patterns, patterns_path
 from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
 from .storage import Storage
@@ -70,10 +71,11 @@ def extract_page(
     """Apply a site's patterns to one fetched page; never raises for a bad page."""
     core = core_page or page.core_page()
     try:
+        # (the chain gives pages whose item may be emitted their metadata: articles and
+        # pages no layout matched)
         art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
-        # what incremental runs and drift need, for pages whose item may be emitted
         emittable = art.is_article or not art.matched
-        meta = page_metadata(core.tree, page.url) if emittable else None
+        page_text = visible_text(core.tree) if emittable else ""  # what incremental runs compare
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
         return Outcome(page.url, FAILED, error=f"{type(exc).__name__}: {exc}"[:300])
     item = ArticleItem(
@@ -83,11 +85,11 @@ def extract_page(
         body=art.body,
         fetched_at=page.fetched_at,
         anchor_count=len(page.anchor_texts),
-        published=meta.published if meta else None,
+        **{name: getattr(art, name) for name in METADATA_FIELDS},
     )
-    if meta is not None:
-        item.canonical = meta.canonical
-        item.page_text = visible_text(core.tree)
+    if emittable:
+        item.canonical = art.canonical_url
+        item.page_text = page_text
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)

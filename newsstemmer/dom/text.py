@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-__all__ = ["ASCII_NOT_WORD", "NOT_WORD", "significant", "weight"]
+from lxml import etree
+
+__all__ = ["ASCII_NOT_WORD", "NOT_WORD", "significant", "visible_text", "weight"]
 
 #: Runs of characters that are not significant (not word characters, or "_").
 NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
@@ -39,3 +42,23 @@ def weight(text: str) -> int:
     if 2 * len(ascii_part) < len(text):  # mostly other scripts: the regex alone is cheaper
         return len(NOT_WORD.sub("", text))
     return len(ascii_part.translate(None, ASCII_NOT_WORD)) + len(NOT_WORD.sub("", "".join(_NON_ASCII.findall(text))))
+
+
+#: The body's text nodes; in-body scripts are left in (a predicate to drop them made this
+#: 3× slower, ~1.3 ms a demo page, and extra page text only makes a change look smaller).
+_BODY_TEXT = etree.XPath("//body//text()", smart_strings=False)
+
+
+def visible_text(tree: Any) -> str:
+    """The text of a parsed page's body, one space between text nodes (~0.2 ms a demo page).
+
+    The crawl's incremental runs compare a new version of an article with the whole text
+    of the page it came from before, so that a body cut differently (new layouts after a
+    redesign) is not taken for a changed article.
+    """
+    if tree is None:
+        return ""
+    try:
+        return " ".join(_BODY_TEXT(tree))
+    except (ValueError, etree.Error):
+        return ""

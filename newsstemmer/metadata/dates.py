@@ -43,7 +43,8 @@ for _name, _number in (("sept", 9), ("mars", 3), ("maart", 3), ("mrt", 3), ("okt
 _MONTH_WORD = r"([^\W\d_]{3,12})\.?"
 _YEAR = r"((?:19|20)\d\d)"
 _DAY = r"([0-3]?\d)"
-_TIME = r"(?:[,\s]+(?:at|um|à|a las|alle|kl\.?|klockan|saat)?\s*(\d{1,2})[:.h](\d{2})(?::(\d{2}))?)?"
+_TIME = (r"(?:[,\s]+(?:at|um|à|a las|alle|kl\.?|klockan|saat)?\s*(\d{1,2})[:.h](\d{2})(?::(\d{2}))?"
+         r"(?:\s*([AaPp])\.?[Mm]\b\.?)?)?")
 
 _ISO = re.compile(
     r"(?<!\d)((?:19|20)\d\d)[-/.]([01]?\d)[-/.]([0-3]?\d)(?!\d)"
@@ -136,16 +137,24 @@ def _from_match(m: re.Match[str], kind: str) -> str | None:
     g = m.groups()
     if kind == "ymd":
         return _iso(int(g[0]), int(g[1]), int(g[2]), *(g[3:5] if len(g) > 4 else (None, None)))
+    hour = _hour(g[3], g[6])
     if kind == "dmy":
         month = _month(g[1])
-        return _iso(int(g[2]), month, int(g[0]), g[3], g[4], g[5]) if month else None
+        return _iso(int(g[2]), month, int(g[0]), hour, g[4], g[5]) if month else None
     if kind == "mdy":
         month = _month(g[0])
-        return _iso(int(g[2]), month, int(g[1]), g[3], g[4], g[5]) if month else None
+        return _iso(int(g[2]), month, int(g[1]), hour, g[4], g[5]) if month else None
     day, month = int(g[0]), int(g[1])
     if month > 12 and day <= 12:  # month first: 8/27/2026
         day, month = month, day
-    return _iso(int(g[2]), month, day, g[3], g[4], g[5])
+    return _iso(int(g[2]), month, day, hour, g[4], g[5])
+
+
+def _hour(hour: str | None, half: str | None) -> str | None:
+    """The hour on a 24-hour clock ("3" with "p" → "15", "12" with "a" → "0")."""
+    if hour is None or not half or not 1 <= int(hour) <= 12:
+        return hour
+    return str(int(hour) % 12 + (12 if half.lower() == "p" else 0))
 
 
 def date_in_url(url: str | None) -> str | None:

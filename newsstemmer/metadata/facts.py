@@ -9,6 +9,7 @@ page's own headlines.  Nothing here decides between sources: :mod:`.fields` does
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,24 +29,39 @@ _MAX_LD_CHARS = 500_000  # a larger script is an app's state, not the page's des
 _MAX_LD_NODES = 2_000
 _ITEMPROPS = frozenset({"author", "creator", "datepublished", "datecreated", "datemodified", "headline",
                         "articlesection", "inlanguage", "keywords", "publisher"})
+#: how pages write the ``itemprop`` attribute (a case-insensitive search costs ~30x more)
+_ITEMPROP_SPELLINGS = ("itemprop", "itemProp", "ITEMPROP")
+_ATTR_VALUE = re.compile(r"""\s*=\s*["']?([^"'>]+)""")
+_ITEMPROP_XPATH = etree.XPath("//*[@itemprop]")
 
 
 @dataclass
 class PageFacts:
-    """The raw facts of one page (strings as found, whitespace collapsed)."""
+    """The raw facts of one page (strings as found, whitespace collapsed).
+
+    :func:`page_facts` reads ``<meta>``, ``<link>``, ``<title>``, ``<h1>`` and JSON-LD in
+    one filtered iteration (lxml's, in C).  What only some pages need (microdata, ``<time
+    datetime>``, ``<a rel=author>``: asked for when structured data lacks a field) is
+    read on first access, in one more pass over the tree.
+    """
 
     meta: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     #: JSON-LD objects, the page's own article first (see :data:`ARTICLE_TYPES`).
     ld: list[dict[str, Any]] = field(default_factory=list)
-    #: microdata: lower-cased itemprop -> [(text or content, element)]
-    items: dict[str, list[tuple[str, Any]]] = field(default_factory=lambda: defaultdict(list))
-    times: list[tuple[str, Any]] = field(default_factory=list)  # (datetime attribute, element)
+    #: the JSON-LD objects typed as articles (the page's own, in page order), a prefix of ``ld``
+    ld_articles: list[dict[str, Any]] = field(default_factory=list)
     canonical: str | None = None
-    author_links: list[str] = field(default_factory=list)  # text of <a rel=author>
     lang: str | None = None
     title: str | None = None  # <title>
     h1: list[str] = field(default_factory=list)
+    h1_elements: list[Any] = field(default_factory=list)  # the elements of ``h1``, in the same order
     neighbourhood: Any = None  # the headline's surroundings, walked on first need (fields._neighbourhood)
+    tree: Any = field(default=None, repr=False)
+    html: str | None = field(default=None, repr=False)
+    _named: frozenset[str] | None = field(default=None, repr=False)  # itemprop values in the html
+    _items: dict[str, list[tuple[str, Any]]] | None = field(default=None, repr=False)
+    _times: list[tuple[str, Any]] | None = field(default=None, repr=False)
+    _author_links: list[str] | None = field(default=None, repr=False)
 
     def first_meta(self, *names: str) -> tuple[str, str] | None:
         """The first non-empty ``<meta>`` content among ``names`` (in that order), with its name."""
@@ -57,7 +73,52 @@ class PageFacts:
 
     def article_ld(self) -> list[dict[str, Any]]:
         """The JSON-LD objects typed as articles (the page's own, in page order)."""
-        return [node for node in self.ld if _types(node) & ARTICLE_TYPES]
+        return self.ld_articles
+
+    @property
+    def items(self) -> dict[str, list[tuple[str, Any]]]:
+        """Microdata: lower-cased itemprop -> [(text or content, element)] (read on first use)."""
+        if self._items is None:
+            self._items = _microdata(self.tree)
+        return self._items
+
+    def microdata(self, prop: str) -> list[tuple[str, Any]]:
+        """The values of one microdata property (lower case, one of :data:`_ITEMPROPS`).
+
+        With the page's ``html`` known, a property its text never names is not searched
+        for (a substring test instead of a pass over the tree)."""
+        if self._items is None and self.html is not None:
+            if self._named is None:
+                self._named = _props_named(self.html)
+            if prop not in self._named:
+                return []
+        return self.items.get(prop, [])
+
+    @property
+    def times(self) -> list[tuple[str, Any]]:
+        """``<time datetime>``: [(datetime attribute, element)] (read on first use)."""
+        if self._times is None:
+            self._times = []
+            if self.tree is not None:
+                for el in self.tree.iter("time"):
+                    value = el.get("datetime")
+                    if value and value.strip():
+                        self._times.append((value.strip(), el))
+        return self._times
+
+    @property
+    def author_links(self) -> list[str]:
+        """The texts of ``<a rel=author>`` (read on first use)."""
+        if self._author_links is None:
+            self._author_links = []
+            if self.tree is not None:
+                for el in self.tree.iter("a"):
+                    rel = el.get("rel")
+                    if rel and "author" in rel.lower().split():
+                        text = _text(el)
+                        if text:
+                            self._author_links.append(text)
+        return self._author_links
 
 
 def _squash(text: str | None) -> str:
@@ -80,61 +141,81 @@ def _text(el: Any) -> str:
         return ""
 
 
-def page_facts(tree: Any) -> PageFacts:
-    """Gather the facts of a parsed page (``Page.tree``); an unreadable part is skipped."""
-    facts = PageFacts()
+def page_facts(tree: Any, html: str | None = None) -> PageFacts:
+    """Gather the facts of a parsed page (``Page.tree``); an unreadable part is skipped.
+
+    ``html``, the text the tree was parsed from, is optional: with it, microdata is
+    searched for only when the text names a wanted property (:meth:`PageFacts.microdata`).
+    """
+    facts = PageFacts(tree=tree, html=html)
     if tree is None:
         return facts
     facts.lang = _squash(tree.get("lang") or tree.get("xml:lang")) or None
     scripts: list[str] = []
-    for el in tree.iter("meta", "script", "time", "link", "a", "title", "h1"):
+    meta = facts.meta
+    for el in tree.iter("meta", "script", "link", "title", "h1"):
         tag = el.tag
         if tag == "meta":
             content = el.get("content")
             if content is None:
                 continue
+            content = " ".join(content.split())
             for key in ("property", "name", "itemprop", "http-equiv"):
                 name = el.get(key)
                 if name:
-                    facts.meta[name.strip().lower()].append(_squash(content))
+                    meta[name.strip().lower()].append(content)
         elif tag == "script":
-            if (el.get("type") or "").strip().lower() == "application/ld+json" and el.text:
+            if el.text and (el.get("type") or "").strip().lower() == "application/ld+json":
                 scripts.append(el.text)
-        elif tag == "time":
-            value = el.get("datetime")
-            if value and value.strip():
-                facts.times.append((value.strip(), el))
         elif tag == "link":
-            rel = (el.get("rel") or "").lower().split()
-            if "canonical" in rel and facts.canonical is None and (el.get("href") or "").strip():
-                facts.canonical = el.get("href").strip()
-        elif tag == "a":
-            if "author" in (el.get("rel") or "").lower().split():
-                text = _text(el)
-                if text:
-                    facts.author_links.append(text)
+            if facts.canonical is None and "canonical" in (el.get("rel") or "").lower().split():
+                href = (el.get("href") or "").strip()
+                if href:
+                    facts.canonical = href
         elif tag == "title":
             if facts.title is None:
                 facts.title = _text(el) or None
-        elif tag == "h1":
+        else:
             text = _text(el)
             if text:
                 facts.h1.append(text)
-    facts.ld = _json_ld(scripts)
+                facts.h1_elements.append(el)
+    facts.ld, facts.ld_articles = _json_ld(scripts)
+    return facts
+
+
+def _props_named(html: str) -> frozenset[str]:
+    """The (lower-cased) microdata properties a page's text names."""
+    named: set[str] = set()
+    for word in _ITEMPROP_SPELLINGS:  # (str.find: a regex scan of the whole text costs ~5x more)
+        at = html.find(word)
+        while at >= 0:
+            value = _ATTR_VALUE.match(html, at + len(word))
+            if value:
+                named.update(value.group(1).lower().split())
+            at = html.find(word, at + len(word))
+    return frozenset(named)
+
+
+def _microdata(tree: Any) -> dict[str, list[tuple[str, Any]]]:
+    """The page's microdata properties that name its article (:data:`_ITEMPROPS`), in page order."""
+    items: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+    if tree is None:
+        return items
     try:
-        for el in tree.xpath("//*[@itemprop]"):
+        for el in _ITEMPROP_XPATH(tree):
             for prop in (el.get("itemprop") or "").lower().split():
                 if prop in _ITEMPROPS:
                     value = el.get("content") or el.get("datetime") or _text(el)
                     if value:
-                        facts.items[prop].append((_squash(value), el))
+                        items[prop].append((_squash(value), el))
     except (ValueError, etree.Error):
         pass
-    return facts
+    return items
 
 
-def _json_ld(scripts: list[str]) -> list[dict[str, Any]]:
-    """Every JSON-LD object of the page (nested ones too), articles first."""
+def _json_ld(scripts: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every JSON-LD object of the page (nested ones too), articles first; and the articles."""
     nodes: list[dict[str, Any]] = []
     for raw in scripts:
         if len(raw) > _MAX_LD_CHARS:
@@ -159,5 +240,8 @@ def _json_ld(scripts: list[str]) -> list[dict[str, Any]]:
                 main = node.get("mainEntity")
                 if isinstance(main, (dict, list)):
                     stack.append(main)
-    articles = [n for n in nodes if _types(n) & ARTICLE_TYPES]
-    return articles + [n for n in nodes if not _types(n) & ARTICLE_TYPES]
+    if not nodes:
+        return [], []
+    kinds = [bool(_types(n) & ARTICLE_TYPES) for n in nodes]
+    articles = [n for n, is_article in zip(nodes, kinds) if is_article]
+    return articles + [n for n, is_article in zip(nodes, kinds) if not is_article], articles

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -30,6 +31,7 @@ _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 _LINES_WITHOUT_HEADLINE = 300
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
 _MAX_MARKUP_MATCHES = 40
+_ABSOLUTE = re.compile(r"https?://[^/\\\s]")
 _LINES_AFTER = 60  # text lines after the headline searched for the date line
 _LINES_BEFORE = 20
 
@@ -61,7 +63,7 @@ def _source(name: str) -> str:
 
 
 def _ld_values(facts: PageFacts, key: str, any_node: bool = True) -> list[tuple[Any, str]]:
-    nodes = facts.article_ld() + ([n for n in facts.ld if n not in facts.article_ld()] if any_node else [])
+    nodes = facts.ld if any_node else facts.ld_articles
     return [(n[key], "json-ld") for n in nodes if n.get(key)]
 
 
@@ -76,28 +78,36 @@ def _ld_text(value: Any) -> str | None:
 
 
 def _language(facts: PageFacts) -> tuple[str | None, str | None]:
-    for value, source in ((facts.lang, "html"),
-                          *((v, "meta") for v in facts.meta.get("content-language", ())),
-                          *((v, "opengraph") for v in facts.meta.get("og:locale", ())),
-                          *((_ld_text(v), s) for v, s in _ld_values(facts, "inLanguage"))):
+    tag = bcp47(facts.lang)
+    if tag:
+        return tag, "html"
+    for value, source in ((*((v, "meta") for v in facts.meta.get("content-language", ())),
+                           *((v, "opengraph") for v in facts.meta.get("og:locale", ())),
+                           *((_ld_text(v), s) for v, s in _ld_values(facts, "inLanguage")))):
         tag = bcp47(value)
         if tag:
             return tag, source
     return None, None
 
 
+_PRIMARY = re.compile(r"[A-Za-z]{2,3}")
+_REGION = re.compile(r"[A-Za-z]{2}|\d{3}")
+_SCRIPT = re.compile(r"[A-Za-z]{4}")
+_LANG_PARTS = re.compile(r"[-_]")
+
+
 def bcp47(value: str | None) -> str | None:
     """A language tag in BCP 47 form (``en_us`` → ``en-US``), or None if it is not one."""
     if not value:
         return None
-    parts = re.split(r"[-_]", value.strip().split(",")[0].strip())
-    if not parts or not re.fullmatch(r"[A-Za-z]{2,3}", parts[0]):
+    parts = _LANG_PARTS.split(value.strip().split(",")[0].strip())
+    if not parts or not _PRIMARY.fullmatch(parts[0]):
         return None
     out = [parts[0].lower()]
     for part in parts[1:]:
-        if re.fullmatch(r"[A-Za-z]{2}|\d{3}", part):
+        if _REGION.fullmatch(part):
             out.append(part.upper())
-        elif re.fullmatch(r"[A-Za-z]{4}", part):
+        elif _SCRIPT.fullmatch(part):
             out.append(part.title())
         else:
             break
@@ -130,13 +140,28 @@ def _strip_site(title: str, site_name: str | None, host: str) -> str:
     return title
 
 
-def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+def _own_titles(facts: PageFacts) -> tuple[str | None, tuple[str, str] | None, list[str]]:
+    """The page's titles for itself: JSON-LD headline, ``og:title``, and all of them with ``<title>``."""
     ld = next((_ld_text(v) for v, _ in _ld_values(facts, "headline", any_node=False)), None)
     og = facts.first_meta("og:title", "twitter:title")
-    own = [t for t in (ld, og[1] if og else None, facts.title) if t]
-    for h1 in facts.h1[:3]:
+    return ld, og, [t for t in (ld, og[1] if og else None, facts.title) if t]
+
+
+def _headline_index(facts: PageFacts) -> int | None:
+    """Which of the first ``<h1>`` is the headline: the first that agrees with the page's own
+    titles (a site's logo is often an ``<h1>`` too), or None."""
+    own = _own_titles(facts)[2]
+    for i, h1 in enumerate(facts.h1[:3]):
         if 3 <= len(h1) <= 300 and any(_dice(h1, t) >= 0.6 for t in own):
-            return h1, "html"
+            return i
+    return None
+
+
+def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+    ld, og, _ = _own_titles(facts)
+    at = _headline_index(facts)
+    if at is not None:
+        return facts.h1[at], "html"
     if ld:
         return ld, "json-ld"
     if og:
@@ -197,7 +222,7 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
     for name in _AUTHOR_META:
         for value in facts.meta.get(name, ()):
             yield split_names(value), _source(name)
-    props = [el for _, el in facts.items.get("author", []) + facts.items.get("creator", []) if not _in_comments(el)]
+    props = [el for _, el in facts.microdata("author") + facts.microdata("creator") if not _in_comments(el)]
     if props:  # the first author scope only (forums and comment threads repeat itemprop=author)
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
@@ -217,7 +242,7 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
             iso = parse_date(value)
             if iso:
                 return iso, _source(name)
-    for value, _ in facts.items.get("datepublished", []) + facts.items.get("datecreated", []):
+    for value, _ in facts.microdata("datepublished") + facts.microdata("datecreated"):
         iso = parse_date(value)
         if iso:
             return iso, "microdata"
@@ -227,13 +252,22 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
         iso = parse_date(value)
         if iso:
             return iso, "html"
-    iso = date_in_url(url)
-    if iso:
-        return iso, "url"
+    in_url = date_in_url(url)
     iso = _date_near_headline(_hood(tree, facts))
+    if in_url and not (iso and len(iso) > 10 and _days_apart(iso, in_url) <= 1):
+        # (the date line is taken when it also gives the time, on the URL's day or the next
+        # or previous one: URLs are often dated in UTC, date lines in local time)
+        return in_url, "url"
     if iso:
         return iso, "text"
     return None, None
+
+
+def _days_apart(a: str, b: str) -> int:
+    try:
+        return abs((date.fromisoformat(a[:10]) - date.fromisoformat(b[:10])).days)
+    except ValueError:
+        return 99
 
 
 @dataclass
@@ -254,6 +288,8 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
         return hood
     lines, bylines = hood.lines, hood.bylines
     at = -1
+    agreed = _headline_index(facts) if facts.h1 else None
+    headline = facts.h1_elements[agreed] if agreed is not None else None  # else the first <h1>
     skip = 0
     try:
         for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -264,7 +300,7 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
                 if skip or tag in _SKIP_TAGS:
                     skip += 1
                     continue
-                if at < 0 and tag == "h1" and facts.h1:
+                if at < 0 and tag == "h1" and facts.h1 and (headline is None or el is headline):
                     at = len(lines)
                 marks = el.get("class") or el.get("id")
                 if marks and _BYLINE_MARK.search(marks):
@@ -316,7 +352,7 @@ def _modified(facts: PageFacts) -> tuple[str | None, str | None]:
             iso = parse_date(value)
             if iso:
                 return iso, _source(name)
-    for value, _ in facts.items.get("datemodified", []):
+    for value, _ in facts.microdata("datemodified"):
         iso = parse_date(value)
         if iso:
             return iso, "microdata"
@@ -346,12 +382,18 @@ def _tags(facts: PageFacts) -> tuple[list[str], str | None]:
     return [], None
 
 
-def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None = None) -> ArticleMetadata:
-    """The metadata of a parsed page (``Page.tree``); fields the page lacks stay empty."""
-    facts = facts or page_facts(tree)
+def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None = None,
+                     html: str | None = None) -> ArticleMetadata:
+    """The metadata of a parsed page (``Page.tree``); fields the page lacks stay empty.
+
+    ``html`` (the text the tree was parsed from) only saves work: see :func:`.facts.page_facts`.
+    """
+    facts = facts or page_facts(tree, html)
     meta = ArticleMetadata()
     src = meta.meta_source
-    host = urlsplit(url or "").hostname or ""
+    parts = urlsplit(url or "")
+    host = parts.hostname or ""
+    origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
     publisher = next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
     og_site = facts.first_meta("og:site_name", "application-name")
@@ -381,8 +423,9 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
                                                       (og_url[1] if og_url else None, "opengraph"))
     for name in ("image", "canonical_url"):
         value = getattr(meta, name)
-        if value and url:
-            setattr(meta, name, urljoin(url, value))
+        if value and url and not _ABSOLUTE.match(value):  # (urljoin is ~15 µs: skipped where it changes nothing)
+            simple = origin and value[0] == "/" and value[1:2] != "/" and "/." not in value and "\\" not in value
+            setattr(meta, name, origin + value if simple else urljoin(url, value))
     for name in list(src):
         if not src[name]:
             del src[name]

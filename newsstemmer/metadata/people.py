@@ -13,8 +13,15 @@ from typing import Any
 
 __all__ = ["is_handle", "names_from_ld", "names_in_text", "split_names"]
 
-_BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)\b[:\s]*",
+_BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)(?:\b|(?=(?-i:[A-Z])))[:\s]*",
                  re.IGNORECASE)
+#: where a byline's names end in a line whose parts were glued together ("Ann LeeMarch 4",
+#: "Ann LeeLast Updated"), or at a month abbreviation before a day ("Ann Lee Jul 3"; not
+#: May, March, June, April or August: surnames too)
+_GLUED_END = re.compile(r"(?<=[a-z])(?:(?:January|February|March|April|May|June|July|August|September|October|"
+                        r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Last|Updated|"
+                        r"Published|Posted)\b|\s+(?:Jan|Feb|Apr|Jul|July|Sep|Sept|Oct|Nov|Dec|January|February|"
+                        r"September|October|November|December)\.?\s*\d)")
 _BY_INSIDE = re.compile(r"\s(?:by|von|por|par|door)\s+(?=[^\W\d_])", re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:[,;&|/·•]|\s(?:and|und|y|e|et|og|och|en|ve|und)\s)\s*", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?:|www\.|@|\.com\b|\d{3,}", re.IGNORECASE)
@@ -91,6 +98,7 @@ def names_in_text(text: str) -> list[str]:
         return []
     m = _BY.match(text) or _BY_INSIDE.search(text)
     rest = text[m.end():] if m else text
+    rest = _GLUED_END.split(rest, maxsplit=1)[0] + " "  # (a word left at the end is still a separator)
     # a date, "Updated", "|" or a second sentence ends the names
     rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,
                     flags=re.IGNORECASE)[0]
