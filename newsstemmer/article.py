@@ -22,6 +22,10 @@ class Article:
     source: str | None = None
     sections: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
+    #: What changed the single-page method's plain path on this page, e.g. ``paragraphs``
+    #: (region's near-empty body gave way to the page's paragraph region), ``react``
+    #: (hidden streamed content read); None when nothing did.
+    detail: str | None = None
 
     def to_json_dict(self) -> dict[str, object]:
         """The object printed per page by ``newsstemmer extract``."""
@@ -38,4 +42,6 @@ class Article:
         }
         if self.error:
             out["error"] = self.error
+        if self.detail:
+            out["detail"] = self.detail
         return out
