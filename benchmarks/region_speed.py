@@ -29,7 +29,7 @@ from newsstemmer.single.region.cleaning import cleaning_candidates, cleaning_fea
 from newsstemmer.single.region.candidates import RegionView, region_candidates, region_features
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.single.region.extractor import RegionExtractor
-from newsstemmer.single.region.fallback import near_empty_alternative, word_chars
+from newsstemmer.single.region.fallback import BODY_CAP, near_empty_alternative, word_chars
 from newsstemmer.single.region.reveal import revealed
 from newsstemmer.single.pagerank import pagerank_analysis, pagerank_extract, region_cleaning, region_paragraphs
 
@@ -74,7 +74,7 @@ def steps(ex: RegionExtractor, pages: list[tuple[str, str | None]]) -> dict[str,
         t0 = lap("cleaning trees", t0)
         lines = region_paragraphs(an, region, skip)
         t0 = lap("text", t0)
-        near_empty_alternative(an, word_chars("\n".join(ex.guarded(an, lines))))
+        near_empty_alternative(an, word_chars("\n".join(ex.guarded(an, lines)), BODY_CAP))
         lap("guard + near-empty check", t0)
     return {k: v / len(pages) * 1000 for k, v in t.items()}
 

@@ -28,7 +28,7 @@ from ...trees import ModelFileError, TreeModel
 from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from .fallback import near_empty_alternative, word_chars
+from .fallback import BODY_CAP, near_empty_alternative, word_chars
 from .reveal import revealed
 
 __all__ = ["GUARD_SHORTER", "RegionExtractor"]
@@ -170,7 +170,7 @@ class RegionExtractor:
         kept = self.guarded(an, lines)
         step = "pagerank" if kept is not lines else None
         body = "\n".join(kept)
-        alternative = near_empty_alternative(an, word_chars(body))
+        alternative = near_empty_alternative(an, word_chars(body, BODY_CAP))
         if alternative is not None:
             other = "\n".join(region_paragraphs(an, *alternative))
             if word_chars(other) > word_chars(body):

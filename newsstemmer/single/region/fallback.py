@@ -34,8 +34,15 @@ OTHER_WEIGHT = 0.5
 _WORD = re.compile(r"\w+")
 
 
-def word_chars(text: str) -> int:
-    """Word characters of ``text`` (what DOM PageRank counts)."""
+def word_chars(text: str, cap: int = 0) -> int:
+    """Word characters of ``text`` (what DOM PageRank counts).  With ``cap``, a text whose
+    first ``4 * cap`` characters hold ``cap`` of them gives their count there (a long
+    body is not read to its end)."""
+    if cap:
+        head = text[: 4 * cap]  # (word characters are rarely under a quarter of the text)
+        found = sum(map(len, _WORD.findall(head)))
+        if found >= cap or len(head) == len(text):
+            return found
     return sum(map(len, _WORD.findall(text)))
 
 

@@ -222,17 +222,26 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
         role = 0
         if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
             role |= HIDDEN
-        names = _role_names(cls, ident) if cls or ident else ""
-        if names and not page_level:
-            if _COMMENTS.search(names):
-                role |= IN_COMMENTS
-            if _SIDEBAR.search(names):
-                role |= IN_SIDEBAR
-            if _BOILERPLATE.search(names):
-                role |= BOILER
+        if (cls or ident) and not page_level:
+            named = _named_roles(f"{cls or ''} {ident or ''}")
+            if named and cls:  # (most names name no role: only those are read again)
+                named = _named_roles(_role_names(cls, ident))
+            role |= named
         if len(_ROLE_CACHE) > 50_000:
             _ROLE_CACHE.clear()
         _ROLE_CACHE[key] = role
+    return role
+
+
+def _named_roles(names: str) -> int:
+    """The role flags class and id words name (comments, sidebar, boilerplate)."""
+    role = 0
+    if _COMMENTS.search(names):
+        role |= IN_COMMENTS
+    if _SIDEBAR.search(names):
+        role |= IN_SIDEBAR
+    if _BOILERPLATE.search(names):
+        role |= BOILER
     return role
 
 
