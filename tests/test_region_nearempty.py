@@ -196,7 +196,7 @@ def comments_page(seed: int = 0, body_paragraphs: int = 1) -> tuple[str, list[st
 def test_reader_comments_are_never_the_paragraph_region() -> None:
     html, text = comments_page()
     an = pagerank_analysis(html, text=False)
-    node, inside = paragraph_region(an)
+    node, inside, run = paragraph_region(an)
     el = an.scores.graph.elements[node]
     assert el.tag == "article" or any(a.tag == "article" for a in el.iterancestors())  # (not the thread)
     assert near_empty_alternative(an, 0) is None  # one paragraph: not an article's worth
@@ -207,8 +207,8 @@ def test_reader_comments_are_never_the_paragraph_region() -> None:
 def test_a_near_empty_body_gives_way_to_the_paragraph_region() -> None:
     html, text = elementor_page(3)
     an = pagerank_analysis(html, text=False)
-    node, inside = paragraph_region(an)
-    assert inside >= 600
+    node, inside, run = paragraph_region(an)
+    assert inside >= 600 and run == 8
     assert near_empty_alternative(an, 40) is not None  # a standfirst's worth
     assert near_empty_alternative(an, 2000) is None  # a real body stays whatever its share
     assert near_empty_alternative(an, int(0.3 * inside)) is None
@@ -222,3 +222,20 @@ def test_the_article_says_which_path_made_the_body() -> None:
     plain = extract_single(Page(url="https://example.org/b", html=elementor_page()[0]), "region")
     assert plain.detail is None and "detail" not in plain.to_json_dict()
     assert extract_single(Page(url="https://example.org/a", html=html), "pagerank").detail is None
+
+
+def test_one_long_blurb_is_no_paragraph_region() -> None:
+    """A short list post beside a blog's long profile text: the profile is one paragraph,
+    not a run of them, and the post stays."""
+    rng = random.Random(4)
+    items = "".join(f'&#8226; <a href="/x{i}">{" ".join(rng.choice(_WORDS) for _ in range(6))}</a> '
+                    f'{" ".join(rng.choice(_WORDS) for _ in range(5))}<br>' for i in range(6))
+    profile = " ".join(rng.choice(_WORDS) for _ in range(200))
+    html = _page(f"""{_menu()}<div class="main"><h3 class="post-title">{TITLE}</h3>
+<div class="post-body">{items}</div></div>
+<div class="profile"><p class="profile-textblock">{profile}</p></div>""")
+    an = pagerank_analysis(html, text=False)
+    node, inside, run = paragraph_region(an)
+    assert inside >= 600 and run == 1
+    assert near_empty_alternative(an, 150) is None
+    assert RegionExtractor().extract_detail(html)[2] != "paragraphs"

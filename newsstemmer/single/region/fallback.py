@@ -19,7 +19,7 @@ import numpy as np
 from ..pagerank import CLEAN_TAGS, PageRankAnalysis
 from ..signals.page_signals import IN_COMMENTS
 
-__all__ = ["BODY_CAP", "BODY_SHARE", "REGION_MIN", "near_empty_alternative", "paragraph_region"]
+__all__ = ["BODY_CAP", "BODY_SHARE", "REGION_MIN", "RUN_MIN", "near_empty_alternative", "paragraph_region"]
 
 #: The body is replaced only when it has fewer word characters than this (about 250 words) ...
 BODY_CAP = 1500
@@ -29,6 +29,9 @@ BODY_SHARE = 0.25
 REGION_MIN = 600
 #: A paragraph counts when it has this many word characters and less than half in links.
 PARAGRAPH_MIN = 30
+#: The region is a run of at least this many counted paragraphs (one long paragraph is a
+#: blurb, such as a blog's profile text, not an article).
+RUN_MIN = 2
 #: The region's other text (not in counted paragraphs) weighs this much against it.
 OTHER_WEIGHT = 0.5
 _WORD = re.compile(r"\w+")
@@ -46,9 +49,10 @@ def word_chars(text: str, cap: int = 0) -> int:
     return sum(map(len, _WORD.findall(text)))
 
 
-def paragraph_region(an: PageRankAnalysis) -> tuple[int, int]:
-    """(node, paragraph word characters) of the element maximising its paragraph text
-    minus :data:`OTHER_WEIGHT` times its other text; (-1, 0) without paragraphs."""
+def paragraph_region(an: PageRankAnalysis) -> tuple[int, int, int]:
+    """(node, paragraph word characters, counted paragraphs) of the element maximising
+    its paragraph text minus :data:`OTHER_WEIGHT` times its other text; (-1, 0, 0)
+    without paragraphs."""
     graph = an.scores.graph
     elements, roles = graph.elements, graph.roles
     chars = np.asarray(an.chars, dtype=np.float64)
@@ -65,7 +69,7 @@ def paragraph_region(an: PageRankAnalysis) -> tuple[int, int]:
             value[i] = chars[i] - links[i]
     value[value < 0] = 0.0
     if not value.any():
-        return -1, 0
+        return -1, 0, 0
     cum = np.zeros(n + 1)
     np.cumsum(value, out=cum[1:])
     idx = np.arange(n)
@@ -73,7 +77,7 @@ def paragraph_region(an: PageRankAnalysis) -> tuple[int, int]:
     score = inside - OTHER_WEIGHT * (chars - inside)
     score[np.fromiter((el is None for el in elements), dtype=bool, count=n)] = -np.inf
     best = int(np.argmax(score))
-    return best, int(inside[best])
+    return best, int(inside[best]), int(np.count_nonzero(value[best : best + size[best]]))
 
 
 def link_dense(an: PageRankAnalysis, node: int) -> list[int]:
@@ -89,7 +93,7 @@ def near_empty_alternative(an: PageRankAnalysis, body_chars: int) -> tuple[int, 
     ``body_chars`` word characters, or None when the body is not near-empty beside it."""
     if body_chars >= BODY_CAP:
         return None
-    node, inside = paragraph_region(an)
-    if node < 0 or inside < REGION_MIN or body_chars >= BODY_SHARE * inside:
+    node, inside, run = paragraph_region(an)
+    if node < 0 or run < RUN_MIN or inside < REGION_MIN or body_chars >= BODY_SHARE * inside:
         return None
     return node, link_dense(an, node)
