@@ -225,15 +225,15 @@ def test_the_article_says_which_path_made_the_body() -> None:
 
 
 def test_one_long_blurb_is_no_paragraph_region() -> None:
-    """A short list post beside a blog's long profile text: the profile is one paragraph,
-    not a run of them, and the post stays."""
+    """A short list post beside a blog's long profile text in its sidebar: one paragraph
+    there is a blurb, not a run of them, and the post stays."""
     rng = random.Random(4)
     items = "".join(f'&#8226; <a href="/x{i}">{" ".join(rng.choice(_WORDS) for _ in range(6))}</a> '
                     f'{" ".join(rng.choice(_WORDS) for _ in range(5))}<br>' for i in range(6))
     profile = " ".join(rng.choice(_WORDS) for _ in range(200))
     html = _page(f"""{_menu()}<div class="main"><h3 class="post-title">{TITLE}</h3>
 <div class="post-body">{items}</div></div>
-<div class="profile"><p class="profile-textblock">{profile}</p></div>""")
+<div id="sidebar"><div class="widget Profile"><p class="profile-textblock">{profile}</p></div></div>""")
     an = pagerank_analysis(html, text=False)
     node, inside, run = paragraph_region(an)
     assert inside >= 600 and run == 1

@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from ..pagerank import CLEAN_TAGS, PageRankAnalysis
-from ..signals.page_signals import IN_COMMENTS
+from ..signals.page_signals import IN_COMMENTS, IN_SIDEBAR, role_of
 
 __all__ = ["BODY_CAP", "BODY_SHARE", "REGION_MIN", "RUN_MIN", "near_empty_alternative", "paragraph_region"]
 
@@ -29,8 +29,9 @@ BODY_SHARE = 0.25
 REGION_MIN = 600
 #: A paragraph counts when it has this many word characters and less than half in links.
 PARAGRAPH_MIN = 30
-#: The region is a run of at least this many counted paragraphs (one long paragraph is a
-#: blurb, such as a blog's profile text, not an article).
+#: Under a sidebar-named element the region must be a run of at least this many counted
+#: paragraphs: one long paragraph there is a blurb (a blog's profile text), while a run
+#: is an article whatever the names say (page builders name every block a widget).
 RUN_MIN = 2
 #: The region's other text (not in counted paragraphs) weighs this much against it.
 OTHER_WEIGHT = 0.5
@@ -88,12 +89,19 @@ def link_dense(an: PageRankAnalysis, node: int) -> list[int]:
             and links[i] > 0.5 * chars[i]]
 
 
+def _in_sidebar(el) -> bool:
+    """Whether ``el`` or an element above it is named as a sidebar or widget."""
+    return any(role_of(a.tag, a.items()) & IN_SIDEBAR for a in (el, *el.iterancestors()))
+
+
 def near_empty_alternative(an: PageRankAnalysis, body_chars: int) -> tuple[int, list[int]] | None:
     """The paragraph region (node, nodes to leave out) to return instead of a body of
     ``body_chars`` word characters, or None when the body is not near-empty beside it."""
     if body_chars >= BODY_CAP:
         return None
     node, inside, run = paragraph_region(an)
-    if node < 0 or run < RUN_MIN or inside < REGION_MIN or body_chars >= BODY_SHARE * inside:
+    if node < 0 or inside < REGION_MIN or body_chars >= BODY_SHARE * inside:
+        return None
+    if run < RUN_MIN and _in_sidebar(an.scores.graph.elements[node]):
         return None
     return node, link_dense(an, node)
