@@ -23,6 +23,7 @@ import os
 import numpy as np
 from lxml import etree
 
+from ...dom.parse import parse_html
 from ...shipped import load_model
 from ...trees import ModelFileError, TreeModel
 from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
@@ -95,9 +96,9 @@ class RegionExtractor:
         content read; ``pagerank``: the guard returned PageRank's own text;
         ``paragraphs``: the near-empty body gave way to the paragraph region), or None."""
         if isinstance(tree, str):
-            from ...dom.parse import parse_html
-
             tree = parse_html(tree)
+        elif isinstance(tree, etree._ElementTree):
+            tree = tree.getroot()
         tree, steps = revealed(tree)
         title, body, step = self._extract(pagerank_analysis(tree, url, text=False))
         if step:
