@@ -50,8 +50,15 @@ shipped CRF's dev figure is in-sample: those sites trained it).
     python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,layout-choice,layout-rules,pagerank,region,crf]
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
                             [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
-                            [--sections-data FILE] [--choice-data FILE]
+                            [--sections-data FILE] [--choice-data FILE] [--dev]
                             [--json FILE] [--data DIR]
+
+``--dev`` (region and pagerank): the dev figures alone, nothing trained per fold.  Every
+table has a near-empty column: pages scoring F1 < 0.2 whose gold has > 50 words
+(``shared.scoring.near_empty``); sets whose pages declare their language (fundus-recent)
+get per-language dev figures under their table.  The sets of today's pages
+(``fundus-recent``, ``misinfo``, ``cttf``, ``wcxb-dev-articles``: wcxb-dev's article pages)
+are single-page sets, not default ones.
 """
 
 from __future__ import annotations
@@ -202,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--region-data", metavar="FILE", help="region: the rows region_data.py wrote (default: computed)")
     ap.add_argument("--choice-data", metavar="FILE",
                     help="layout-choice: the per-page records train_pagechoice.py wrote (written if missing)")
+    ap.add_argument("--dev", action="store_true",
+                    help="dev figures only (the shipped models on every page; nothing trained per fold)")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
 
@@ -265,7 +274,10 @@ def main(argv: list[str] | None = None) -> int:
 
             results[method] = figures(layout_pairs(pages, LearnOptions(section_model=False)), sets, folds)
         elif method == "pagerank":
-            results[method] = figures(pagerank_pairs(pages), sets, folds)
+            results[method] = figures(pagerank_pairs(pages), sets, folds,
+                                      dev_only=frozenset(sets) if args.dev else frozenset())
+        elif method == "region" and args.dev:
+            results[method] = figures(region_pairs(pages), sets, folds, dev_only=frozenset(sets))
         elif method == "region":
             results[method] = figures(region_pairs(pages), sets, folds,
                                       region_fold_pairs(root, entries, folds, pages, args.region_data,

@@ -6,7 +6,8 @@ extracts all of them from the decoded HTML (parse included, as ``single_page.py`
 times PageRank), ``--repeat`` times each, garbage collector off while timing.
 Reported: the best pages/s of each and their ratio (the machine's load cancels out
 of the ratio far better than out of either figure), and the region extractor's
-added cost per page by step.
+added cost per page by step (the reading of hidden content and the near-empty check of
+issue 23 included).
 
     python benchmarks/region_speed.py [--datasets readability,chaos,dragnet-single] [--repeat 5]
 """
@@ -26,7 +27,10 @@ from benchmarks.shared import data_dir, load_manifest, set_entries
 
 from newsstemmer.single.region.cleaning import cleaning_candidates, cleaning_features
 from newsstemmer.single.region.candidates import RegionView, region_candidates, region_features
+from newsstemmer.dom.parse import parse_html
 from newsstemmer.single.region.extractor import RegionExtractor
+from newsstemmer.single.region.fallback import BODY_CAP, near_empty_alternative, word_chars
+from newsstemmer.single.region.reveal import revealed
 from newsstemmer.single.pagerank import pagerank_analysis, pagerank_extract, region_cleaning, region_paragraphs
 
 
@@ -41,8 +45,12 @@ def steps(ex: RegionExtractor, pages: list[tuple[str, str | None]]) -> dict[str,
 
     for html, url in pages:
         t0 = time.perf_counter()
-        an = pagerank_analysis(html, url, text=False)
-        t0 = lap("PageRank analysis (parse included)", t0)
+        tree = parse_html(html)
+        t0 = lap("parse", t0)
+        tree, _ = revealed(tree)
+        t0 = lap("reveal (hidden content)", t0)
+        an = pagerank_analysis(tree, url, text=False)
+        t0 = lap("PageRank analysis", t0)
         if an.main < 0:
             continue
         view = RegionView.of(an)
@@ -64,8 +72,10 @@ def steps(ex: RegionExtractor, pages: list[tuple[str, str | None]]) -> dict[str,
         if len(J):
             ex.clean.raw(Xc)
         t0 = lap("cleaning trees", t0)
-        region_paragraphs(an, region, skip)
-        lap("text", t0)
+        lines = region_paragraphs(an, region, skip)
+        t0 = lap("text", t0)
+        near_empty_alternative(an, word_chars("\n".join(ex.guarded(an, lines)), BODY_CAP))
+        lap("guard + near-empty check", t0)
     return {k: v / len(pages) * 1000 for k, v in t.items()}
 
 

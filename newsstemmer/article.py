@@ -45,6 +45,10 @@ class Article:
     canonical_url: str | None = None
     site_name: str | None = None
     meta_source: dict[str, str] = field(default_factory=dict)
+    #: What changed the single-page method's plain path on this page, e.g. ``paragraphs``
+    #: (region's near-empty body gave way to the page's paragraph region), ``react``
+    #: (hidden streamed content read); None when nothing did.
+    detail: str | None = None
 
     def to_json_dict(self) -> dict[str, object]:
         """The object printed per page by ``newsstemmer extract``."""
@@ -63,4 +67,6 @@ class Article:
             out[name] = getattr(self, name)
         if self.error:
             out["error"] = self.error
+        if self.detail:
+            out["detail"] = self.detail
         return out

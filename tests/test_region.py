@@ -250,9 +250,11 @@ def test_the_guard_returns_pagerank_text_when_the_learned_steps_gut_it() -> None
     drop_all = _constant(CLEAN_FEATURES, 10.0, threshold=1.5)
     ex = RegionExtractor(region=False, clean=drop_all)
     ex.guard = 0.0
-    assert ex.extract(html)[1] == ""  # every block of the article left out
+    # every block of the article left out: the near-empty body gives way to the paragraphs
+    assert ex.extract_detail(html)[2] == "paragraphs"
     ex.guard = 0.5  # most of PageRank's text lost: PageRank's text instead
     assert ex.extract(html)[1] == pagerank_analysis(html).result.body
+    assert ex.extract_detail(html)[2] == "pagerank"
     assert _pr(ex.extract(html)[1], gold)[1] > 0.97
     keep_all = _constant(CLEAN_FEATURES, -10.0, threshold=1.5)
     ex = RegionExtractor(region=False, clean=keep_all)

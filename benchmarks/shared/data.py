@@ -32,6 +32,8 @@ class Entry:
     gold_path: Path
     url: str | None
     gold_has_title: bool
+    page_type: str | None = None  # "article" or another kind (wcxb-dev), None where not given
+    html_lang: str | None = None  # the page's declared language (fundus-recent), None where not given
 
     def raw(self) -> bytes:
         """The page's bytes as captured (``.html.gz`` pages decompressed)."""
@@ -83,6 +85,8 @@ def load_manifest(root: Path) -> list[Entry]:
                     gold_path=root / r["gold"],
                     url=r.get("url"),
                     gold_has_title=bool(r.get("gold_has_title")),
+                    page_type=r.get("page_type"),
+                    html_lang=r.get("html_lang"),
                 )
             )
     return entries
@@ -105,7 +109,10 @@ def prediction(title: str, body: str, with_title: bool) -> str:
 
 
 def select(entries: list[Entry], name: str) -> list[Entry]:
-    """The pages of dataset ``name`` (``X-single``: the one-page sites of X)."""
+    """The pages of dataset ``name`` (``X-single``: the one-page sites of X; ``X-articles``:
+    the pages of X whose ``page_type`` is "article")."""
+    if name.endswith("-articles"):
+        return [e for e in entries if e.dataset == name[: -len("-articles")] and e.page_type == "article"]
     if name.endswith("-single"):
         base = name[: -len("-single")]
         sizes = Counter(e.site for e in entries if e.dataset == base)

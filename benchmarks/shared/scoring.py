@@ -3,14 +3,17 @@
 An evaluation set is pages of some datasets (``X-single``: X's one-page sites) with a
 minimum of pages per site.  :func:`figures` gives per set the dev figure (every page
 pooled) beside the CV figure (the mean over folds of the held-out fold's pooled shingle
-F1 / P / R); :func:`print_tables` prints them as markdown, one table per set.
+F1 / P / R) and the count of near-empty pages (:func:`near_empty`); :func:`print_tables`
+prints them as markdown, one table per set, with per-language dev figures where a set's
+pages declare their language (``html_lang``).
 """
 
 from __future__ import annotations
 
 import statistics
+from collections import defaultdict
 
-from newsstemmer.evaluation import evaluate
+from newsstemmer.evaluation import evaluate, shingle_prf, tokens
 
 from .data import Entry, select
 
@@ -26,6 +29,12 @@ SETS: dict[str, tuple[tuple[str, ...], int]] = {
     "dragnet-single": (("dragnet-single",), 1),
     # chaos's sites with 2-6 pages (2017): modern layouts learned from few pages
     "chaos-multi": (("chaos",), 2),
+    # today's pages (issue 23): news of 2023-2026 in ~15 languages, news of 2017-2019,
+    # news sites of 2000/2005, and the article pages of wcxb-dev (2023-2026)
+    "fundus-recent": (("fundus-recent",), 1),
+    "misinfo": (("misinfo",), 1),
+    "cttf": (("cttf",), 1),
+    "wcxb-dev-articles": (("wcxb-dev-articles",), 1),
 }
 MULTI_SETS = ("big9", "cleanportal", "dragnet")
 #: Sets whose sites the section and page-choice models are not trained on
@@ -33,8 +42,39 @@ MULTI_SETS = ("big9", "cleanportal", "dragnet")
 #: figure only, which for these sites is already a figure on unseen sites (the region
 #: models did see their pages).
 UNTRAINED_LAYOUT_SETS = frozenset({"chaos-multi"})
-SINGLE_SETS = ("readability", "chaos", "dragnet-single")
-DEFAULT_SETS = MULTI_SETS + SINGLE_SETS
+#: Sets the single-page methods are judged on (the last four are not default sets).
+SINGLE_SETS = ("readability", "chaos", "dragnet-single", "fundus-recent", "misinfo", "cttf", "wcxb-dev-articles")
+DEFAULT_SETS = MULTI_SETS + SINGLE_SETS[:3]
+#: A page is *near-empty* when its F1 is below this while its gold has more than
+#: NEAR_EMPTY_WORDS words (issue 23: the body returned is a standfirst, or nothing).
+NEAR_EMPTY_F1 = 0.2
+NEAR_EMPTY_WORDS = 50
+#: Per-language figures are printed for a set whose pages declare a language this often.
+LANGUAGE_SHARE = 0.9
+
+
+def near_empty(pairs: list[tuple[str, str]]) -> int:
+    """How many (prediction, gold) pairs are near-empty pages (see NEAR_EMPTY_F1)."""
+    count = 0
+    for predicted, gold in pairs:
+        if len(tokens(gold)) > NEAR_EMPTY_WORDS:
+            p, r = shingle_prf(predicted, gold)
+            if not p or 2 * p * r / (p + r) < NEAR_EMPTY_F1:
+                count += 1
+    return count
+
+
+def by_language(pairs_by_page: dict, pages: list[Entry]) -> dict[str, dict]:
+    """Dev figures per declared language (``html_lang``'s primary tag) of a set's pages,
+    or {} when fewer than LANGUAGE_SHARE of them declare one or all declare the same."""
+    groups: dict[str, list] = defaultdict(list)
+    for e in pages:
+        if e.html_lang:
+            groups[e.html_lang.strip().lower().replace("_", "-").split("-")[0]].append(pairs_by_page[page_id(e)])
+    if len(groups) < 2 or sum(map(len, groups.values())) < LANGUAGE_SHARE * len(pages):
+        return {}
+    return {lang: {"pages": len(p), "f1": evaluate(p).f1, "near_empty": near_empty(p)}
+            for lang, p in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
 
 
 def set_entries(entries: list[Entry], name: str) -> list[Entry]:
@@ -78,7 +118,8 @@ def figures(pairs_by_page: dict, sets: dict[str, list[Entry]], folds: list[list[
     out = {}
     fold_ids = [{page_id(e) for e in fold} for fold in folds]
     for name, pages in sets.items():
-        dev = evaluate([pairs_by_page[page_id(e)] for e in pages]) if pairs_by_page is not None else None
+        dev_pairs = [pairs_by_page[page_id(e)] for e in pages] if pairs_by_page is not None else []
+        dev = evaluate(dev_pairs) if pairs_by_page is not None else None
         per_fold = []
         for k, ids in enumerate(fold_ids):
             if name in dev_only:
@@ -87,7 +128,8 @@ def figures(pairs_by_page: dict, sets: dict[str, list[Entry]], folds: list[list[
             held = [source[page_id(e)] for e in pages if page_id(e) in ids]
             if held:
                 s = evaluate(held)
-                per_fold.append({"fold": k, "pages": s.pages, "f1": s.f1, "precision": s.precision, "recall": s.recall})
+                per_fold.append({"fold": k, "pages": s.pages, "f1": s.f1, "precision": s.precision, "recall": s.recall,
+                                 "near_empty": near_empty(held)})
         cv = {
             key: statistics.mean(f[key] for f in per_fold) for key in ("f1", "precision", "recall")
         } if per_fold else {}
@@ -95,7 +137,12 @@ def figures(pairs_by_page: dict, sets: dict[str, list[Entry]], folds: list[list[
             cv["f1_min"] = min(f["f1"] for f in per_fold)
             cv["f1_max"] = max(f["f1"] for f in per_fold)
             cv["folds"] = len(per_fold)
-        out[name] = {"pages": len(pages), "dev": dev.as_dict() if dev else None, "cv": cv, "per_fold": per_fold}
+            cv["near_empty"] = sum(f["near_empty"] for f in per_fold)
+        dev_dict = dev.as_dict() if dev else None
+        if dev_dict is not None:
+            dev_dict["near_empty"] = near_empty(dev_pairs)
+        out[name] = {"pages": len(pages), "dev": dev_dict, "cv": cv, "per_fold": per_fold,
+                     "languages": by_language(pairs_by_page, pages) if pairs_by_page is not None else {}}
     return out
 
 
@@ -108,18 +155,27 @@ def print_tables(results: dict, k: int, per_fold: bool) -> None:
         rows = [(m, by_set[name]) for m, by_set in results.items() if name in by_set]
         pages = rows[0][1]["pages"]
         print(f"\n### {name} ({pages} pages)\n")
-        print(f"| method | dev F1 | dev P | dev R | {k}-fold CV F1 (min–max) | CV P | CV R |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print(f"| method | dev F1 | dev P | dev R | dev near-empty | {k}-fold CV F1 (min–max) | CV P | CV R "
+              "| CV near-empty |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for method, r in rows:
             d, c = r["dev"], r["cv"]
-            dev = f"{d['f1']:.3f} | {d['precision']:.3f} | {d['recall']:.3f}" if d else "– | – | –"
+            dev = (f"{d['f1']:.3f} | {d['precision']:.3f} | {d['recall']:.3f} | {d.get('near_empty', '–')}"
+                   if d else "– | – | – | –")
             if c:
                 folds_note = "" if c["folds"] == k else f", {c['folds']} folds"
                 cv = (f"{c['f1']:.3f} ({c['f1_min']:.3f}–{c['f1_max']:.3f}{folds_note}) | "
-                      f"{c['precision']:.3f} | {c['recall']:.3f}")
+                      f"{c['precision']:.3f} | {c['recall']:.3f} | {c.get('near_empty', '–')}")
             else:
-                cv = "– | – | –"
+                cv = "– | – | – | –"
             print(f"| {method} | {dev} | {cv} |")
+        langs = [(m, r["languages"]) for m, r in rows if r.get("languages")]
+        if langs:
+            print("\ndev per language (pages: F1 / near-empty):\n")
+            for method, by_lang in langs:
+                cells = ", ".join(f"{lang} ({v['pages']}): {v['f1']:.3f} / {v['near_empty']}"
+                                  for lang, v in by_lang.items())
+                print(f"- {method}: {cells}")
         if per_fold:
             print("\nper fold (pages: F1):\n")
             for method, r in rows:

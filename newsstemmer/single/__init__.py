@@ -86,6 +86,10 @@ class _Region:
     def extract(self, page: Page) -> tuple[str, str]:
         return self.load().extract(page.tree, page.url)
 
+    def extract_detail(self, page: Page) -> tuple[str, str, str | None]:
+        """(title, body, what changed the plain path or None): see ``RegionExtractor.extract_detail``."""
+        return self.load().extract_detail(page.tree, page.url)
+
 
 class _CRF:
     """One CRF extractor per thread: crfsuite taggers are not thread-safe."""
@@ -133,9 +137,15 @@ def load_single(method: str = DEFAULT_SINGLE_PAGE_METHOD) -> None:
 def extract_single(page: Page, method: str = DEFAULT_SINGLE_PAGE_METHOD, crf: "CRFExtractor | None" = None) -> Article:
     """Extract a page on its own with the single-page method ``method`` (``crf``: a CRF
     extractor to use for ``method="crf"`` instead of the shipped model's).  ``matched``
-    stays False (no pattern applied); ``method`` names the extractor."""
+    stays False (no pattern applied); ``method`` names the extractor and ``detail`` what
+    changed its plain path, where the method says (``region``)."""
+    detail = None
     if method == "crf" and crf is not None:
         title, body = crf.extract(page.tree)
     else:
-        title, body = get(method).extract(page)
-    return Article(page.url, title, body, matched=False, method=method, source=page.source)
+        found = get(method)
+        if isinstance(found, _Region):
+            title, body, detail = found.extract_detail(page)
+        else:
+            title, body = found.extract(page)
+    return Article(page.url, title, body, matched=False, method=method, source=page.source, detail=detail)

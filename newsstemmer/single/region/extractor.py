@@ -6,6 +6,12 @@ ranks the candidates, PageRank's own main element kept unless another scores
 clearly higher) and which of that element's parts to leave out beyond PageRank's
 own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
+
+Around them, three safety steps against near-empty bodies on today's pages (issue 23):
+the page is read as a browser shows it (:mod:`.reveal`), the guard that falls back on
+PageRank's own text never trades a body for one less than half as long, and a body left
+near-empty beside the page's paragraph region gives way to that region (:mod:`.fallback`).
+:meth:`RegionExtractor.extract_detail` says which of them acted.
 Both models (``region`` and ``region-clean`` of :data:`newsstemmer.trees.SHIPPED`) are
 trained by ``training/train_region.py``.
 """
@@ -17,13 +23,19 @@ import os
 import numpy as np
 from lxml import etree
 
+from ...dom.parse import parse_html
 from ...shipped import load_model
 from ...trees import ModelFileError, TreeModel
 from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from .fallback import BODY_CAP, near_empty_alternative, word_chars
+from .reveal import revealed
 
-__all__ = ["RegionExtractor"]
+__all__ = ["GUARD_SHORTER", "RegionExtractor"]
+
+#: The guard keeps the learned body when PageRank's own text is less than this share of it.
+GUARD_SHORTER = 0.5
 
 
 def _margin(model: TreeModel | None, key: str, default: float) -> float:
@@ -76,7 +88,22 @@ class RegionExtractor:
 
     def extract(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str]:
         """(title, body) of one page on its own (its tree, or its HTML as text)."""
-        return self.extract_analysis(pagerank_analysis(tree, url, text=False))
+        return self.extract_detail(tree, url)[:2]
+
+    def extract_detail(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str, str | None]:
+        """(title, body, detail) of one page on its own: ``detail`` names, joined by
+        ``+``, what changed the plain path (``react``, ``noscript``, ``button``: hidden
+        content read; ``pagerank``: the guard returned PageRank's own text;
+        ``paragraphs``: the near-empty body gave way to the paragraph region), or None."""
+        if isinstance(tree, str):
+            tree = parse_html(tree)
+        elif isinstance(tree, etree._ElementTree):
+            tree = tree.getroot()
+        tree, steps = revealed(tree)
+        title, body, step = self._extract(pagerank_analysis(tree, url, text=False))
+        if step:
+            steps.append(step)
+        return title, body, "+".join(steps) or None
 
     def choose_region(self, view: RegionView) -> int:
         """The node of the element chosen to hold the article."""
@@ -116,24 +143,37 @@ class RegionExtractor:
         return skip + J[s > self.clean_threshold].tolist()
 
     def guarded(self, an: PageRankAnalysis, lines: list[str]) -> list[str]:
-        """``lines``, or PageRank's own text if they keep less than :attr:`guard` of it."""
+        """``lines``, or PageRank's own text if they keep less than :attr:`guard` of it
+        (and it is not less than :data:`GUARD_SHORTER` as long as they are)."""
         if self.guard > 0:
             own = region_paragraphs(an, an.main)
             total = sum(map(len, own))
             if total:
                 found = set(lines)
-                if sum(len(line) for line in own if line in found) < self.guard * total:
+                if (sum(len(line) for line in own if line in found) < self.guard * total
+                        and total >= GUARD_SHORTER * sum(map(len, lines))):
                     return own
         return lines
 
     def extract_analysis(self, an: PageRankAnalysis) -> tuple[str, str]:
         """(title, body) from PageRank's analysis of the page (its text is not needed)."""
+        return self._extract(an)[:2]
+
+    def _extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None]:
         title = an.result.title
         if an.main < 0:
-            return title, ""
+            return title, "", None
         if self.region is None and self.clean is None:
-            return title, "\n".join(region_paragraphs(an, an.main))
+            return title, "\n".join(region_paragraphs(an, an.main)), None
         view = RegionView.of(an)
         region = self.choose_region(view)
         lines = region_paragraphs(an, region, self.left_out(view, region))
-        return title, "\n".join(self.guarded(an, lines))
+        kept = self.guarded(an, lines)
+        step = "pagerank" if kept is not lines else None
+        body = "\n".join(kept)
+        alternative = near_empty_alternative(an, word_chars(body, BODY_CAP))
+        if alternative is not None:
+            other = "\n".join(region_paragraphs(an, *alternative))
+            if word_chars(other) > word_chars(body):
+                return title, other, "paragraphs"
+        return title, body, step

@@ -58,6 +58,20 @@ _BOILERPLATE = re.compile(
     r"recommend\w*|popular|signup|sidebar|footer)(?=$|[-_\s])",
     re.I,
 )
+# Class words that name no role although the patterns above would read one: page
+# builders' generic component names (Elementor's "elementor-widget-container", "e-con";
+# HubSpot's "widget-span", "widget-type-cell", "hs_cos_wrapper_widget"; "container-widget"
+# wrappers) and page-state flags ("content-has-sidebar", "with-sidebar",
+# "comments-enabled").  Their blocks hold the article as often as anything else.
+_NO_ROLE = re.compile(
+    r"(?:^|\s)(?:elementor-\S+|e-con\S*|widget-span|widget-type-\S+|hs_cos_wrapper\S*|\S*container-widget\S*"
+    r"|(?:\S*[-_])?(?:has|with|no|without)[-_]sidebar"
+    r"|comments?[-_](?:enabled|disabled|open|closed|on|off|allowed|count))(?=$|\s)",
+    re.I,
+)
+# WordPress's post_class signature: on such an element "tag-x" and "category-y" are the
+# post's taxonomy labels, not a tag box, so its class and id name no role.
+_POST_CLASS = re.compile(r"(?:^|\s)(?:post-\d+|hentry|type-post|status-publish)(?=$|\s)")
 #: Elements whose class names describe the whole page, never one of its parts.
 _PAGE_TAGS = frozenset(("html", "body", "main", "article"))
 
@@ -208,18 +222,36 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
         role = 0
         if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
             role |= HIDDEN
-        names = f"{cls or ''} {ident or ''}".strip()
-        if names and not page_level:
-            if _COMMENTS.search(names):
-                role |= IN_COMMENTS
-            if _SIDEBAR.search(names):
-                role |= IN_SIDEBAR
-            if _BOILERPLATE.search(names):
-                role |= BOILER
+        if (cls or ident) and not page_level:
+            named = _named_roles(f"{cls or ''} {ident or ''}")
+            if named and cls:  # (most names name no role: only those are read again)
+                named = _named_roles(_role_names(cls, ident))
+            role |= named
         if len(_ROLE_CACHE) > 50_000:
             _ROLE_CACHE.clear()
         _ROLE_CACHE[key] = role
     return role
+
+
+def _named_roles(names: str) -> int:
+    """The role flags class and id words name (comments, sidebar, boilerplate)."""
+    role = 0
+    if _COMMENTS.search(names):
+        role |= IN_COMMENTS
+    if _SIDEBAR.search(names):
+        role |= IN_SIDEBAR
+    if _BOILERPLATE.search(names):
+        role |= BOILER
+    return role
+
+
+def _role_names(cls: str | None, ident: str | None) -> str:
+    """The class and id words a role is read from (see _NO_ROLE and _POST_CLASS)."""
+    if cls:
+        if _POST_CLASS.search(cls):
+            return ""
+        cls = _NO_ROLE.sub(" ", cls)
+    return f"{cls or ''} {ident or ''}".strip()
 
 
 # -- the shape of a reader thread -----------------------------------------------------------
