@@ -8,6 +8,7 @@ lazy import is still a dependency.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -82,14 +83,25 @@ def _function_lines(tree: ast.AST) -> set[int]:
     }
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the tests here."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_of(module: str, path: Path) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    return tuple((target, tuple(names), line) for target, names, line in _imports(module, path))
+
+
 def _lazy_upward(module: str, target: str, path: Path, line: int) -> bool:
     """Whether this import is one of :data:`LAZY_UPWARD`, made inside a function."""
-    return (module, target) in LAZY_UPWARD and line in _function_lines(ast.parse(path.read_text(encoding="utf-8")))
+    return (module, target) in LAZY_UPWARD and line in _function_lines(_parsed(path))
 
 
 def _imports(module: str, path: Path) -> list[tuple[str, list[str], int]]:
     """(imported module, names taken from it, line) for every import in ``path``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     out = []
     for node in ast.walk(tree):
@@ -121,7 +133,7 @@ def test_layers_import_only_what_architecture_allows() -> None:
     wrong = []
     for module, path in sorted(_MODULES.items()):
         mine = _part(module)
-        for target, _, line in _imports(module, path):
+        for target, _, line in _imports_of(module, path):
             theirs = _part(target)
             if theirs != mine and theirs not in ALLOWED.get(mine, set()) and not _lazy_upward(module, target, path, line):
                 wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {mine} imports {target}")
@@ -131,7 +143,7 @@ def test_layers_import_only_what_architecture_allows() -> None:
 def test_parts_of_a_layer_keep_apart_and_removed_packages_stay_gone() -> None:
     wrong = []
     for module, path in sorted(_MODULES.items()):
-        for target, _, line in _imports(module, path):
+        for target, _, line in _imports_of(module, path):
             where = f"{path.relative_to(PACKAGE.parent)}:{line}: {module} imports {target}"
             if target.startswith(REMOVED):
                 wrong.append(f"{where} (removed)")
@@ -154,7 +166,7 @@ def test_the_architecture_test_sees_a_forbidden_import(tmp_path: Path) -> None:
 def test_no_import_circles() -> None:
     graph: dict[str, set[str]] = {m: set() for m in _MODULES}
     for module, path in _MODULES.items():
-        for target, _, line in _imports(module, path):
+        for target, _, line in _imports_of(module, path):
             if _lazy_upward(module, target, path, line):
                 continue
             while target not in _MODULES and "." in target:
@@ -182,7 +194,7 @@ def test_no_import_circles() -> None:
 def test_no_private_name_is_imported_from_another_module() -> None:
     taken = []
     for module, path in sorted(_MODULES.items()):
-        for target, names, line in _imports(module, path):
+        for target, names, line in _imports_of(module, path):
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
             if private and target != module:
                 taken.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {', '.join(private)} from {target}")
@@ -203,8 +215,7 @@ def test_core_imports_no_scrapy() -> None:
     for module, path in _MODULES.items():
         if _part(module) in ("crawl",):
             continue
-        source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source)
+        tree = _parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("scrapy", "twisted"):
                 if _part(module) != "demo":
