@@ -32,6 +32,7 @@ from benchmarks.shared import cache_file, code_stamp, data_dir, load_manifest, p
 from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from newsstemmer.single.region.candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from newsstemmer.dom.parse import parse_html
+from newsstemmer.single.region.reveal import revealed
 from newsstemmer.dom.walk import START, walk
 from newsstemmer.evaluation import shingle_prf, shingles, tokens
 from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_cleaning, region_paragraphs
@@ -141,7 +142,7 @@ def page_record(e, group: str) -> dict:
     rec = {"meta": meta, "cands": [], "X": np.zeros((0, len(REGION_FEATURES))), "p": [], "r": [], "main": -1,
            "base": (None, 0.0), "title": "", "clean": []}
     try:
-        an = pagerank_analysis(parse_html(e.html()), e.url)
+        an = pagerank_analysis(revealed(parse_html(e.html()))[0], e.url)  # the page as extraction reads it
     except Exception as exc:  # an unreadable page predicts nothing
         print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return rec

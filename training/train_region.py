@@ -43,7 +43,9 @@ from newsstemmer.single.region.cleaning import CLEAN_FEATURES
 from newsstemmer.trees import TreeModel
 from newsstemmer.single.region.candidates import REGION_FEATURES
 from newsstemmer.single.region.extractor import RegionExtractor
+from newsstemmer.dom.parse import parse_html
 from newsstemmer.single.pagerank import pagerank_analysis
+from newsstemmer.single.region.reveal import revealed
 
 REPORT_SETS = SINGLE_SETS + ("big9", "cleanportal", "dragnet")
 
@@ -227,13 +229,18 @@ def run_pages(pages, by_id: dict, exs: dict[str, RegionExtractor]) -> dict[str, 
     for e in pages:
         gold = e.gold()
         try:
-            an = pagerank_analysis(e.html(), e.url)
+            # the variants read the page as the shipped extractor does (hidden content
+            # revealed); PageRank alone reads it as parsed
+            tree = parse_html(e.html())
+            shown, steps = revealed(tree)
+            an = pagerank_analysis(shown, e.url)
+            plain = pagerank_analysis(tree, e.url) if steps else an
         except Exception as exc:  # an unreadable page predicts nothing, for every method
             print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
             for d in out.values():
                 d[page_id(e)] = ("", gold)
             continue
-        out["pagerank"][page_id(e)] = (prediction(an.result.title, an.result.body, e.gold_has_title), gold)
+        out["pagerank"][page_id(e)] = (prediction(plain.result.title, plain.result.body, e.gold_has_title), gold)
         for v, ex in exs.items():
             title, body = ex.extract_analysis(an)
             out[v][page_id(e)] = (prediction(title, body, e.gold_has_title), gold)
