@@ -154,3 +154,21 @@ def test_the_chain_gives_articles_their_metadata_unless_told_not_to() -> None:
     json.dumps(record)
     bare = extract(html, url=url, options=ExtractOptions(fallback="region", metadata=False))
     assert bare.body == article.body and bare.authors == [] and bare.published is None and bare.meta_source == {}
+
+
+def test_the_metadata_fields_are_the_same_in_every_record() -> None:
+    """``Article``, the crawl's ``ArticleItem`` and ``ArticleMetadata`` each declare the
+    metadata fields (in their own field order); ``METADATA_FIELDS`` is the one list they
+    must all hold, as the chain copies field by field."""
+    from dataclasses import fields
+
+    from newsstemmer.article import METADATA_FIELDS, Article
+    from newsstemmer.crawl.items import ArticleItem
+    from newsstemmer.metadata import ArticleMetadata
+
+    names = set(METADATA_FIELDS)
+    for cls in (Article, ArticleItem):
+        declared = [f.name for f in fields(cls)]
+        assert names <= set(declared), cls
+        assert [n for n in declared if n in names] == list(METADATA_FIELDS), cls  # same order in output
+    assert names <= {f.name for f in fields(ArticleMetadata)}

@@ -232,20 +232,31 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
 
 
-def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None, str | None]:
-    for value, source in _ld_values(facts, "datePublished") + _ld_values(facts, "dateCreated"):
+def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],
+                     props: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """The first date the page's structured data gives: JSON-LD ``ld_keys``, then the
+    ``<meta>`` names, then the microdata properties (each in the order given)."""
+    for value, source in (pair for key in ld_keys for pair in _ld_values(facts, key)):
         iso = parse_date(_ld_text(value) or "")
         if iso:
             return iso, source
-    for name in _PUBLISHED_META:
+    for name in meta_names:
         for value in facts.meta.get(name, ()):
             iso = parse_date(value)
             if iso:
                 return iso, _source(name)
-    for value, _ in facts.microdata("datepublished") + facts.microdata("datecreated"):
+    for value, _ in (pair for prop in props for pair in facts.microdata(prop)):
         iso = parse_date(value)
         if iso:
             return iso, "microdata"
+    return None, None
+
+
+def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None, str | None]:
+    found = _structured_date(facts, ("datePublished", "dateCreated"), _PUBLISHED_META,
+                             ("datepublished", "datecreated"))
+    if found[0]:
+        return found
     marked = [v for v, el in facts.times
               if {"published", "pubdate"} & set((el.get("class") or "").lower().split()) or el.get("pubdate") is not None]
     for value in marked + [v for v, _ in facts.times]:
@@ -343,20 +354,7 @@ def _date_near_headline(hood: _Neighbourhood) -> str | None:
 
 
 def _modified(facts: PageFacts) -> tuple[str | None, str | None]:
-    for value, source in _ld_values(facts, "dateModified"):
-        iso = parse_date(_ld_text(value) or "")
-        if iso:
-            return iso, source
-    for name in _MODIFIED_META:
-        for value in facts.meta.get(name, ()):
-            iso = parse_date(value)
-            if iso:
-                return iso, _source(name)
-    for value, _ in facts.microdata("datemodified"):
-        iso = parse_date(value)
-        if iso:
-            return iso, "microdata"
-    return None, None
+    return _structured_date(facts, ("dateModified",), _MODIFIED_META, ("datemodified",))
 
 
 def _first(*candidates: tuple[Any, str]) -> tuple[Any, str | None]:
