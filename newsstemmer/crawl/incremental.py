@@ -104,7 +104,7 @@ class Incremental:
         if not self.enabled or self.history is None or self.fetchlog is None:
             item.first_seen, item.version, item.update = item.fetched_at, 1, False
             return NEW
-        key = item.canonical or item.url
+        key = item.canonical_url or item.url
         if item.published is None:
             item.published = self.fetchlog.published(item.url)
         old = self.history.get(key)

@@ -79,9 +79,9 @@ class ArticleItem:
     :class:`newsstemmer.Article`): ``published`` (its metadata, else a feed's or
     sitemap's date), ``modified``, ``authors``, ``language``, ``section``, ``tags``,
     ``description``, ``image``, ``canonical_url``, ``site_name`` and ``meta_source``
-    (each filled field's source).  ``canonical`` (the canonical URL, the key of
-    incremental runs) and ``page_text`` (the page's visible text) are kept on the
-    object, not exported.
+    (each filled field's source; ``canonical_url``, else the URL, is the key of
+    incremental runs).  ``page_text`` (the page's visible text) is kept on the object,
+    not exported.
     """
 
     url: str
@@ -112,7 +112,6 @@ class ArticleItem:
     meta_source: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.canonical: str | None = None
         self.page_text: str = ""  # the page's visible text (to tell a changed article from a body cut anew)
 
 

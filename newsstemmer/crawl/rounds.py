@@ -87,9 +87,7 @@ def extract_page(
         anchor_count=len(page.anchor_texts),
         **{name: getattr(art, name) for name in METADATA_FIELDS},
     )
-    if emittable:
-        item.canonical = art.canonical_url
-        item.page_text = page_text
+    item.page_text = page_text
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)
