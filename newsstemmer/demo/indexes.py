@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from .markup import Doc, esc, short_date, slug
 from .sitemodel import SECTION_BY_KEY, SECTIONS, SITE_NAME, Section
+from .media import home_block, live_pages, video_pages
 from .plan import AUTHOR_ROLES, PlannedArticle, SitePlan
 from .themes import english_page, japanese_page
 
@@ -50,14 +51,15 @@ STATIC_PAGES = {
 
 
 def index_pages(plan: SitePlan) -> list[Doc]:
-    """Every page but the articles, robots.txt and the sitemap: home, sections, tags, authors, static pages."""
+    """Every page but the articles, robots.txt and the sitemap: home, sections, tags, authors, static pages,
+    videos and live blogs."""
     docs = [_home(plan)]
     for section in SECTIONS:
         docs += _section_index(plan, section)
     docs += _tags(plan)
     docs += _author_pages(plan)
     docs += [_static(plan, path, title, paras) for path, (title, paras) in STATIC_PAGES.items()]
-    return docs
+    return docs + video_pages(plan) + live_pages(plan)
 
 
 def _card(doc: Doc, rng: random.Random, a: PlannedArticle) -> str:
@@ -193,14 +195,16 @@ def _home(plan: SitePlan) -> Doc:
         blocks.append(
             f'<section class="section-block section-block-{s.key}"><h2 class="section-heading">'
             f'{doc.a(f"/{s.key}/", s.name)}</h2><ul>{items}</ul>'
-            f'{doc.a(f"/{s.key}/", f"More {s.name.lower()}", "more-link")}</section>\n'
+            f'{doc.a(f"/{s.key}/", f"More {s.name.lower()}", "more-link")}'
+            + (doc.a("/?iid=badge_money", "Money", "badge") if s.key == "business" else "") + "</section>\n"
         )
     main = (
         '<main id="content" class="site-main home">\n'
         '<section class="top-stories"><h2 class="section-heading">Top stories</h2>\n'
         f'<article class="lead-story story-{lead.id}"><h3 class="story-title">{doc.a(lead.path, lead.title)}</h3>\n'
         f'<p class="story-dek">{esc(lead.dek)}</p>{doc.a(lead.path, "Read more", "read-more")}</article>\n'
-        f'<ul class="story-list">\n{top_items}</ul></section>\n' + "".join(blocks) + "</main>\n"
+        f'<ul class="story-list">\n{top_items}</ul></section>\n' + "".join(blocks) + home_block(plan, doc)
+        + "</main>\n"
     )
     english_page(plan, doc, rng, SITE_NAME, "Independent news from the Meridian Courier: world, business, technology, "
                  "sport, opinion and photos.", "home", main, body_class="home", japanese_box=True)

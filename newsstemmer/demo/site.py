@@ -2,8 +2,9 @@
 
 ``build_site(seed, articles)`` plans a set of articles (sections, dates, ids, headlines,
 standfirsts, bodies) and renders every page of the site as bytes, the way its server
-sends them: a home page, paginated section indexes, tag and author pages, static
-pages, ``/robots.txt`` and ``/sitemap.xml``, and the articles in four layouts:
+sends them: a home page (also reached as ``/?view=mobile`` and ``/?iid=badge_money``),
+paginated section indexes, tag and author pages, static pages, video pages, rolling live
+blogs (:mod:`.media`), ``/robots.txt`` and ``/sitemap.xml``, and the articles in four layouts:
 
 * ``standard`` (world, business, tech, sport): WordPress-like markup with per-article
   ids in ``id``/``class`` (``post-40213``, ``category-world``, ``tag-floods``), kicker,

@@ -65,11 +65,12 @@ SECTION_BY_KEY = {s.key: s for s in SECTIONS}
 class DemoPage:
     """One page of the demo site, as served.
 
-    ``kind``: ``index`` (home, sections, tags, authors), ``article``, ``static``,
-    ``robots``, ``sitemap`` or ``feed``.  For an article, ``title`` and ``text`` are its true
+    ``kind``: ``index`` (home, sections, tags, authors, the video index), ``article``,
+    ``static``, ``video``, ``live`` (a live blog), ``robots``, ``sitemap`` or ``feed``.  For an article, ``title`` and ``text`` are its true
     headline and body; ``layout`` is its template (``standard``, ``opinion``,
     ``gallery``, ``japanese``; ``home``, ``section-index``, ``tag-index``,
-    ``author-index``, ``ja-index``, ``static`` for other pages).
+    ``author-index``, ``ja-index``, ``static``, ``video-index``, ``video``, ``liveblog``
+    for other pages).
     """
 
     path: str

@@ -28,6 +28,7 @@ _WEATHER = ("showers", "sunny spells", "cloudy", "light rain", "clear", "windy",
 _FOOTER_LINKS = (
     ("/about/", "About us"), ("/contact/", "Contact the newsroom"), ("/corrections/", "Corrections"),
     ("/advertise/", "Advertise with us"), ("/privacy/", "Privacy policy"), ("/terms/", "Terms of use"),
+    ("/video/", "Video"), ("/?view=mobile", "Mobile site"),
 )
 
 
