@@ -33,8 +33,10 @@ def runs(tmp_path_factory):
             result = run_crawl([base + "/"], tmp / f"out{n}.jsonl", settings)
             assert result.returncode == 0, result.stderr[-3000:]
             health = [json.loads(line) for line in (tmp / "state" / "health.jsonl").read_text().splitlines()]
+            files = sorted((tmp / "patterns").glob("*.json"))
+            saved = json.loads(files[0].read_text()) if files else None
             out.append({"log": result.stderr, "stats": crawl_stats(result.stderr), "health": health[-1],
-                        "feed": (tmp / f"out{n}.jsonl").read_text().splitlines()})
+                        "feed": (tmp / f"out{n}.jsonl").read_text().splitlines(), "saved": saved})
     return out
 
 
@@ -64,3 +66,31 @@ def test_a_re_run_says_what_it_knew(runs):
     # the articles of the first run are known: not fetched again, or fetched and unchanged
     known = int(again["skipped_fresh"]) + int(again["items_unchanged"]) + int(again["not_modified"])
     assert known >= int(first["items_new"])
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_health_names_the_saved_file_version_and_its_layouts(runs, n):
+    """``patterns_version`` and ``layouts_added`` speak of the file on disk; layouts used but
+    not saved are listed apart."""
+    health, saved = runs[n]["health"], runs[n]["saved"]
+    assert saved is not None
+    versions = [h.get("version", 1) for h in saved.get("history", [])] or [1]
+    ids = {p["id"] for p in saved["patterns"]}
+    assert health["patterns_version"] == max(versions)
+    assert set(health["drift"]["layouts_added"]) <= ids
+    assert not set(health["layouts_not_saved"]) & set(health["drift"]["layouts_added"])
+    if n == 1:
+        assert health["drift"]["layouts_added"] == []  # nothing new learned on a re-run
+
+
+def test_layouts_learned_from_too_few_pages_are_used_and_said_unsaved(tmp_path):
+    settings = {"NEWSSTEMMER_STATE_DIR": str(tmp_path / "state"), "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "patterns"),
+                **REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_MIN_PAGES": 200}
+    with serve(build_test_site(n_articles=24, hostile=False)) as base:
+        result = run_crawl([base + "/"], tmp_path / "out.jsonl", settings)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "used, not saved" in result.stderr
+    assert not list((tmp_path / "patterns").glob("*.json"))
+    (health,) = [json.loads(line) for line in (tmp_path / "state" / "health.jsonl").read_text().splitlines()]
+    assert health["layouts_not_saved"] and health["drift"]["layouts_added"] == []
+    assert health["patterns_version"] is None

@@ -300,7 +300,8 @@ class SiteLearner:
             self.patterns[site] = result.patterns
             self.versions[site] = self.storage.patterns.publish(site, result.patterns)
             added = [p.id for p in result.patterns.patterns if p.id not in before]
-            self.monitor.learned(site, added, result.patterns.revision)
+            self.monitor.learned(site, added, result.patterns.revision, saved=bool(result.saved),
+                                 in_use=[p.id for p in result.patterns.patterns])
             kinds = ", ".join(f"{p.id}{'' if p.article else ' (not articles)'}" for p in result.patterns.patterns)
             if result.saved:
                 self._inc("pattern_files_written")

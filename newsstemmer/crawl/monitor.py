@@ -68,6 +68,7 @@ class SiteRun:
     relearned: bool = False
     added: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)
+    unsaved: list[str] = field(default_factory=list)  # layouts used in this run but not saved
     revision: int | None = None
 
     @property
@@ -160,11 +161,22 @@ class RunMonitor:
             run.methods[item.method or "none"] += 1
             run.body_chars.append(len(item.body))
 
-    def learned(self, site: str, added: list[str], revision: int) -> None:
-        """A learning round added layouts (a new version of the site's file)."""
+    def learned(self, site: str, added: list[str], revision: int, saved: bool = True,
+                in_use: list[str] | None = None) -> None:
+        """A learning round added layouts: a new version of the site's file, or (``saved`` False:
+        learned from too few pages) layouts used in this run only, the file left as it was.
+
+        ``in_use``: the site's layouts after the round; those used unsaved before and now in a
+        saved file count as added by this run.
+        """
         run = self.site(site)
-        run.added.extend(added)
-        run.revision = revision
+        if saved:
+            now_saved = [i for i in run.unsaved if in_use is None or i in in_use]
+            run.added.extend(i for i in now_saved + added if i not in run.added)
+            run.unsaved = [i for i in run.unsaved if i not in now_saved]
+            run.revision = revision
+        else:
+            run.unsaved.extend(i for i in added if i not in run.unsaved)
         if run.drift and added and not run.relearned:
             run.relearned = True
             self.stats.inc_value("newsstemmer/drift_relearned")
@@ -210,6 +222,7 @@ class RunMonitor:
             "drift": {"detected": run.drift, "coverage_before": run.coverage_before,
                       "coverage_after": run.coverage if run.drift else None, "relearned": run.relearned,
                       "layouts_added": run.added, "layouts_retired": run.retired},
+            "layouts_not_saved": run.unsaved,
         }
         past = history.recent(run.site, BASELINE_RUNS, before=self.run) if history is not None else []
         record["alerts"] = health_alerts(record, past, self.config)
