@@ -72,6 +72,7 @@ RUN = (
     "scrapy startproject mynews",
     "from urllib.parse import urlsplit",
     "scrapy crawl news -a sites=sites.txt -o feeds",
+    "scrapy state --prune",
     "17 * * * * NEWSSTEMMER_DATA",
     "python scripts/build_egg.py",
     "from pathlib import Path",
@@ -226,6 +227,10 @@ def test_the_readme_tour_runs_as_written(tmp_path):
         # (data: requests are newsstemmer's own work in the crawl, not downloads)
         assert fetched and [u for u in fetched if not u.startswith((base, "data:"))] == []  # adverts: never fetched
         assert "nofollow" in _example("from urllib.parse import urlsplit").text
+
+        # The state folder: its stores, pruned.
+        state = tour.sh(_example("scrapy state --prune").text).stdout
+        assert "linkinfo.sqlite" in state and "pruned:" in state
 
         # Monitoring: a dated feed, then the scheduled script as cron runs it.
         tour.sh(_example("scrapy crawl news -a sites=sites.txt -o feeds").text)

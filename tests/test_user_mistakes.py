@@ -47,6 +47,8 @@ BAD_SETTINGS = [
     ("NEWSSTEMMER_REDIS_PREFIX", "a b", "letters, digits"),
     ("NEWSSTEMMER_REDIS_URL", "localhost:6379", "redis://HOST"),
     ("NEWSSTEMMER_STATE_DIR", "", "folder path"),
+    ("NEWSSTEMMER_KEEP_RUNS", "5", "whole number of 20 or more"),
+    ("NEWSSTEMMER_KEEP_TEXT_DAYS", "a month", "0 or more"),
 ]
 
 #: (spider arguments, words the line must hold): malformed start, feed and sitemap URLs.

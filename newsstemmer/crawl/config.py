@@ -54,6 +54,11 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_REDIS_PREFIX": "newsstemmer",
     "NEWSSTEMMER_WORKER_TIMEOUT": 30.0,
     "NEWSSTEMMER_SIDECAR": "auto",
+    "NEWSSTEMMER_PRUNE": True,
+    "NEWSSTEMMER_KEEP_TEXT_DAYS": 30.0,
+    "NEWSSTEMMER_KEEP_ANCHORS": 8,
+    "NEWSSTEMMER_KEEP_RUNS": 100,
+    "NEWSSTEMMER_HEALTH_MAX_MB": 10.0,
 }
 
 
@@ -282,6 +287,12 @@ class Config:
     # Extraction and learning rounds in a second process (newsstemmer.crawl.sidecar);
     # the default ("auto") is on when two CPUs or more are free to use.
     sidecar: bool = field(default_factory=lambda: usable_cpus() >= 2)
+    # What the state folder keeps (newsstemmer.crawl.storage.retention), pruned at the crawl's close.
+    prune: bool = True
+    keep_text_days: float = 30.0
+    keep_anchors: int = 8
+    keep_runs: int = 100
+    health_max_mb: float = 10.0
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -342,6 +353,11 @@ class Config:
             redis_prefix=_redis_prefix(get("NEWSSTEMMER_REDIS_PREFIX")),
             worker_timeout=_worker_timeout(get("NEWSSTEMMER_WORKER_TIMEOUT")),
             sidecar=_sidecar(get("NEWSSTEMMER_SIDECAR")),
+            prune=flag("NEWSSTEMMER_PRUNE"),
+            keep_text_days=number("NEWSSTEMMER_KEEP_TEXT_DAYS"),
+            keep_anchors=whole("NEWSSTEMMER_KEEP_ANCHORS", 2),
+            keep_runs=whole("NEWSSTEMMER_KEEP_RUNS", 20),
+            health_max_mb=number("NEWSSTEMMER_HEALTH_MAX_MB", 0.01),
         )
 
     @property

@@ -1,5 +1,6 @@
-"""Extension: starts newsstemmer's per-crawl learner early, logs what it did at close, and
-writes the crawl's HTML reports when ``NEWSSTEMMER_REPORT`` asks for them.
+"""Extension: starts newsstemmer's per-crawl learner early, logs what it did at close,
+writes the crawl's HTML reports when ``NEWSSTEMMER_REPORT`` asks for them, and prunes the
+state folder to what later runs need (``NEWSSTEMMER_PRUNE``, :mod:`.storage.retention`).
 
 Being an extension, it is built before the engine, after the feed exporters: its
 learner's ``item_scraped`` handler therefore runs after the feeds have written an
@@ -13,8 +14,10 @@ from typing import Any
 
 from scrapy import signals
 
+from .config import Config
 from .learner import SiteLearner
 from .reporting import CrawlReporter
+from .storage.retention import Retention, prune
 
 __all__ = ["NewsstemmerExtension"]
 
@@ -36,3 +39,21 @@ class NewsstemmerExtension:
         if self.reporter is not None:
             self.reporter.close(reason)
         log.info(self.learner.summary())
+        config = self.learner.config
+        if config.prune and not self.learner.storage.shared:
+            self._prune(config)
+
+    def _prune(self, config: Config) -> None:
+        """Drop what the state keeps no longer (texts past their days, surplus anchors, old runs)."""
+        keep = Retention(config.keep_text_days, config.keep_anchors,
+                         max(config.keep_runs, config.retire_after_runs + 1), config.health_max_mb)
+        try:
+            removed = prune(config.state_dir, keep)
+        except OSError as exc:  # (a full or read-only disk: the crawl's own data is already safe)
+            log.warning("newsstemmer: could not prune the state folder %s: %s", config.state_dir, exc)
+            return
+        stats = self.crawler.stats
+        stats.set_value("newsstemmer/state_bytes_freed", removed.pop("bytes_freed", 0))
+        for name, n in removed.items():
+            if n:
+                stats.set_value(f"newsstemmer/state_pruned/{name}", n)

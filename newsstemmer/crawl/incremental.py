@@ -11,7 +11,10 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   larger of the share of the new body's 4-word shingles (as in
   :mod:`newsstemmer.evaluation`) found nowhere on the old page, and the share of the
   old body's found nowhere on the new page: text added to or taken from the
-  article, not a body cut differently (new layouts after a redesign);
+  article, not a body cut differently (new layouts after a redesign).  An article
+  whose stored texts were pruned (``NEWSSTEMMER_KEEP_TEXT_DAYS`` after it was last
+  sent, :mod:`~newsstemmer.crawl.storage.retention`) is recognised by its hash only: a
+  change cannot be measured, and it is not sent again;
 * changed more: emitted with ``update: true`` and the next ``version``;
   ``first_seen`` stays the first emission's.
 
@@ -108,7 +111,7 @@ class Incremental:
         if item.published is None:
             item.published = self.fetchlog.published(item.url)
         old = self.history.get(key)
-        if old is not None and (old.content_hash == item.content_hash or article_change(
+        if old is not None and (old.content_hash == item.content_hash or old.texts_dropped or article_change(
                 old.body, old.page_text, item.body, item.page_text) < self.config.update_min_change):
             return UNCHANGED
         item.first_seen = old.first_seen if old else item.fetched_at

@@ -10,6 +10,7 @@ from .. import __version__
 BOT_NAME = "newsstemmer"
 SPIDER_MODULES = ["newsstemmer.crawl.spiders"]
 NEWSPIDER_MODULE = "newsstemmer.crawl.spiders"
+COMMANDS_MODULE = "newsstemmer.crawl.commands"  # scrapy state
 
 ADDONS = {"newsstemmer.crawl.addon.NewsstemmerAddon": 0}
 

@@ -43,6 +43,7 @@ class Emitted:
     first_seen: str
     published: str | None = None
     page_text: str = ""  # the visible text of the page it was extracted from
+    texts_dropped: bool = False  # body and page text pruned (storage.retention): a change cannot be measured
 
 
 # -- fetch records (incremental runs) ---------------------------------------------------------------

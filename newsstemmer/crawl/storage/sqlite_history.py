@@ -64,7 +64,8 @@ class ArticleHistory:
         if row is None:
             return None
         key, site, url, digest, body, version, first_seen, published, page_text = row
-        return Emitted(key, site, url, digest, _text(body), int(version), first_seen, published, _text(page_text))
+        return Emitted(key, site, url, digest, _text(body), int(version), first_seen, published, _text(page_text),
+                       texts_dropped=not body)  # (a stored text, even an empty one, is never zero bytes)
 
     def put(self, record: Emitted) -> None:
         """Store the version just emitted (replaces the older one)."""

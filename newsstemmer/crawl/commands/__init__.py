@@ -1,0 +1,1 @@
+"""Project commands of ``scrapy`` (``COMMANDS_MODULE``): ``scrapy state``."""

@@ -1,0 +1,158 @@
+"""Bounded state: what each store keeps (storage.retention), pruning it, and ``scrapy state``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from newsstemmer.crawl.items import FetchedPage
+from newsstemmer.crawl.storage.records import Emitted
+from newsstemmer.crawl.storage.retention import SENT_ANCHORS, Retention, census, prune
+from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
+from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
+from newsstemmer.crawl.storage.sqlite_fetchlog import FetchLog
+from newsstemmer.crawl.storage.sqlite_history import ArticleHistory
+from newsstemmer.crawl.storage.sqlite_runlog import RunLog
+
+REPO = Path(__file__).resolve().parents[1]
+WORDS = ("harbour", "council", "rail", "storm", "budget", "match", "court", "museum", "bridge", "school")
+LATER = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=45)  # "now" of a prune 45 days on
+
+
+def _article(i: int) -> Emitted:
+    rng = random.Random(i)  # (texts that do not compress to nothing)
+    body = " ".join(f"{rng.choice(WORDS)}{rng.randint(0, 999)}" for _ in range(600))
+    return Emitted(f"http://s/{i}", "s", f"http://s/{i}", f"hash{i}", body, 1, "2026-01-01T00:00:00+00:00",
+                   None, "page text " + body)
+
+
+def test_texts_are_dropped_after_their_days_and_the_hash_stays(tmp_path):
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    for i in range(50):
+        history.put(_article(i))
+    history.close()
+    assert prune(tmp_path, Retention(keep_text_days=60), now=LATER)["history.sqlite"] == 0  # not old enough
+    assert ArticleHistory(tmp_path / "history.sqlite").get("http://s/3").texts_dropped is False
+    before = census(tmp_path)[0].bytes
+    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["history.sqlite"] == 50
+    old = ArticleHistory(tmp_path / "history.sqlite").get("http://s/3")
+    assert old.texts_dropped and old.body == "" and old.page_text == ""
+    assert (old.content_hash, old.version, old.first_seen) == ("hash3", 1, "2026-01-01T00:00:00+00:00")
+    assert census(tmp_path)[0].bytes < before
+
+
+def test_an_article_with_dropped_texts_is_not_sent_again():
+    from newsstemmer.crawl.config import Config
+    from newsstemmer.crawl.incremental import UNCHANGED, Incremental
+    from newsstemmer.crawl.items import ArticleItem
+
+    class History:
+        def get(self, key):
+            return Emitted(key, "s", key, "an old hash", "", 1, "2026-01-01", None, "", texts_dropped=True)
+
+    class Log:
+        def published(self, url):
+            return None
+
+    inc = Incremental.__new__(Incremental)
+    inc.config, inc.enabled, inc.history, inc.fetchlog, inc._waiting = Config(), True, History(), Log(), {}
+    item = ArticleItem(url="http://s/1", site="s", title="T", body="An edited body of the old story.")
+    assert inc.check(item) == UNCHANGED
+
+
+def test_anchors_are_capped_per_url_and_cut_to_two_once_sent(tmp_path):
+    links = LinkInfo(tmp_path / "linkinfo.sqlite")
+    for source in range(30):  # the same few texts from many pages, and many different texts
+        links.add("s", f"http://s/index{source}", [("http://s/sent", f"Headline {source % 3}"),
+                                                  ("http://s/waiting", f"Text number {source}")])
+    links.close()
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    history.put(Emitted("http://s/sent", "s", "http://s/sent", "h", "b", 1, "2026-01-01"))
+    history.close()
+    removed = prune(tmp_path, Retention(keep_anchors=8))
+    links = LinkInfo(tmp_path / "linkinfo.sqlite")
+    assert links.anchors("http://s/sent") == ["Headline 0", "Headline 1"][:SENT_ANCHORS]
+    assert links.anchors("http://s/waiting") == [f"Text number {i}" for i in range(8)]  # the first seen
+    assert removed["linkinfo.sqlite"] == 60 - 2 - 8
+
+
+def test_fetch_records_of_old_non_articles_go_and_articles_stay(tmp_path):
+    log = FetchLog(tmp_path / "fetchlog.sqlite")
+    for url, article in (("http://s/index", False), ("http://s/story", True)):
+        log.seen(url, "s", '"etag"', None, None)
+        log.commit([url], article=article)
+    log.set_published("http://s/feeditem", "s", "2026-01-01")  # a feed's date: kept
+    log.close()
+    assert prune(tmp_path, Retention(keep_text_days=30))["fetchlog.sqlite"] == 0  # checked just now
+    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["fetchlog.sqlite"] == 1
+    log = FetchLog(tmp_path / "fetchlog.sqlite")
+    assert log.articles("s") == 1  # the article's validators stay
+    assert log.published("http://s/feeditem") == "2026-01-01"
+
+
+def test_old_runs_go_and_the_last_ones_stay(tmp_path):
+    runs = RunLog(tmp_path / "runs.sqlite")
+    for _ in range(30):
+        run, _started = runs.begin()
+        runs.add(run, "s", {"run": run, "new_articles": 3}, {"p0": 5})
+        runs.end(run, "finished")
+    runs.close()
+    assert prune(tmp_path, Retention(keep_runs=20))["runs.sqlite"] == 10
+    runs = RunLog(tmp_path / "runs.sqlite")
+    kept = runs.recent("s", 100)
+    assert len(kept) == 20 and min(r["run"] for r in kept) == 11
+
+
+def test_freed_pages_are_given_back_and_health_rotates(tmp_path):
+    buffer = PageBuffer(tmp_path / "buffer.sqlite")
+    pages = [FetchedPage(f"http://s/{i}", "s", "<p>" + "word " * 4000 + "</p>") for i in range(60)]
+    for p in pages:
+        buffer.add(p)
+    buffer.delete("s", [p.url for p in pages])
+    buffer.close()
+    health = tmp_path / "health.jsonl"
+    health.write_text(json.dumps({"run": 1, "pad": "x" * 2000}) + "\n" * 1)
+    full = census(tmp_path)
+    assert full[0].free_bytes > 1_000_000
+    removed = prune(tmp_path, Retention(health_max_mb=0.001))
+    assert removed["bytes_freed"] > 1_000_000 and removed["health.jsonl"] == 1
+    assert census(tmp_path)[0].bytes < full[0].bytes / 4
+    assert not health.exists() and (tmp_path / "health.jsonl.1").exists()
+    PageBuffer(tmp_path / "buffer.sqlite").add(pages[0])  # still a working store after the vacuum
+
+
+@pytest.mark.crawl
+def test_a_crawl_prunes_at_close_and_scrapy_state_shows_the_stores(tmp_path):
+    from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, build_test_site, crawl_stats, run_crawl, serve
+
+    settings = {"NEWSSTEMMER_STATE_DIR": str(tmp_path / "state"), "NEWSSTEMMER_PATTERNS_DIR": str(tmp_path / "p"),
+                **REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_KEEP_ANCHORS": 2}
+    with serve(build_test_site(n_articles=24, hostile=False)) as base:
+        result = run_crawl([base + "/"], tmp_path / "out.jsonl", settings)
+    assert result.returncode == 0, result.stderr[-3000:]
+    stats = crawl_stats(result.stderr)
+    assert stats.get("newsstemmer/state_bytes_freed", 0) >= 0
+    conn = sqlite3.connect(tmp_path / "state" / "linkinfo.sqlite")
+    (most,) = conn.execute("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM anchors GROUP BY url)").fetchone()
+    conn.close()
+    assert most is not None and most <= 2  # pruned at the crawl's close
+    (tmp_path / "scrapy.cfg").write_text((REPO / "scrapy.cfg").read_text())
+    cmd = [sys.executable, "-m", "scrapy", "state", "--json", "-s", f"NEWSSTEMMER_STATE_DIR={tmp_path / 'state'}"]
+    shown = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    got = json.loads(shown.stdout)
+    names = {s["store"] for s in got["stores"]}
+    assert {"buffer.sqlite", "linkinfo.sqlite", "history.sqlite", "fetchlog.sqlite", "runs.sqlite"} <= names
+    assert got["total_bytes"] == sum(s["bytes"] for s in got["stores"])
+    history = next(s for s in got["stores"] if s["store"] == "history.sqlite")
+    assert history["rows"]["articles"] == len((tmp_path / "out.jsonl").read_text().splitlines())
+    missing = subprocess.run([sys.executable, "-m", "scrapy", "state", "-s", "NEWSSTEMMER_STATE_DIR=nowhere"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert missing.returncode != 0 and "no state folder at nowhere" in missing.stderr + missing.stdout
