@@ -10,7 +10,7 @@ from .. import __version__
 BOT_NAME = "newsstemmer"
 SPIDER_MODULES = ["newsstemmer.crawl.spiders"]
 NEWSPIDER_MODULE = "newsstemmer.crawl.spiders"
-COMMANDS_MODULE = "newsstemmer.crawl.commands"  # scrapy state
+COMMANDS_MODULE = "newsstemmer.crawl.commands"  # scrapy state; scrapy crawl with a failing exit status
 
 ADDONS = {"newsstemmer.crawl.addon.NewsstemmerAddon": 0}
 

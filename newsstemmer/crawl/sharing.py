@@ -27,7 +27,7 @@ import logging
 import time
 from typing import Any, Protocol
 
-from scrapy.exceptions import DontCloseSpider
+from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import reactor, task
 
@@ -35,12 +35,15 @@ from ..layout.patterns import SitePatterns
 from .patternfiles import load_patterns
 from .storage import Storage
 
-__all__ = ["SharedCrawl", "SharedLearner", "WAKE_SECONDS"]
+__all__ = ["FAILED_REASONS", "SharedCrawl", "SharedLearner", "WAKE_SECONDS"]
 
 log = logging.getLogger(__name__)
 
 #: How often an idle worker looks for new requests and for the end of the crawl.
 WAKE_SECONDS = 0.5
+#: Reasons a worker closes with when the shared crawl cannot go on (``scrapy crawl`` exits 1).
+REDIS_UNAVAILABLE, REDIS_STATE_LOST = "redis_unavailable", "redis_state_lost"
+FAILED_REASONS = (REDIS_UNAVAILABLE, REDIS_STATE_LOST)
 
 
 class SharedLearner(Protocol):
@@ -116,6 +119,8 @@ class SharedCrawl:
             self.worker.beat()
             for site in self.leases.renew():
                 log.warning("newsstemmer: %s: lease lost (this worker was silent too long)", site)
+            if self._lost():
+                return
             self._load_changed()
             self.worker.recover_dead()
             held = sorted(self.leases.held())
@@ -136,7 +141,20 @@ class SharedCrawl:
                           "(its work in Redis stays for the other workers, or the next crawl)",
                           self.worker.id, now - self._failing_since)
                 self._loop.stop()
-                self._close("redis_unavailable")
+                self._close(REDIS_UNAVAILABLE)
+
+    def _lost(self) -> bool:
+        """Redis lost the crawl's state (restarted without its data): say so once and close."""
+        if not self.worker.state_lost():
+            return False
+        log.error("newsstemmer: worker %s: the crawl's state in Redis is gone (the server restarted without its "
+                  "data?): its queue and records are lost, so pages may never be fetched; closing with reason %s. "
+                  "Run Redis with appendonly yes (see the README)", self.worker.id, REDIS_STATE_LOST)
+        self.worker.marker = None  # (said once)
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self._close(REDIS_STATE_LOST)
+        return True
 
     def _close(self, reason: str) -> None:
         engine = self.crawler.engine
@@ -185,6 +203,9 @@ class SharedCrawl:
     # -- the end of the crawl ----------------------------------------------------------------
     def idle(self) -> None:
         """This worker's engine is idle: stay open (``DontCloseSpider``) while the crawl goes on elsewhere."""
+        if self.worker.state_lost():  # (an empty queue after Redis lost its data is no finished crawl)
+            self._lost()
+            raise CloseSpider(REDIS_STATE_LOST)
         self.worker.settle()
         if not self.worker.crawl_quiet():
             self.wake_soon()

@@ -1,1 +1,2 @@
-"""Project commands of ``scrapy`` (``COMMANDS_MODULE``): ``scrapy state``."""
+"""Project commands of ``scrapy`` (``COMMANDS_MODULE``): ``scrapy state``, and ``scrapy crawl``
+with an exit status that says when a crawl failed."""

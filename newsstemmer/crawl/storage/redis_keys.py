@@ -84,6 +84,7 @@ class Keys:
         self.counts = f"{p}:run:counts"
         self.emitted = f"{p}:run:emitted"
         self.broken = f"{p}:run:broken"
+        self.marker = f"{p}:run:marker"  # set by the first worker of a crawl: gone if Redis lost its data
         self.buf_sites = f"{p}:buf:sites"
         self.patterns = f"{p}:patterns"
         self.pattern_versions = f"{p}:patterns:version"

@@ -14,6 +14,10 @@ end of the crawl, and picking up the work of workers that died.
 * A crawl is over when the queue is empty and no live worker has requests in flight,
   twice in a row a heartbeat apart; the last worker to leave a finished crawl clears
   its run keys (``P:run:*`` and the queue), so the next crawl starts afresh.
+* The first worker of a crawl sets ``P:run:marker``; every worker checks it is still
+  there (:meth:`RedisWorker.state_lost`).  A Redis server that came back without its data
+  (restarted with no persistence) has no marker: the crawl's queue and records are gone,
+  and the workers stop with an error instead of taking the empty queue for a finished crawl.
 """
 
 from __future__ import annotations
@@ -82,7 +86,8 @@ for _, other in ipairs(redis.call('SMEMBERS', p .. ':workers')) do
     if redis.call('HLEN', p .. ':run:inflight:' .. other) > 0 then return 0 end
 end
 if redis.call('ZCARD', KEYS[1]) > 0 then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2], p .. ':run:seen', p .. ':run:counts', p .. ':run:emitted', p .. ':run:broken')
+redis.call('DEL', KEYS[1], KEYS[2], p .. ':run:seen', p .. ':run:counts', p .. ':run:emitted', p .. ':run:broken',
+           p .. ':run:marker')
 for _, other in ipairs(redis.call('SMEMBERS', p .. ':workers')) do redis.call('SREM', p .. ':workers', other) end
 return 1
 """
@@ -104,6 +109,7 @@ class RedisWorker:
         self._leave = redis.register_script(_LEAVE)
         self._quiet_before = False  # the last idle check found the crawl quiet too
         self.recovered = 0  # requests of dead workers put back by this one
+        self.marker: bytes | None = None  # the crawl's marker this worker joined under
 
     # -- membership and heartbeat -----------------------------------------------------------
     def join(self, fresh: bool = False) -> None:
@@ -115,11 +121,18 @@ class RedisWorker:
             log.info("newsstemmer: NEWSSTEMMER_RESUME is off: the crawl's queue in Redis was cleared")
         self.beat()
         self.redis.sadd(self.keys.workers, self.id)
+        # (after this worker counts as alive: a last worker leaving now keeps the marker)
+        self.redis.set(self.keys.marker, self.id.encode(), nx=True)
+        self.marker = self.redis.get(self.keys.marker)
         log.info("newsstemmer: worker %s joined the crawl %s (%d queued requests)", self.id, self.keys.prefix,
                  self.queued())
 
     def beat(self) -> None:
         self.redis.set(self.keys.alive(self.id), b"1", px=int(self.timeout * 1000))
+
+    def state_lost(self) -> bool:
+        """The crawl's marker is gone or another: Redis lost the crawl's state (see the module docstring)."""
+        return self.marker is not None and self.redis.get(self.keys.marker) != self.marker
 
     def others_alive(self) -> list[str]:
         members = [m.decode() for m in self.redis.smembers(self.keys.workers)]
