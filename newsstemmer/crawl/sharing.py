@@ -130,18 +130,31 @@ class SharedCrawl:
                     if n and (n != self._counts.get(site) or self.learner.final):
                         self.learner.kick(site)
                 self._counts = counts
-            self._failing_since = None
-        except Exception:  # noqa: BLE001 - the next tick tries again; a dead Redis ends the crawl
+            self._redis_back()
+        except Exception as exc:  # noqa: BLE001 - the next tick tries again; a dead Redis ends the crawl
             now = time.monotonic()
-            if self._failing_since is None:
-                self._failing_since = now
-                log.exception("newsstemmer: worker %s: tick failed", self.worker.id)
-            elif now - self._failing_since > self.config.worker_timeout:
+            self._redis_failed(exc)
+            if self._failing_since is not None and now - self._failing_since > self.config.worker_timeout:
                 log.error("newsstemmer: worker %s: Redis unusable for %.0f s: closing the crawl "
                           "(its work in Redis stays for the other workers, or the next crawl)",
                           self.worker.id, now - self._failing_since)
                 self._loop.stop()
                 self._close(REDIS_UNAVAILABLE)
+
+    def _redis_failed(self, exc: BaseException) -> None:
+        """Redis did not answer: one warning per outage (not a traceback per call); the tick
+        retries, and closes the crawl if it lasts longer than ``NEWSSTEMMER_WORKER_TIMEOUT``."""
+        if self._failing_since is None:
+            self._failing_since = time.monotonic()
+            log.warning("newsstemmer: worker %s: Redis does not answer (%s: %s); waiting for it, for up to "
+                        "NEWSSTEMMER_WORKER_TIMEOUT = %g s", self.worker.id, type(exc).__name__,
+                        str(exc)[:200], self.config.worker_timeout)
+
+    def _redis_back(self) -> None:
+        if self._failing_since is not None:
+            log.warning("newsstemmer: worker %s: Redis answers again after %.1f s", self.worker.id,
+                        time.monotonic() - self._failing_since)
+            self._failing_since = None
 
     def _lost(self) -> bool:
         """Redis lost the crawl's state (restarted without its data): say so once and close."""
@@ -176,11 +189,15 @@ class SharedCrawl:
     def may_learn(self, site: str) -> bool:
         """Whether this worker learns (or emits) the site's buffered pages now: it holds, or
         takes, the site's lease, and takes it only when a round is due."""
-        if site in self.leases.held():
-            return self.leases.acquire(site)
-        due = (self.learner.final or self.learner.knows(site)
-               or self.buffer.count(site) >= self.config.min_pages)
-        return due and self.leases.acquire(site)
+        try:
+            if site in self.leases.held():
+                return self.leases.acquire(site)
+            due = (self.learner.final or self.learner.knows(site)
+                   or self.buffer.count(site) >= self.config.min_pages)
+            return due and self.leases.acquire(site)
+        except Exception as exc:  # noqa: BLE001 - Redis away: not now; the tick kicks the site again
+            self._redis_failed(exc)
+            return False
 
     def untried(self, site: str) -> set[str]:
         """Buffered pages of the site that no worker tried with its current patterns (other workers
