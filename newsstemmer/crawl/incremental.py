@@ -36,6 +36,7 @@ from scrapy.exceptions import DropItem
 from ..errors import NewsstemmerError
 from ..evaluation import shingle_prf, shingles, tokens
 from .config import Config
+from .failures import connect_guarded
 from .items import ArticleItem
 from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
@@ -97,9 +98,9 @@ class Incremental:
         self.history: HistoryStore | None = storage.history() if storage else None
         self.fetchlog: FetchRecord | None = storage.fetchlog() if storage else None
         self._waiting: dict[int, Emitted] = {}  # id(item) -> record to write once the feeds have it
-        for signal, handler in ((signals.item_scraped, self.item_scraped), (signals.item_dropped, self.item_dropped),
-                                (signals.spider_closed, self.close)):
-            crawler.signals.connect(handler, signal=signal)
+        connect_guarded(crawler, signals.item_scraped, self.item_scraped)
+        connect_guarded(crawler, signals.item_dropped, self.item_dropped)
+        crawler.signals.connect(self.close, signal=signals.spider_closed)
 
     def check(self, item: ArticleItem) -> str:
         """Annotate ``item`` and say whether it is ``new``, an ``update``, or ``unchanged``."""

@@ -48,6 +48,7 @@ from ..combine.extract import ExtractOptions
 from ..single import load_single
 from ..layout.learning import site_of
 from ..layout.patterns import SitePatterns
+from .failures import StateFull, connect_guarded
 from .config import Config
 from .incremental import Incremental
 from .items import ArticleItem, FetchedPage
@@ -149,15 +150,13 @@ class SiteLearner:
         self.monitor.run, self.monitor.started = self.runlog.begin()
         self.monitor.history = self.runlog
         self.run_key = f"{self.monitor.started} #{self.monitor.run}"  # unique even if the state folder is new
-        for signal, handler in (
-            (signals.spider_opened, self.spider_opened),
-            (signals.spider_idle, self.spider_idle),
-            (signals.spider_closed, self.spider_closed),
-            (signals.item_scraped, self.item_scraped),
-            (signals.item_dropped, self.item_dropped),
-            (signals.item_error, self.item_error),
-        ):
+        for signal, handler in ((signals.spider_opened, self.spider_opened), (signals.spider_idle, self.spider_idle),
+                                (signals.spider_closed, self.spider_closed)):
             crawler.signals.connect(handler, signal=signal)
+        # (item handlers write the buffer: a full state disk is said once and stops the crawl)
+        for signal, handler in ((signals.item_scraped, self.item_scraped), (signals.item_dropped, self.item_dropped),
+                                (signals.item_error, self.item_error)):
+            connect_guarded(crawler, signal, handler)
 
     @classmethod
     def for_crawler(cls, crawler: Any) -> "SiteLearner":
@@ -508,8 +507,9 @@ class SiteLearner:
             retire_idle(self.patterns, self.monitor, self.runlog, self.config)
             self.monitor.finish(reason, self.runlog, self.config.health_path)
             self.runlog.end(self.monitor.run or 0, reason)
-        except Exception:  # noqa: BLE001 - the report must not lose the buffer below
-            log.exception("newsstemmer: writing the run's health records failed")
+        except Exception as exc:  # noqa: BLE001 - the report must not lose the buffer below
+            if not StateFull.for_crawler(self.crawler).handled(exc):
+                log.exception("newsstemmer: writing the run's health records failed")
         finally:
             self.monitor.history = None
             self.runlog.close()

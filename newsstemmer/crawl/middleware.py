@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterator
 
+from .failures import StateFull
 from .items import FetchedPage
 from .learner import EMIT_META, SiteLearner
 
@@ -35,6 +36,13 @@ class NewsstemmerSpiderMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> "NewsstemmerSpiderMiddleware":
         return cls(crawler, SiteLearner.for_crawler(crawler))
+
+    def process_spider_exception(self, response: Any, exception: BaseException, spider: Any = None) -> Any:
+        """A full state disk met while the spider read a page: said once, the crawl stops, the
+        page is not marked done (fetched again next run), and no traceback per page."""
+        if StateFull.for_crawler(self.crawler).handled(exception):
+            return []
+        return None
 
     async def process_spider_output(self, response: Any, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
         site = response.meta.get(EMIT_META)

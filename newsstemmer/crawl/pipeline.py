@@ -20,6 +20,7 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from ..errors import NewsstemmerError
+from .failures import NotSaved, StateFull
 from .incremental import UNCHANGED, UPDATE, Unchanged
 from .items import ArticleItem, FetchedPage
 from .learner import STATS, SiteLearner
@@ -45,7 +46,12 @@ class NewsstemmerPipeline:
 
     def process_item(self, item: Any) -> Any:
         if isinstance(item, FetchedPage):
-            self.learner.buffer_page(item)
+            try:
+                self.learner.buffer_page(item)
+            except Exception as exc:
+                if StateFull.for_crawler(self.crawler).handled(exc):
+                    raise NotSaved(f"not buffered (the state folder is full): {item.url}") from None
+                raise
             raise Buffered(f"buffered until {item.site} is learned: {item.url}")
         if isinstance(item, ArticleItem):
             verdict = self.learner.incremental.check(item)

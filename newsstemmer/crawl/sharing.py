@@ -32,18 +32,16 @@ from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import reactor, task
 
 from ..layout.patterns import SitePatterns
+from .failures import REDIS_STATE_LOST, REDIS_UNAVAILABLE
 from .patternfiles import load_patterns
 from .storage import Storage
 
-__all__ = ["FAILED_REASONS", "SharedCrawl", "SharedLearner", "WAKE_SECONDS"]
+__all__ = ["SharedCrawl", "SharedLearner", "WAKE_SECONDS"]
 
 log = logging.getLogger(__name__)
 
 #: How often an idle worker looks for new requests and for the end of the crawl.
 WAKE_SECONDS = 0.5
-#: Reasons a worker closes with when the shared crawl cannot go on (``scrapy crawl`` exits 1).
-REDIS_UNAVAILABLE, REDIS_STATE_LOST = "redis_unavailable", "redis_state_lost"
-FAILED_REASONS = (REDIS_UNAVAILABLE, REDIS_STATE_LOST)
 
 
 class SharedLearner(Protocol):

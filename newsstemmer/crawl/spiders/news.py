@@ -49,6 +49,7 @@ from ...dom.decoding import BinaryContentError, decode_html
 from ...dom.parse import parse_html
 from ...layout.learning import site_of
 from ..config import Config, stop_on_user_error
+from ..failures import connect_guarded
 from ..discovery import feed_entries, feed_links, newest_first, robots_sitemaps, sitemap_entries
 from ..items import ArticleItem, FetchedPage
 from ..learner import STATS, page_failed
@@ -168,13 +169,13 @@ class NewsSpider(scrapy.Spider):
                                      "give every worker the same start URLs (-a urls=URL[,URL...] or -a sites=FILE).")
                 _demo_module()  # fail now, with a clear message, if there is no demo site
         crawler.signals.connect(spider._spider_opened, signal=signals.spider_opened)
-        crawler.signals.connect(spider._spider_closed, signal=signals.spider_closed)
+        connect_guarded(crawler, signals.spider_closed, spider._spider_closed)
         return spider
 
     def _spider_opened(self) -> None:
         # Connected now, after the feed exporters: a page is done once its item is written.
-        self.crawler.signals.connect(self._item_done, signal=signals.item_scraped)
-        self.crawler.signals.connect(self._item_done, signal=signals.item_dropped)
+        connect_guarded(self.crawler, signals.item_scraped, self._item_done)
+        connect_guarded(self.crawler, signals.item_dropped, self._item_done)
 
     # -- start -------------------------------------------------------------------------------
     async def start(self) -> AsyncIterator[Any]:
