@@ -39,6 +39,9 @@ Methods:
   pages) but without the sites of the held-out fold, applied to that fold's
   pages.  Judged on the same sets as ``pagerank``.
 
+- ``trafilatura``: the peer (trafilatura at its defaults, installed for the benchmark only:
+  the package never depends on it), each page alone; nothing trained.
+
 Set ``chaos-multi``: the chaos sites with 2-6 pages (24 sites, 61 pages of 2017),
 modern layouts learned from few pages; not a default set.  No section or page-choice
 model is trained on these sites, so ``layout`` and ``layout-choice`` give their dev
@@ -51,14 +54,17 @@ shipped CRF's dev figure is in-sample: those sites trained it).
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
                             [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
                             [--sections-data FILE] [--choice-data FILE] [--dev]
-                            [--json FILE] [--data DIR]
+                            [--json FILE] [--pages FILE] [--data DIR]
 
 ``--dev`` (region and pagerank): the dev figures alone, nothing trained per fold.  Every
 table has a near-empty column: pages scoring F1 < 0.2 whose gold has > 50 words
 (``shared.scoring.near_empty``); sets whose pages declare their language (fundus-recent)
 get per-language dev figures under their table.  The sets of today's pages
 (``fundus-recent``, ``misinfo``, ``cttf``, ``wcxb-dev-articles``: wcxb-dev's article pages)
-are single-page sets, not default ones.
+are single-page sets, not default ones.  ``region`` under CV also gets per-language figures
+of the held-out pages.  ``--pages FILE`` writes every page's dev and CV F1 of ``region``,
+``pagerank`` and ``trafilatura`` (JSON lines), e.g. to count region's near-empty pages where
+trafilatura scores above 0.5.
 """
 
 from __future__ import annotations
