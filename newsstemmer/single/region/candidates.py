@@ -23,7 +23,6 @@ import numpy as np
 from ..signals.hints import element_hints
 from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from ..pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
-from .fallback import OTHER_WEIGHT, PARAGRAPH_MIN
 
 __all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
 
@@ -80,24 +79,7 @@ REGION_FEATURES: tuple[str, ...] = (
     "role_gallery",
     "above_roles",
     *(f"hint_{h}" for h in _HINT_FLAGS),
-    "para_cover",
-    "para_purity",
-    "is_para_region",
-    "semantic",
 )
-
-#: Elements a page's markup names as its article: ``<article>``, ``<main>`` and
-#: schema.org's ``itemprop="articleBody"`` (markup, not words of the page's language).
-_SEMANTIC_TAGS = frozenset(("article", "main"))
-_SEMANTIC_ITEMPROPS = frozenset(("articlebody", "text"))
-
-
-def semantic(el) -> bool:
-    """Whether the page's markup names ``el`` as its article (see :data:`_SEMANTIC_TAGS`)."""
-    if el.tag in _SEMANTIC_TAGS:
-        return True
-    prop = el.get("itemprop")
-    return bool(prop) and prop.strip().lower() in _SEMANTIC_ITEMPROPS
 
 
 #: Tag flags of :attr:`RegionView.bits`.
@@ -158,10 +140,6 @@ class RegionView:
     children_count: np.ndarray  # child nodes (elements and text) of each node
     cum: dict[str, np.ndarray]  # prefix sums (length n + 1) of per-node quantities
     headline: int  # node of the headline element (-1: none)
-    #: The paragraph run: the element maximising its counted paragraphs' text minus
-    #: OTHER_WEIGHT times its other text (-1: no counted paragraph), and that text.
-    para_region: int
-    para_total: float
     #: The nodes PageRank's rules flag for cleaning (in order), each node's count of
     #: flagged proper ancestors, and each node's flag.
     flags: tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -214,15 +192,6 @@ class RegionView:
 
         outer_p = is_p.copy()
         outer_p[1:] &= ~is_p[parent[1:]]
-        # Counted paragraphs (outside reader comments) and the paragraph run.
-        rc = np.flatnonzero((roles & IN_COMMENTS) != 0)
-        in_comments = (_covering(rc, ends[rc], n) > 0) | ((roles & IN_COMMENTS) != 0)
-        para = np.where(outer_p & ~in_comments & (chars >= PARAGRAPH_MIN) & (links < 0.5 * chars), chars - links, 0.0)
-        para_cum = prefix(para)
-        inside = para_cum[ends] - para_cum[:-1]
-        run = np.where(is_el, inside - OTHER_WEIGHT * (chars - inside), -np.inf)
-        para_region = int(np.argmax(run)) if para.any() else -1
-        para_total = float(inside[para_region]) if para_region >= 0 else 0.0
         cum = {
             "f": prefix(f),
             "p": prefix(is_p),
@@ -233,7 +202,6 @@ class RegionView:
             "covered": np.concatenate(([0.0], covered)),
             "above_roles": np.concatenate(([0.0], above_roles)),
             "own": prefix(np.asarray(graph.chars, dtype=np.float64)),
-            "para": para_cum,
         }
         headline = -1
         if an.scores.signals.headline_el is not None:
@@ -243,8 +211,7 @@ class RegionView:
                 pass
         kids = np.bincount(parent[1:], minlength=n) if n > 1 else np.zeros(n, dtype=np.int64)
         flags = (fl, flag_depth, flagged)
-        return cls(an, parent, size, chars, links, mass, g, f, depth, tags, bits, is_el, kids, cum, headline,
-                   para_region, para_total, flags)
+        return cls(an, parent, size, chars, links, mass, g, f, depth, tags, bits, is_el, kids, cum, headline, flags)
 
     def range_sum(self, key: str, i: int) -> float:
         """Sum of a prefix-summed quantity over the subtree of ``i``."""
@@ -265,11 +232,9 @@ class RegionView:
 def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     """The elements the article region is chosen among, in page order.
 
-    The core and all its ancestors, PageRank's main element, the ``top_k``
-    elements of highest DensitySum with their container ancestors (an ancestor
-    that adds no text to the candidate below it is left out: same text), the
-    paragraph run and the elements the markup names as the article (:func:`semantic`)
-    holding counted paragraphs.
+    The core and all its ancestors, PageRank's main element, and the ``top_k``
+    elements of highest DensitySum with their container ancestors; an ancestor
+    that adds no text to the candidate below it is left out (same text).
     """
     an = view.an
     if an.main < 0:
@@ -294,18 +259,11 @@ def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     for j in top:
         if g[j] > 0:
             climb(int(j), True)
-    if view.para_region >= 0:
-        chosen.add(view.para_region)
-        elements, para = an.scores.graph.elements, view.cum["para"]
-        idx = np.arange(len(view.size))
-        holding = ((view.bits & CONTAINER) != 0) & (para[idx + view.size] > para[idx])
-        chosen.update(i for i in np.flatnonzero(holding).tolist() if semantic(elements[i]))
     return sorted(chosen)
 
 
 _COL = {name: k for k, name in enumerate(REGION_FEATURES)}
 _HINT_COL = {h: _COL[f"hint_{h}"] for h in _HINT_FLAGS}
-_SEMANTIC_COL = _COL["semantic"]
 
 
 def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
@@ -402,15 +360,11 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
         "role_boiler": (roles & BOILER) != 0,
         "role_gallery": (roles & GALLERY) != 0,
         "above_roles": cum["above_roles"][C + 1],
-        "para_cover": rsum("para") / max(view.para_total, 1.0),
-        "para_purity": np.where(ch > 0, rsum("para") / safe, 0.0),
-        "is_para_region": C == view.para_region,
     }
     for name, values in columns.items():
         X[:, _COL[name]] = values
     elements = an.scores.graph.elements
     for r, c in enumerate(cands):
-        X[r, _SEMANTIC_COL] = semantic(elements[c])
         for h in element_hints(elements[c]):
             col = _HINT_COL.get(h)
             if col is not None:
