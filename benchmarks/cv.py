@@ -39,6 +39,9 @@ Methods:
   pages) but without the sites of the held-out fold, applied to that fold's
   pages.  Judged on the same sets as ``pagerank``.
 
+- ``trafilatura``: the peer (trafilatura at its defaults, installed for the benchmark only:
+  the package never depends on it), each page alone; nothing trained.
+
 Set ``chaos-multi``: the chaos sites with 2-6 pages (24 sites, 61 pages of 2017),
 modern layouts learned from few pages; not a default set.  No section or page-choice
 model is trained on these sites, so ``layout`` and ``layout-choice`` give their dev
@@ -51,14 +54,17 @@ shipped CRF's dev figure is in-sample: those sites trained it).
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
                             [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
                             [--sections-data FILE] [--choice-data FILE] [--dev]
-                            [--json FILE] [--data DIR]
+                            [--json FILE] [--pages FILE] [--data DIR]
 
 ``--dev`` (region and pagerank): the dev figures alone, nothing trained per fold.  Every
 table has a near-empty column: pages scoring F1 < 0.2 whose gold has > 50 words
 (``shared.scoring.near_empty``); sets whose pages declare their language (fundus-recent)
 get per-language dev figures under their table.  The sets of today's pages
 (``fundus-recent``, ``misinfo``, ``cttf``, ``wcxb-dev-articles``: wcxb-dev's article pages)
-are single-page sets, not default ones.
+are single-page sets, not default ones.  ``region`` under CV also gets per-language figures
+of the held-out pages.  ``--pages FILE`` writes every page's dev and CV F1 of ``region``,
+``pagerank`` and ``trafilatura`` (JSON lines), e.g. to count region's near-empty pages where
+trafilatura scores above 0.5.
 """
 
 from __future__ import annotations
@@ -73,10 +79,11 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from benchmarks.shared.scoring import by_language
 from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
                                grouped_folds, load_manifest, page_id, prediction, print_tables, set_entries, site_groups)
 
-METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf")
+METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf", "trafilatura")
 
 # --- per-page predictions, one (prediction, gold) pair per page --------------------------------
 
@@ -148,6 +155,47 @@ def region_fold_pairs(root: Path, entries: list[Entry], folds: list[list[Entry]]
     return fold_pairs(region_rows(entries, data_file), entries, folds, pages, merge_hosts=merge_hosts)
 
 
+def trafilatura_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
+    """trafilatura at its defaults on each page alone (a peer, for the benchmark only: the
+    package never depends on it), title added where the gold has it."""
+    import trafilatura
+
+    out = {}
+    for e in pages:
+        title = body = ""
+        try:
+            html = e.html()
+            body = trafilatura.extract(html, url=e.url) or ""
+            if e.gold_has_title:
+                meta = trafilatura.extract_metadata(html, default_url=e.url)
+                title = (meta.title if meta else "") or ""
+        except Exception as exc:  # scored as empty, and shown
+            print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        out[page_id(e)] = (prediction(title, body, e.gold_has_title), e.gold())
+    return out
+
+
+def page_scores(method: str, sets: dict[str, list[Entry]], dev: dict, per_fold: list[dict] | None) -> list[dict]:
+    """Per page of every set: its dev F1 and held-out (CV) F1, and the gold's word count."""
+    from newsstemmer.evaluation import shingle_prf, tokens
+
+    def f1(pair):
+        p, r = shingle_prf(*pair)
+        return round(2 * p * r / (p + r), 4) if p and r else 0.0
+
+    held = {pid: pair for fold in per_fold or [] for pid, pair in fold.items()}
+    out = []
+    for name, pages in sets.items():
+        for e in pages:
+            pid = page_id(e)
+            row = {"method": method, "set": name, "page": "/".join(pid), "lang": e.html_lang,
+                   "gold_words": len(tokens(dev[pid][1])), "dev": f1(dev[pid])}
+            if pid in held:
+                row["cv"] = f1(held[pid])
+            out.append(row)
+    return out
+
+
 def crf_pairs(extractor, pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
     """crf_eval.py's run: each page alone; an undecodable or failing page predicts nothing."""
     out = {}
@@ -212,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dev", action="store_true",
                     help="dev figures only (the shipped models on every page; nothing trained per fold)")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    ap.add_argument("--pages", metavar="FILE",
+                    help="region, pagerank, trafilatura: write every page's dev and CV F1 (JSON lines)")
     args = ap.parse_args(argv)
 
     names = [n.strip() for n in args.datasets.split(",") if n.strip()]
@@ -249,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict] = {}
     timing: dict[str, float] = {}
     extra: dict[str, dict] = {}
+    page_rows: list[dict] = []
     t_start = time.perf_counter()
     for method in methods:
         sets = sets_for(method)
@@ -274,14 +325,23 @@ def main(argv: list[str] | None = None) -> int:
 
             results[method] = figures(layout_pairs(pages, LearnOptions(section_model=False)), sets, folds)
         elif method == "pagerank":
-            results[method] = figures(pagerank_pairs(pages), sets, folds,
-                                      dev_only=frozenset(sets) if args.dev else frozenset())
-        elif method == "region" and args.dev:
-            results[method] = figures(region_pairs(pages), sets, folds, dev_only=frozenset(sets))
+            dev = pagerank_pairs(pages)
+            results[method] = figures(dev, sets, folds, dev_only=frozenset(sets) if args.dev else frozenset())
+            page_rows += page_scores(method, sets, dev, None)
         elif method == "region":
-            results[method] = figures(region_pairs(pages), sets, folds,
-                                      region_fold_pairs(root, entries, folds, pages, args.region_data,
-                                                        args.merge_hosts))
+            dev = region_pairs(pages)
+            per_fold = None if args.dev else region_fold_pairs(root, entries, folds, pages, args.region_data,
+                                                               args.merge_hosts)
+            results[method] = figures(dev, sets, folds, per_fold, dev_only=frozenset(sets) if args.dev else frozenset())
+            if per_fold:
+                held = {pid: pair for fold in per_fold for pid, pair in fold.items()}
+                for name, r in results[method].items():
+                    r["cv_languages"] = by_language(held, sets[name])
+            page_rows += page_scores(method, sets, dev, per_fold)
+        elif method == "trafilatura":
+            dev = trafilatura_pairs(pages)
+            results[method] = figures(dev, sets, folds)
+            page_rows += page_scores(method, sets, dev, None)
         else:
             from newsstemmer.single.crf import CRFExtractor
 
@@ -300,8 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     print("nothing across sites; the CV figures of layout (its section model), region and crf come from")
     print("models trained without the held-out fold's sites.")
     print_tables(results, args.folds, args.per_fold)
+    for method, by_set in results.items():
+        for name, r in by_set.items():
+            if r.get("cv_languages"):
+                cells = ", ".join(f"{lang} ({v['pages']}): {v['f1']:.3f} / {v['near_empty']}"
+                                  for lang, v in r["cv_languages"].items())
+                print(f"\n{name}, {method}, CV per language (held-out pages pooled; pages: F1 / near-empty): {cells}")
     print(f"\nruntime: {elapsed:.0f}s (" + ", ".join(f"{m} {s:.0f}s" for m, s in timing.items()) + ")")
 
+    if args.pages:
+        Path(args.pages).write_text("".join(json.dumps(r) + "\n" for r in page_rows), encoding="utf-8")
+        print(f"{len(page_rows)} page scores written to {args.pages}", file=sys.stderr)
     if args.json:
         out = {"data": str(root), "folds": args.folds, "seed": args.seed, "merge_hosts": args.merge_hosts,
                "results": results, "seconds": timing, "crf": extra.get("crf")}

@@ -137,7 +137,8 @@ def cleaning_rows(an, view, region: int, title: str, with_title: bool, gold: str
 
 def page_record(e, group: str) -> dict:
     """Features and labels of one page's candidates (an empty record if PageRank finds nothing)."""
-    meta = {"dataset": e.dataset, "site": e.site, "id": e.id, "group": group, "gold_has_title": e.gold_has_title}
+    meta = {"dataset": e.dataset, "site": e.site, "id": e.id, "group": group, "gold_has_title": e.gold_has_title,
+            "page_type": e.page_type}
     gold = e.gold()
     rec = {"meta": meta, "cands": [], "X": np.zeros((0, len(REGION_FEATURES))), "p": [], "r": [], "main": -1,
            "base": (None, 0.0), "title": "", "clean": []}

@@ -54,10 +54,35 @@ def f1_of(p: float | None, r: float) -> float:
     return 2 * p * r / (p + r) if p and r else 0.0
 
 
+#: Which pages' golds train which step (issue 23; training/README.md, "Conventions").  The
+#: ranker learns which element holds the article: every article page of every set (wcxb-dev's
+#: listings, products, forums, docs and service pages are not articles and only mislead it).
+#: The cleaning learns what to leave out of that element in the news convention (no byline,
+#: dateline, caption or teaser lines): cttf's golds keep byline and dateline lines, so its
+#: pages are evaluated, not trained on, by the cleaning.
+RANK_EXCLUDED: frozenset[str] = frozenset()
+CLEAN_EXCLUDED: frozenset[str] = frozenset({"cttf"})
+
+
+def is_article(row: dict) -> bool:
+    """Whether a row's page is an article (wcxb-dev pages say so; every other set's are)."""
+    return row["meta"].get("page_type") in (None, "article")
+
+
+def rank_rows(rows: list[dict]) -> list[dict]:
+    """The rows the region ranker trains on."""
+    return [r for r in rows if is_article(r) and r["meta"]["dataset"] not in RANK_EXCLUDED]
+
+
+def clean_rows(rows: list[dict]) -> list[dict]:
+    """The rows the cleaning trains on."""
+    return [r for r in rows if is_article(r) and r["meta"]["dataset"] not in CLEAN_EXCLUDED]
+
+
 def region_training(rows: list[dict], objective: str):
     """Candidate rows and targets of the region ranker."""
     Xs, ys, groups = [], [], []
-    for row in rows:
+    for row in rank_rows(rows):
         if len(row["cands"]) < 2:
             continue
         f = np.array([f1_of(p, r) for p, r in zip(row["p"], row["r"])])
@@ -106,6 +131,7 @@ def dataset_weights(rows: list[dict], balance: float) -> dict[str, float]:
 def clean_training(rows: list[dict], objective: str, balance: float = 0.0):
     """Cleaning rows and targets: leaving the element out helps (weighted by how much)."""
     Xs, ds, ws = [], [], []
+    rows = clean_rows(rows)
     dw = dataset_weights(rows, balance)
     for row in rows:
         w = dw["big9" if row["meta"]["dataset"].startswith("big9") else row["meta"]["dataset"]]
@@ -171,6 +197,8 @@ def bagged(params: dict, make_ds, rounds: int, bags: int, extra_bags: int = 0) -
 def train_models(rows: list[dict], args: argparse.Namespace) -> tuple[TreeModel, TreeModel]:
     import lightgbm as lgb
 
+    excluded = set(getattr(args, "exclude_train", ()))
+    rows = [r for r in rows if r["meta"]["dataset"] not in excluded]
     X, y, groups, w = region_training(rows, args.region_objective)
     params = lgb_params(args, "region")
     if args.monotone:
@@ -303,6 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--region-extra-bags", type=int, default=0,
                     help="region: boosters with extra trees averaged in besides the --bags ones")
     ap.add_argument("--bags", type=int, default=3, help="models per step trained with other seeds, averaged")
+    ap.add_argument("--exclude-train", type=lambda t: tuple(filter(None, t.split(","))), default=(),
+                    help="datasets whose pages train neither step (comma-separated; e.g. the sets before issue 23)")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("-o", "--output", default=None, metavar="DIR")
