@@ -121,8 +121,16 @@ def _hood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     return facts.neighbourhood
 
 
-def _dice(a: str, b: str) -> float:
-    x, y = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
+_WORDS = re.compile(r"\w+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORDS.findall(text.lower()))
+
+
+def _dice(a: str | frozenset[str], b: str | frozenset[str]) -> float:
+    x = _words(a) if isinstance(a, str) else a
+    y = _words(b) if isinstance(b, str) else b
     return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
 
 
@@ -149,12 +157,17 @@ def _own_titles(facts: PageFacts) -> tuple[str | None, tuple[str, str] | None, l
 
 def _headline_index(facts: PageFacts) -> int | None:
     """Which of the first ``<h1>`` is the headline: the first that agrees with the page's own
-    titles (a site's logo is often an ``<h1>`` too), or None."""
-    own = _own_titles(facts)[2]
-    for i, h1 in enumerate(facts.h1[:3]):
-        if 3 <= len(h1) <= 300 and any(_dice(h1, t) >= 0.6 for t in own):
-            return i
-    return None
+    titles (a site's logo is often an ``<h1>`` too), or None (worked out once per page)."""
+    if facts.headline_at is None:
+        facts.headline_at = -1
+        own = [_words(t) for t in _own_titles(facts)[2]]
+        for i, h1 in enumerate(facts.h1[:3]):
+            if 3 <= len(h1) <= 300:
+                words = _words(h1)
+                if any(_dice(words, t) >= 0.6 for t in own):
+                    facts.headline_at = i
+                    break
+    return facts.headline_at if facts.headline_at >= 0 else None
 
 
 def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:

@@ -9,6 +9,7 @@ implausibly long strings are not names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["is_handle", "names_from_ld", "names_in_text", "split_names"]
@@ -55,6 +56,16 @@ def is_handle(name: str) -> bool:
 
 def split_names(text: str) -> list[str]:
     """The names in one author string ("By Ann Lee and Bo Kim" → ["Ann Lee", "Bo Kim"])."""
+    return list(_split_names(text or ""))
+
+
+@lru_cache(maxsize=4096)
+def _split_names(text: str) -> tuple[str, ...]:
+    """:func:`split_names`, remembered: a site's pages give the same few author strings."""
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[str]:
     text = _clean(text or "")
     if not text or len(text) > 4 * MAX_NAME_CHARS or _NOT_NAME.search(text.split()[0] if text.split() else ""):
         return []
