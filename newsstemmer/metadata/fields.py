@@ -12,7 +12,7 @@ from lxml import etree
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
-from .people import is_handle, names_from_ld, names_in_text, split_names
+from .people import is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
 __all__ = ["ArticleMetadata", "article_metadata"]
 
@@ -186,19 +186,39 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
     return None, None
 
 
-def _authors(facts: PageFacts, tree: Any) -> tuple[list[str], str | None]:
-    """The first source whose names look like people's; a source that gives only user
-    names ("col_cops") is kept in reserve in case no other source has names."""
+def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], str | None]:
+    """The first source whose names look like people's.  A source that gives only user
+    names ("col_cops") or the site's own name ("Lesotho Times" on lesothotimes.com) is
+    kept in reserve in case no other source has names; names read from the page's text
+    must be plausible names (:func:`.people.plausible_name`)."""
     reserve: tuple[list[str], str | None] = ([], None)
-    house = {(_site_name(facts) or "").lower()}
+    house = _house(facts, host)
     for names, source in _author_sources(facts, tree):
-        if not names:
+        if not names or (source == "text" and not all(plausible_name(n) for n in names)):
             continue
-        if all(is_handle(n) or n.lower() in house for n in names):
+        if all(is_handle(n) or house(n) for n in names):
             reserve = reserve if reserve[0] else (names, source)
             continue
         return names, source
     return reserve
+
+
+def _folded(text: str | None) -> str:
+    return re.sub(r"[\W_]+", "", (text or "").casefold())
+
+
+def _house(facts: PageFacts, host: str) -> Any:
+    """A test of whether a name is the site's own (its site name, publisher or host name)."""
+    publisher = next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
+    names = {f for f in (_folded(_site_name(facts)), _folded(publisher)) if f}
+    labels = [_folded(part) for part in host.lower().split(".")[:-1] if part not in ("www", "m", "amp", "co", "com")]
+    labels = [label for label in labels if len(label) >= 3]
+
+    def is_house(name: str) -> bool:
+        f = _folded(name)
+        return bool(f) and (f in names or any(f.startswith(label) or label.startswith(f) for label in labels))
+
+    return is_house
 
 
 def _site_name(facts: PageFacts) -> str | None:
@@ -314,6 +334,7 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     at = -1
     agreed = _headline_index(facts) if facts.h1 else None
     headline = facts.h1_elements[agreed] if agreed is not None else None  # else the first <h1>
+    own = [] if facts.h1 else [_words(t) for t in _own_titles(facts)[2]]
     skip = 0
     try:
         for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -326,6 +347,8 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
                     continue
                 if at < 0 and tag == "h1" and facts.h1 and (headline is None or el is headline):
                     at = len(lines)
+                elif at < 0 and not facts.h1 and tag in ("h2", "h3") and _agrees_with_titles(el, own):
+                    at = len(lines)  # (a page without <h1> whose headline is a lower heading)
                 marks = el.get("class") or el.get("id")
                 if marks and _BYLINE_MARK.search(marks):
                     bylines.append((len(lines), el))
@@ -346,6 +369,11 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     # the byline elements nearest the headline first (those after it before those above it)
     hood.bylines = [el for _, el in sorted(bylines, key=lambda item: (item[0] < at, abs(item[0] - at)))]
     return hood
+
+
+def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:
+    text = " ".join("".join(el.itertext()).split())
+    return 3 <= len(text) <= 300 and any(_dice(_words(text), t) >= 0.6 for t in own)
 
 
 def _date_near_headline(hood: _Neighbourhood) -> str | None:
@@ -411,7 +439,7 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
     meta.site_name, src["site_name"] = _first((og_site[1] if og_site else None, _source(og_site[0]) if og_site else ""),
                                               (publisher, "json-ld"))
     meta.title, src["title"] = _title(facts, meta.site_name, host)
-    meta.authors, src["authors"] = _authors(facts, tree)
+    meta.authors, src["authors"] = _authors(facts, tree, host)
     meta.published, src["published"] = _published(facts, tree, url)
     meta.modified, src["modified"] = _modified(facts)
     meta.language, src["language"] = _language(facts)

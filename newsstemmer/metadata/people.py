@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["is_handle", "names_from_ld", "names_in_text", "split_names"]
+__all__ = ["is_handle", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)(?:\b|(?=(?-i:[A-Z])))[:\s]*",
                  re.IGNORECASE)
@@ -52,6 +52,31 @@ def _clean(name: str) -> str:
 def is_handle(name: str) -> bool:
     """A user name rather than a person's name ("newsengin", "col_cops"): one lower-case token."""
     return " " not in name and (name.islower() or "_" in name)
+
+
+#: lower-case parts of names ("Ludwig van Beethoven", "Ana de la Cruz")
+_PARTICLES = frozenset("van von der den de del della la le da dos das du di bin al ter ten".split())
+
+
+def name_like(name: str) -> bool:
+    """Two to four words, each starting with a capital (particles aside): how a byline in a
+    cased script writes a person.  (A one-word "name" cannot be told from a label.)"""
+    words = name.split()
+    if len(name) > MAX_NAME_CHARS or not 2 <= len(words) <= 4 or not words[0][:1].isupper():
+        return False
+    return all(w[:1].isupper() or w.lower() in _PARTICLES for w in words)
+
+
+def plausible_name(name: str) -> bool:
+    """A name a byline line may give: one word (a user name, a single name), or words that
+    all start with a capital (particles aside) in a cased script: "Login New to CHQ?" and
+    "our staff" are page text, not names."""
+    words = name.split()
+    if len(words) <= 1:
+        return True
+    if len(words) > 6:
+        return False
+    return all(not w[:1].islower() or w in _PARTICLES for w in words)
 
 
 def split_names(text: str) -> list[str]:

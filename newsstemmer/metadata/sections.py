@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from .dates import date_in_text
-from .people import names_in_text
+from .people import name_like, names_in_text
 
 __all__ = ["byline_names", "date_line", "meta_sections"]
 
@@ -28,25 +28,12 @@ MAX_DISTANCE = 12
 MIN_BYLINE_PAGES = 3  # (on two pages a menu's changing label can pass for a name)  # sections between the headline's and a byline's or date line's
 
 
-def _name_like(name: str) -> bool:
-    """Two to four words, each starting with a capital (particles aside).  (A one-word
-    "name" in a script without case cannot be told from a section label: not taken.)"""
-    words = name.split()
-    if len(name) > 60 or not 2 <= len(words) <= 4:
-        return False
-    return all(w[:1].isupper() or w.lower() in _PARTICLES for w in words) and words[0][:1].isupper()
-
-
-#: lower-case parts of names ("Ludwig van Beethoven", "Ana de la Cruz")
-_PARTICLES = frozenset("van von der den de del della la le da dos das du di bin al ter ten".split())
-
-
 def byline_names(text: str | None) -> list[str]:
     """The people's names of a byline section's text (empty unless all read as names)."""
     if not text or len(text) > MAX_LINE_CHARS:
         return []
     names = names_in_text(text)
-    return names if names and all(_name_like(n) for n in names) else []
+    return names if names and all(name_like(n) for n in names) else []
 
 
 def date_line(text: str | None) -> str | None:
