@@ -160,7 +160,8 @@ def _headline_index(facts: PageFacts) -> int | None:
     titles (a site's logo is often an ``<h1>`` too), or None (worked out once per page)."""
     if facts.headline_at is None:
         facts.headline_at = -1
-        own = [_words(t) for t in _own_titles(facts)[2]]
+        site = _site_name(facts)  # (a logo's <h1> agrees with the site's part of the titles only)
+        own = [_words(_strip_site(t, site, "")) for t in _own_titles(facts)[2]]
         for i, h1 in enumerate(facts.h1[:3]):
             if 3 <= len(h1) <= 300:
                 words = _words(h1)
