@@ -56,7 +56,7 @@ _CJK = re.compile(r"((?:19|20)\d\d)\s*[年년]\s*([01]?\d)\s*[月월]\s*([0-3]?\
 _DAY_MONTH_YEAR = re.compile(rf"(?<!\d){_DAY}(?:\.|º|er|st|nd|rd|th)?\s*(?:de\s+)?{_MONTH_WORD}\s*(?:de\s+)?,?\s*{_YEAR}(?!\d){_TIME}",
                              re.IGNORECASE)
 _MONTH_DAY_YEAR = re.compile(rf"{_MONTH_WORD}\s+{_DAY}(?:st|nd|rd|th)?,?\s+{_YEAR}(?!\d){_TIME}", re.IGNORECASE)
-_NUMERIC_DMY = re.compile(r"(?<![\d.])([0-3]?\d)[./-]([01]?\d)[./-]((?:19|20)\d\d)(?!\d)" + _TIME)
+_NUMERIC_DMY = re.compile(r"(?<![\d.])([0-3]?\d)[./-]([0-3]?\d)[./-]((?:19|20)\d\d)(?!\d)" + _TIME)
 #: a two-digit year ("10/17/18"): taken only where the day cannot be a month (17), which
 #: also tells which of the two comes first
 _NUMERIC_SHORT = re.compile(r"(?<![\d./-])([0-3]?\d)([./-])([0-3]?\d)\2(\d\d)(?![\d./-])")
