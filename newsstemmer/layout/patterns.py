@@ -10,7 +10,9 @@ no page has matched it for long, when it was retired (``retired_at``; retired la
 are kept under ``"retired"`` and not used); ``"history"`` lists the versions (when,
 from how many pages, why, layouts added and retired).  All of it is optional: files
 written before it load as they are (their layouts count as version 1), and readers
-that do not know these keys see the layouts in use only.
+that do not know these keys see the layouts in use only.  So are a layout's
+``byline_section`` and ``date_section`` (the sections holding the byline and the date
+line, :mod:`newsstemmer.combine.metasections`): absent, the layout marks neither.
 """
 
 from __future__ import annotations
@@ -302,7 +304,8 @@ class SitePatterns:
 
 
 def _layout_dict(p: LayoutPattern) -> dict[str, Any]:
-    """A layout as saved: the history keys only when set, so files without history keep their shape."""
+    """A layout as saved: the history keys and the byline / date-line marks only when set,
+    so files without them keep their shape."""
     d = asdict(p)
     for key in ("version", "learned_at", "retired_at", "byline_section", "date_section"):
         if d.get(key) is None:

@@ -197,7 +197,7 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
     for names, source in _author_sources(facts, tree):
         if not names or (source == "text" and not all(plausible_name(n) for n in names)):
             continue
-        if all(is_handle(n) or house(n) for n in names):
+        if all(is_handle(n) or house(n) for n in names):  # (house: asked only here)
             reserve = reserve if reserve[0] else (names, source)
             continue
         return names, source
@@ -210,12 +210,15 @@ def _folded(text: str | None) -> str:
 
 def _house(facts: PageFacts, host: str) -> Any:
     """A test of whether a name is the site's own (its site name, publisher or host name)."""
-    publisher = next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
-    names = {f for f in (_folded(_site_name(facts)), _folded(publisher)) if f}
-    labels = [_folded(part) for part in host.lower().split(".")[:-1] if part not in ("www", "m", "amp", "co", "com")]
-    labels = [label for label in labels if len(label) >= 3]
+    known: list[tuple[set[str], list[str]]] = []  # (site names, host labels), made on first need
 
     def is_house(name: str) -> bool:
+        if not known:
+            publisher = next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
+            names = {f for f in (_folded(_site_name(facts)), _folded(publisher)) if f}
+            labels = [_folded(p) for p in host.lower().split(".")[:-1] if p not in ("www", "m", "amp", "co", "com")]
+            known.append((names, [label for label in labels if len(label) >= 3]))
+        names, labels = known[0]
         f = _folded(name)
         return bool(f) and (f in names or any(f.startswith(label) or label.startswith(f) for label in labels))
 
