@@ -12,7 +12,7 @@ from lxml import etree
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
-from .people import is_handle, names_from_ld, names_in_text, plausible_name, split_names
+from .people import byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
 __all__ = ["ArticleMetadata", "article_metadata"]
 
@@ -26,7 +26,7 @@ _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author",
                 "byl", "cxenseparse:author", "twitter:creator")
 _OPENGRAPH = ("og:", "article:", "twitter:")
 #: class/id words of elements that hold a byline or a date line.
-_BYLINE_MARK = re.compile(r"byline|author", re.IGNORECASE)
+_BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 _LINES_WITHOUT_HEADLINE = 300
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
@@ -34,6 +34,7 @@ _MAX_MARKUP_MATCHES = 40
 _ABSOLUTE = re.compile(r"https?://[^/\\\s]")
 _LINES_AFTER = 60  # text lines after the headline searched for the date line
 _LINES_BEFORE = 20
+_BY_LINES_AFTER = 15  # text lines under the headline searched for a line opening with a by-word
 
 
 @dataclass
@@ -264,9 +265,19 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
         yield split_names(value), "html"
-    for el in _hood(tree, facts).bylines:
+    hood = _hood(tree, facts)
+    for el in hood.bylines:
         if not _in_comments(el):
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
+    if hood.at >= 0:  # a line just under the headline that opens with "By", "Von", "Por", ...
+        under = hood.lines[hood.at + 1:hood.at + _BY_LINES_AFTER]
+        for i, line in enumerate(under):
+            if len(line) < 12 and i + 1 < len(under) and not byline_line(line):
+                line = f"{line} {under[i + 1]}"  # ("By" and a linked name are two pieces of text)
+            names = byline_line(line)
+            if names:
+                yield names, "text"
+                break
 
 
 def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["is_handle", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
+__all__ = ["byline_line", "is_handle", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)(?:\b|(?=(?-i:[A-Z])))[:\s]*",
                  re.IGNORECASE)
@@ -139,3 +139,13 @@ def names_in_text(text: str) -> list[str]:
     rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,
                     flags=re.IGNORECASE)[0]
     return split_names(rest)
+
+
+def byline_line(text: str) -> list[str]:
+    """The names of a short line that opens with a by-word ("By Ann Lee", "Von Anna Berg"),
+    each a plausible name; else empty (a line of prose is not a byline)."""
+    line = " ".join((text or "").split())
+    if not line or len(line) > 100 or not _BY.match(line):
+        return []
+    names = names_in_text(line)
+    return names if names and all(plausible_name(n) and " " in n for n in names) else []
