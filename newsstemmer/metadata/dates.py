@@ -60,6 +60,7 @@ _NUMERIC_DMY = re.compile(r"(?<![\d.])([0-3]?\d)[./-]([0-3]?\d)[./-]((?:19|20)\d
 #: a two-digit year ("10/17/18"): taken only where the day cannot be a month (17), which
 #: also tells which of the two comes first
 _NUMERIC_SHORT = re.compile(r"(?<![\d./-])([0-3]?\d)([./-])([0-3]?\d)\2(\d\d)(?![\d./-])")
+_DIGIT = re.compile(r"\d")
 _URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-]?([01]\d)[/-]?([0-3]\d)(?=[/_-]|\.html|$)")
 _URL_YEAR_MONTH_DAY = re.compile(r"/((?:19|20)\d\d)/([01]?\d)/([0-3]?\d)/")
 
@@ -123,7 +124,7 @@ def parse_date(value: str) -> str | None:
 
 def date_in_text(text: str) -> str | None:
     """The first written date of ``text`` (a date line, a byline), in ISO form, or None."""
-    if not text:
+    if not text or not _DIGIT.search(text):  # (every written date has a digit)
         return None
     found: list[tuple[int, str]] = []
     for pattern, kind in ((_CJK, "ymd"), (_ISO, "ymd"), (_DAY_MONTH_YEAR, "dmy"), (_MONTH_DAY_YEAR, "mdy"),
