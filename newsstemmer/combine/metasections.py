@@ -18,7 +18,7 @@ from ..article import Article
 from ..layout.blocks import blocks_of
 from ..layout.matching import LayoutExtractOptions, choose_match
 from ..layout.patterns import SitePatterns
-from ..metadata import article_metadata
+from ..metadata import structured_people_and_date
 from ..metadata.sections import byline_names, date_line, meta_sections
 from ..page import Page
 
@@ -60,12 +60,9 @@ def _structured(page: Page) -> tuple[list[str], str | None]:
     """A page's authors and published date as its structured data gives them (what a
     text guess would say is left out: that is what the marks are checked against)."""
     try:
-        meta = article_metadata(page.tree, page.url, html=page.html)
+        return structured_people_and_date(page.tree, page.html)
     except (ValueError, TypeError):
         return [], None
-    src = meta.meta_source
-    return (meta.authors if src.get("authors") not in WEAKER else [],
-            meta.published if src.get("published") not in WEAKER else None)
 
 
 def layout_metadata(article: Article) -> tuple[list[str], str | None]:

@@ -14,7 +14,7 @@ from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
 from .people import byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
-__all__ = ["ArticleMetadata", "article_metadata"]
+__all__ = ["ArticleMetadata", "article_metadata", "structured_people_and_date"]
 
 _PUBLISHED_META = ("article:published_time", "og:published_time", "article:published", "datepublished",
                    "pubdate", "publishdate", "publish-date", "publish_date", "parsely-pub-date", "sailthru.date",
@@ -484,3 +484,20 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
         if not src[name]:
             del src[name]
     return meta
+
+
+def structured_people_and_date(tree: Any, html: str | None = None) -> tuple[list[str], str | None]:
+    """A page's authors and published date as its structured data alone gives them
+    (JSON-LD, meta tags, microdata): what the layout's byline and date-line sections are
+    checked against when they are learned (no walk of the page's text)."""
+    facts = page_facts(tree, html)
+    names: list[str] = []
+    for found, source in _author_sources(facts, tree):
+        if source in ("html", "text"):
+            break
+        if found and not all(is_handle(n) for n in found):
+            names = found
+            break
+    when, _ = _structured_date(facts, ("datePublished", "dateCreated"), _PUBLISHED_META,
+                               ("datepublished", "datecreated"))
+    return names, when
