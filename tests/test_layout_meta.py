@@ -70,6 +70,11 @@ def test_a_section_reads_as_names_or_a_date_only_when_it_varies_and_agrees() -> 
     assert meta_sections(names, None, known) == (None, None)
     assert meta_sections(names[:1] + [[None, None, None]], None) == (0, None)
     assert meta_sections([["By Ann Lee", "By Bo Kim"]], None) == (None, None)  # two pages are too few for a byline
+    # capitalised words that change per page ("SPECIAL REPORT", "SEARCH JOBS") are a name only
+    # when the line says "By ..." or the pages' own metadata names the same people
+    bare = [["Ann Lee", "Bo Kim", "Eva Novak"]]
+    assert meta_sections(bare, None) == (None, None)
+    assert meta_sections(bare, None, [(["Ann Lee"], None), ([], None), ([], None)]) == (0, None)
 
 
 def test_learned_layouts_mark_the_byline_and_date_sections_and_fill_pages_without_metadata(tmp_path) -> None:

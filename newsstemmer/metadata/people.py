@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["byline_line", "is_handle", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
+__all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)(?:\b|(?=(?-i:[A-Z])))[:\s]*",
                  re.IGNORECASE)
@@ -149,3 +149,8 @@ def byline_line(text: str) -> list[str]:
         return []
     names = names_in_text(line)
     return names if names and all(plausible_name(n) and " " in n for n in names) else []
+
+
+def opens_with_by(text: str) -> bool:
+    """Whether a line opens with a by-word ("By", "Von", "Por", "Written by", ...)."""
+    return bool(_BY.match(" ".join((text or "").split())))

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from .dates import date_in_text
-from .people import name_like, names_in_text
+from .people import name_like, names_in_text, opens_with_by
 
 __all__ = ["byline_names", "date_line", "meta_sections"]
 
@@ -75,7 +75,10 @@ def meta_sections(texts: Sequence[Sequence[str | None]], title_section: int | No
             dated.append((distance, s))
         names = [(k, byline_names(t)) for k, t in present]
         if (len(present) >= MIN_BYLINE_PAGES and sum(1 for _, n in names if n) >= MIN_SHARE * len(present)
-                and _agrees(names, known, 0)):
+                and _agrees(names, known, 0)
+                and (sum(1 for t in lines if opens_with_by(t)) >= MIN_SHARE * len(present) or _confirmed(names, known))):
+            # (a line of capitalised words that changes per page is a name only if it says
+            # "By ..." or the pages' own metadata names the same people)
             byline.append((distance, s))
     return (min(byline)[1] if byline else None), (min(dated)[1] if dated else None)
 
@@ -97,6 +100,14 @@ def _agrees(found: Sequence[tuple[int, Any]], known: Sequence[tuple[Sequence[str
         else:
             agreed += bool({_folded(n) for n in value} & {_folded(n) for n in own})
     return checked == 0 or 2 * agreed >= checked
+
+
+def _confirmed(found: Sequence[tuple[int, Any]], known: Sequence[tuple[Sequence[str], str | None]] | None) -> bool:
+    """Whether the pages' own metadata names the same people on at least one page."""
+    if not known:
+        return False
+    return any(value and k < len(known) and {_folded(n) for n in value} & {_folded(n) for n in known[k][0]}
+               for k, value in found)
 
 
 def _folded(name: str) -> str:
