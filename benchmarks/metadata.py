@@ -49,11 +49,12 @@ def main() -> int:
     parser.add_argument("--data")
     parser.add_argument("--layouts", action="store_true", help="measure the fields learned from layouts")
     parser.add_argument("--min-pages", type=int, default=3)
+    parser.add_argument("--loo-pages", type=int, default=0, help="leave-one-page-out on the first N pages of a site only")
     args = parser.parse_args()
     root = data_dir(args.data)
     if args.layouts:
         return layouts_report(root, args.datasets.split(",") if args.datasets != ",".join(DEFAULT_SETS)
-                              else ["misinfo", "wcxb-dev", "fundus-recent"], args.min_pages)
+                              else ["misinfo", "wcxb-dev", "fundus-recent"], args.min_pages, args.loo_pages)
     rows = {(r["dataset"], r["site"], r["id"]): r
             for r in map(json.loads, (root / "manifest.jsonl").read_text(encoding="utf-8").splitlines()) if r}
     entries = load_manifest(root)
@@ -106,7 +107,7 @@ def main() -> int:
     return 0
 
 
-def layouts_report(root: Path, datasets: list[str], min_pages: int) -> int:
+def layouts_report(root: Path, datasets: list[str], min_pages: int, loo_pages: int = 0) -> int:
     """Authors and published with the layouts' byline and date line, per set (see the docstring)."""
     from collections import defaultdict
 
@@ -139,8 +140,10 @@ def layouts_report(root: Path, datasets: list[str], min_pages: int) -> int:
             marks["date"] += sum(p.date_section is not None for p in dev.patterns)
             for k, (page, gold) in enumerate(zip(pages, golds)):
                 plain = article_metadata(page.tree, page.url, html=page.html)
-                held = learn(pages[:k] + pages[k + 1:], site=site)
-                for kind, patterns in (("dev", dev), ("loo", held)):
+                runs = [("dev", dev)]
+                if not loo_pages or k < loo_pages:
+                    runs.append(("loo", learn(pages[:k] + pages[k + 1:], site=site)))
+                for kind, patterns in runs:
                     art = extract_with_patterns(page, patterns, opts)
                     names, when = layout_metadata(art)
                     for f, mine in (("authors", names), ("published", when)):
