@@ -25,6 +25,9 @@ from ..page import Page
 __all__ = ["WEAKER", "apply_layout_metadata", "layout_metadata", "mark_meta_sections"]
 
 MAX_PAGES = 60  # pages per layout read for its marks
+#: sources the layout's byline and date line take precedence over: the page's text near
+#: the headline (a guess the template's marked section makes for certain) and the URL
+WEAKER = frozenset({"text", "url"})
 
 
 def mark_meta_sections(site: SitePatterns, pages: Iterable[Page]) -> None:
@@ -76,12 +79,6 @@ def layout_metadata(article: Article) -> tuple[list[str], str | None]:
         elif role == "date" and when is None:
             when = date_line(text)
     return names, when
-
-
-
-#: sources the layout's byline and date line take precedence over: the page's text near
-#: the headline (a guess the template's marked section makes for certain) and the URL
-WEAKER = frozenset({"text", "url"})
 
 
 def apply_layout_metadata(article: Article) -> Article:
