@@ -16,6 +16,10 @@ Printed: ms per page of each, b/a, d/a and (c-a)/a (issue #24 target: metadata a
 type together <= 0.15 of extraction with layouts).  No data set is needed.
 
     python benchmarks/metadata_speed.py [--repeat 7] [--articles 120]
+    python benchmarks/metadata_speed.py --dataset cttf [--data DIR] [--repeat 3]
+
+``--dataset`` measures on a set's real pages instead (each site's layouts learned from
+its own pages; cttf: 20 sites of ~25 pages), where pages are larger than the demo's.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Callable
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from newsstemmer import Page, learn
+from newsstemmer import Page, SitePatterns, learn
 from newsstemmer import Article
 from newsstemmer.combine import extract as combine_extract
 from newsstemmer.combine.extract import ExtractOptions, add_metadata, extract_with_patterns
@@ -72,11 +76,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--articles", type=int, default=120)
+    parser.add_argument("--dataset", help="a set of ../shared/datasets (e.g. cttf) instead of the demo")
+    parser.add_argument("--data")
     args = parser.parse_args()
-    site = build_site(7, args.articles)
-    every = [(BASE + p.path, p.decoded) for p in site if p.kind in ("article", "index")]
-    patterns = learn([Page(html, url=url) for url, html in every])
-    articles = [(BASE + p.path, p.decoded) for p in site.articles()]
+    if args.dataset:
+        articles, by_url = _dataset_pages(args.dataset, args.data)
+        what = f"{args.dataset} pages"
+    else:
+        site = build_site(7, args.articles)
+        every = [(BASE + p.path, p.decoded) for p in site if p.kind in ("article", "index")]
+        learned = learn([Page(html, url=url) for url, html in every])
+        articles = [(BASE + p.path, p.decoded) for p in site.articles()]
+        by_url = {url: learned for url, _ in articles}
+        what = "demo articles"
     off = ExtractOptions(fallback="region", metadata=False)
     on = ExtractOptions(fallback="region")
     inside: list[float] = []  # the chain's own metadata step, timed where it runs
@@ -92,15 +104,15 @@ def main() -> int:
         inside.clear()
         combine_extract.add_metadata = timed_step
         try:
-            extract_with_patterns(page, patterns, on)
+            extract_with_patterns(page, by_url[page.url], on)
         finally:
             combine_extract.add_metadata = add_metadata
         return sum(inside)
 
     timings = per_page_best(args.repeat, articles, {
-        "extract": lambda p: extract_with_patterns(p, patterns, off),
+        "extract": lambda p: extract_with_patterns(p, by_url[p.url], off),
         "metadata": lambda p: article_metadata(p.tree, p.url, html=p.html),
-        "extract+metadata": lambda p: extract_with_patterns(p, patterns, on),
+        "extract+metadata": lambda p: extract_with_patterns(p, by_url[p.url], on),
         "metadata step in the chain": chain_with_metadata,
     })
     n = len(articles)
@@ -110,9 +122,29 @@ def main() -> int:
     step = timings["metadata step in the chain"] / timings["extract"]
     difference = (timings["extract+metadata"] - timings["extract"]) / timings["extract"]
     print(f"metadata / extraction with layouts: {alone:.3f} alone, {step:.3f} as the chain's step "
-          f"({difference:.3f} from the chain's times with and without it; {n} demo articles; "
+          f"({difference:.3f} from the chain's times with and without it; {n} {what}; "
           f"target for metadata and page type together <= {TARGET})")
     return 0
+
+
+def _dataset_pages(dataset: str, data: str | None) -> tuple[list[tuple[str, str]], dict[str, SitePatterns]]:
+    """A set's pages (URL, HTML) and, per URL, the layouts learned from its site's pages."""
+    from collections import defaultdict
+
+    from benchmarks.shared import data_dir, load_manifest
+
+    by_site: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for e in load_manifest(data_dir(data)):
+        if e.dataset == dataset:
+            by_site[e.site].append((e.url, e.html()))
+    pages: list[tuple[str, str]] = []
+    by_url: dict[str, SitePatterns] = {}
+    for site, rows in sorted(by_site.items()):
+        rows = list(dict(rows).items())  # (one page per URL)
+        learned = learn([Page(html, url=url) for url, html in rows], site=site)
+        pages.extend(rows)
+        by_url.update({url: learned for url, _ in rows})
+    return pages, by_url
 
 
 if __name__ == "__main__":

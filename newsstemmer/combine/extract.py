@@ -21,6 +21,7 @@ from ..layout.matching import LayoutExtractOptions, extract_with_layouts
 from ..layout.patterns import SitePatterns
 from ..metadata import article_metadata
 from ..page import Page
+from .metasections import apply_layout_metadata
 
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single
 
@@ -63,6 +64,8 @@ def _finished(article: Article, page: Page, opts: ExtractOptions) -> Article:
     """The chain's last step: the page's metadata, where it is wanted."""
     if opts.metadata and (article.is_article or not article.matched) and not article.error:
         add_metadata(article, page)
+        if article.matched:
+            apply_layout_metadata(article)  # the template's byline and date line, where the page lacks them
     return article
 
 

@@ -22,6 +22,7 @@ from ..layout.learning import LayoutLearnOptions, PageGrouper, Progress
 from ..layout.learning import learn as learn_layouts
 from ..layout.patterns import SitePatterns
 from ..page import Page
+from .metasections import mark_meta_sections
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,8 @@ def learn(
         store_agreement(learned, page_list, evidence.region)
     if not learned.patterns:
         log.warning("%s", no_layout_reason(learned.site, len(page_list), opts))
+    else:
+        mark_meta_sections(learned, page_list)  # the byline's and the date line's sections
     return learned
 
 

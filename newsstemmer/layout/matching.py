@@ -72,6 +72,10 @@ class EncodedPage:
             self.by_path.setdefault(b.path, []).append(i)
 
 
+#: Share of the body-like text a loose match may leave out before the article says so
+#: (``Article.detail``: ``loose-partial``).
+LOST_BODY_SHARE = 0.2
+
 #: Distinct paths a site's cached codes may hold before they are made anew.
 _MAX_CACHED_PATHS = 100_000
 
@@ -244,6 +248,12 @@ def extract_with_layouts(
         return _unmatched(page, pb, opts)
     if not title:
         title = _page_title(pb)
+    for role, s in (("byline", p.byline_section), ("date", p.date_section)):
+        # what the template's byline and date line say on this page (read by the chain's metadata step)
+        b = best.blocks[s] if s is not None and s < len(best.blocks) else None
+        if b is not None:
+            sections.append((role, pb.blocks[b].text))
+    lost = _lost_share(pb, roles) if method == "pattern-loose" else 0.0
     article = Article(
         page.url,
         title,
@@ -256,6 +266,10 @@ def extract_with_layouts(
         source=page.source,
         sections=sections,
     )
+    if lost >= LOST_BODY_SHARE:
+        # The nearest layout leaves out text beside the body it knows: the page's article
+        # may be longer than what it gives (the user is told; the body is left as it is).
+        article.detail = "loose-partial"
     if not p.article and not opts.include_non_articles:
         article.body = ""
     return article
@@ -271,6 +285,25 @@ def _without_lines(text: str, static: set[str]) -> str:
     lines = text.split("\n")
     kept = [line for line in lines if line_digest(line) not in static]
     return text if len(kept) == len(lines) else "\n".join(kept)
+
+
+def _lost_share(pb: PageBlocks, roles: list[str | None]) -> float:
+    """The share of a page's body-like text that a loose match leaves out: blocks the
+    layout does not know, mostly plain text and outside comments, running on from its
+    first or last main block (up to the next block it knows)."""
+    mains = [i for i, r in enumerate(roles) if r == "main"]
+    if not mains:
+        return 0.0
+    kept = sum(pb.blocks[i].plain_weight for i in mains)
+    lost = 0
+    for run in (range(mains[-1] + 1, len(roles)), range(mains[0] - 1, -1, -1)):
+        for i in run:
+            if roles[i] is not None:
+                break
+            b = pb.blocks[i]
+            if not b.in_comments and b.plain_weight * 2 >= b.weight:
+                lost += b.plain_weight
+    return lost / (lost + kept) if lost + kept else 0.0
 
 
 def _has_main(match: PatternMatch) -> bool:

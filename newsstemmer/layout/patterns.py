@@ -10,7 +10,9 @@ no page has matched it for long, when it was retired (``retired_at``; retired la
 are kept under ``"retired"`` and not used); ``"history"`` lists the versions (when,
 from how many pages, why, layouts added and retired).  All of it is optional: files
 written before it load as they are (their layouts count as version 1), and readers
-that do not know these keys see the layouts in use only.
+that do not know these keys see the layouts in use only.  So are a layout's
+``byline_section`` and ``date_section`` (the sections holding the byline and the date
+line, :mod:`newsstemmer.combine.metasections`): absent, the layout marks neither.
 """
 
 from __future__ import annotations
@@ -133,6 +135,10 @@ class LayoutPattern:
     # Blocks that align to no section (extra paragraphs, boxes a page has more of)
     # are judged by their path alone: path -> role, learned from the same pages.
     free_paths: dict[str, str] = field(default_factory=dict)
+    # The sections that hold the byline and the date line on this template, found from
+    # what varies per page (newsstemmer.combine.metasections); None where none does.
+    byline_section: int | None = None
+    date_section: int | None = None
     # Digests of lines most pages of the layout carry: dropped even from main text.
     static_lines: list[str] = field(default_factory=list)
     # History (see the module docstring): the file version that added it, when, when retired.
@@ -298,9 +304,10 @@ class SitePatterns:
 
 
 def _layout_dict(p: LayoutPattern) -> dict[str, Any]:
-    """A layout as saved: the history keys only when set, so files without history keep their shape."""
+    """A layout as saved: the history keys and the byline / date-line marks only when set,
+    so files without them keep their shape."""
     d = asdict(p)
-    for key in ("version", "learned_at", "retired_at"):
+    for key in ("version", "learned_at", "retired_at", "byline_section", "date_section"):
         if d.get(key) is None:
             d.pop(key, None)
     return d
@@ -389,7 +396,7 @@ def _pattern_from_dict(raw: Any, i: int, what: str = "pattern") -> LayoutPattern
             )
         )
     n = len(sections)
-    for key in ("title_section", "main_section"):
+    for key in ("title_section", "main_section", "byline_section", "date_section"):
         v = raw.get(key)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n):
             raise PatternFileError(f"{where}: \"{key}\" must be null or a section index below {n}")
@@ -409,6 +416,8 @@ def _pattern_from_dict(raw: Any, i: int, what: str = "pattern") -> LayoutPattern
         article=_flag(raw, "article", where),
         sample_urls=list(urls),
         free_paths=dict(free),
+        byline_section=raw.get("byline_section"),
+        date_section=raw.get("date_section"),
         static_lines=_digests(raw, where),
         version=_optional(raw, "version", int, where),
         learned_at=_optional(raw, "learned_at", str, where),

@@ -14,7 +14,7 @@ layout's own evidence (``layout``) where a site's template shows it.
 
 from __future__ import annotations
 
-from .fields import ArticleMetadata, article_metadata
+from .fields import ArticleMetadata, article_metadata, structured_people_and_date
 from .facts import PageFacts, page_facts
 
-__all__ = ["ArticleMetadata", "PageFacts", "article_metadata", "page_facts"]
+__all__ = ["ArticleMetadata", "PageFacts", "article_metadata", "page_facts", "structured_people_and_date"]

@@ -56,7 +56,11 @@ _CJK = re.compile(r"((?:19|20)\d\d)\s*[年년]\s*([01]?\d)\s*[月월]\s*([0-3]?\
 _DAY_MONTH_YEAR = re.compile(rf"(?<!\d){_DAY}(?:\.|º|er|st|nd|rd|th)?\s*(?:de\s+)?{_MONTH_WORD}\s*(?:de\s+)?,?\s*{_YEAR}(?!\d){_TIME}",
                              re.IGNORECASE)
 _MONTH_DAY_YEAR = re.compile(rf"{_MONTH_WORD}\s+{_DAY}(?:st|nd|rd|th)?,?\s+{_YEAR}(?!\d){_TIME}", re.IGNORECASE)
-_NUMERIC_DMY = re.compile(r"(?<![\d.])([0-3]?\d)[./-]([01]?\d)[./-]((?:19|20)\d\d)(?!\d)" + _TIME)
+_NUMERIC_DMY = re.compile(r"(?<![\d.])([0-3]?\d)[./-]([0-3]?\d)[./-]((?:19|20)\d\d)(?!\d)" + _TIME)
+#: a two-digit year ("10/17/18"): taken only where the day cannot be a month (17), which
+#: also tells which of the two comes first
+_NUMERIC_SHORT = re.compile(r"(?<![\d./-])([0-3]?\d)([./-])([0-3]?\d)\2(\d\d)(?![\d./-])")
+_DIGIT = re.compile(r"\d")
 _URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-]?([01]\d)[/-]?([0-3]\d)(?=[/_-]|\.html|$)")
 _URL_YEAR_MONTH_DAY = re.compile(r"/((?:19|20)\d\d)/([01]?\d)/([0-3]?\d)/")
 
@@ -120,11 +124,11 @@ def parse_date(value: str) -> str | None:
 
 def date_in_text(text: str) -> str | None:
     """The first written date of ``text`` (a date line, a byline), in ISO form, or None."""
-    if not text:
+    if not text or not _DIGIT.search(text):  # (every written date has a digit)
         return None
     found: list[tuple[int, str]] = []
     for pattern, kind in ((_CJK, "ymd"), (_ISO, "ymd"), (_DAY_MONTH_YEAR, "dmy"), (_MONTH_DAY_YEAR, "mdy"),
-                          (_NUMERIC_DMY, "num")):
+                          (_NUMERIC_DMY, "num"), (_NUMERIC_SHORT, "short")):
         for m in pattern.finditer(text):
             iso = _from_match(m, kind)
             if iso:
@@ -135,6 +139,12 @@ def date_in_text(text: str) -> str | None:
 
 def _from_match(m: re.Match[str], kind: str) -> str | None:
     g = m.groups()
+    if kind == "short":
+        first, second, year = int(g[0]), int(g[2]), 2000 + int(g[3])
+        if (first > 12) == (second > 12):
+            return None  # (both could be a month, or neither: not told apart)
+        day, month = (first, second) if first > 12 else (second, first)
+        return _iso(year, month, day) if year <= date.today().year + 1 else None
     if kind == "ymd":
         return _iso(int(g[0]), int(g[1]), int(g[2]), *(g[3:5] if len(g) > 4 else (None, None)))
     hour = _hour(g[3], g[6])

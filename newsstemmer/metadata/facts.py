@@ -55,6 +55,7 @@ class PageFacts:
     title: str | None = None  # <title>
     h1: list[str] = field(default_factory=list)
     h1_elements: list[Any] = field(default_factory=list)  # the elements of ``h1``, in the same order
+    headline_at: int | None = None  # which <h1> is the headline (-1: none), worked out on first need (fields)
     neighbourhood: Any = None  # the headline's surroundings, walked on first need (fields._neighbourhood)
     tree: Any = field(default=None, repr=False)
     html: str | None = field(default=None, repr=False)
@@ -152,17 +153,28 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
         return facts
     facts.lang = _squash(tree.get("lang") or tree.get("xml:lang")) or None
     scripts: list[str] = []
+    _read(facts, tree.iter(*_TAGS), scripts)
+    facts.ld, facts.ld_articles = _json_ld(scripts)
+    return facts
+
+
+_TAGS = ("meta", "script", "link", "title", "h1")
+_META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
+
+
+def _read(facts: PageFacts, elements: Any, scripts: list[str]) -> None:
+    """Take the facts of ``elements`` (``<meta>``, JSON-LD ``<script>``, ``<link>``,
+    ``<title>``, ``<h1>``)."""
     meta = facts.meta
-    for el in tree.iter("meta", "script", "link", "title", "h1"):
+    for el in elements:
         tag = el.tag
         if tag == "meta":
             content = el.get("content")
             if content is None:
                 continue
             content = " ".join(content.split())
-            for key in ("property", "name", "itemprop", "http-equiv"):
-                name = el.get(key)
-                if name:
+            for key, name in el.items():
+                if name and key in _META_KEYS:
                     meta[name.strip().lower()].append(content)
         elif tag == "script":
             if el.text and (el.get("type") or "").strip().lower() == "application/ld+json":
@@ -180,8 +192,6 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
             if text:
                 facts.h1.append(text)
                 facts.h1_elements.append(el)
-    facts.ld, facts.ld_articles = _json_ld(scripts)
-    return facts
 
 
 def _props_named(html: str) -> frozenset[str]:

@@ -12,9 +12,9 @@ from lxml import etree
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
-from .people import is_handle, names_from_ld, names_in_text, split_names
+from .people import byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
-__all__ = ["ArticleMetadata", "article_metadata"]
+__all__ = ["ArticleMetadata", "article_metadata", "structured_people_and_date"]
 
 _PUBLISHED_META = ("article:published_time", "og:published_time", "article:published", "datepublished",
                    "pubdate", "publishdate", "publish-date", "publish_date", "parsely-pub-date", "sailthru.date",
@@ -26,7 +26,7 @@ _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author",
                 "byl", "cxenseparse:author", "twitter:creator")
 _OPENGRAPH = ("og:", "article:", "twitter:")
 #: class/id words of elements that hold a byline or a date line.
-_BYLINE_MARK = re.compile(r"byline|author", re.IGNORECASE)
+_BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 _LINES_WITHOUT_HEADLINE = 300
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
@@ -34,6 +34,7 @@ _MAX_MARKUP_MATCHES = 40
 _ABSOLUTE = re.compile(r"https?://[^/\\\s]")
 _LINES_AFTER = 60  # text lines after the headline searched for the date line
 _LINES_BEFORE = 20
+_BY_LINES_AFTER = 15  # text lines under the headline searched for a line opening with a by-word
 
 
 @dataclass
@@ -121,8 +122,16 @@ def _hood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     return facts.neighbourhood
 
 
-def _dice(a: str, b: str) -> float:
-    x, y = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
+_WORDS = re.compile(r"\w+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORDS.findall(text.lower()))
+
+
+def _dice(a: str | frozenset[str], b: str | frozenset[str]) -> float:
+    x = _words(a) if isinstance(a, str) else a
+    y = _words(b) if isinstance(b, str) else b
     return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
 
 
@@ -149,12 +158,18 @@ def _own_titles(facts: PageFacts) -> tuple[str | None, tuple[str, str] | None, l
 
 def _headline_index(facts: PageFacts) -> int | None:
     """Which of the first ``<h1>`` is the headline: the first that agrees with the page's own
-    titles (a site's logo is often an ``<h1>`` too), or None."""
-    own = _own_titles(facts)[2]
-    for i, h1 in enumerate(facts.h1[:3]):
-        if 3 <= len(h1) <= 300 and any(_dice(h1, t) >= 0.6 for t in own):
-            return i
-    return None
+    titles (a site's logo is often an ``<h1>`` too), or None (worked out once per page)."""
+    if facts.headline_at is None:
+        facts.headline_at = -1
+        site = _site_name(facts)  # (a logo's <h1> agrees with the site's part of the titles only)
+        own = [_words(_strip_site(t, site, "")) for t in _own_titles(facts)[2]]
+        for i, h1 in enumerate(facts.h1[:3]):
+            if 3 <= len(h1) <= 300:
+                words = _words(h1)
+                if any(_dice(words, t) >= 0.6 for t in own):
+                    facts.headline_at = i
+                    break
+    return facts.headline_at if facts.headline_at >= 0 else None
 
 
 def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
@@ -173,19 +188,42 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
     return None, None
 
 
-def _authors(facts: PageFacts, tree: Any) -> tuple[list[str], str | None]:
-    """The first source whose names look like people's; a source that gives only user
-    names ("col_cops") is kept in reserve in case no other source has names."""
+def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], str | None]:
+    """The first source whose names look like people's.  A source that gives only user
+    names ("col_cops") or the site's own name ("Lesotho Times" on lesothotimes.com) is
+    kept in reserve in case no other source has names; names read from the page's text
+    must be plausible names (:func:`.people.plausible_name`)."""
     reserve: tuple[list[str], str | None] = ([], None)
-    house = {(_site_name(facts) or "").lower()}
+    house = _house(facts, host)
     for names, source in _author_sources(facts, tree):
-        if not names:
+        if not names or (source == "text" and not all(plausible_name(n) for n in names)):
             continue
-        if all(is_handle(n) or n.lower() in house for n in names):
+        if all(is_handle(n) or house(n) for n in names):  # (house: asked only here)
             reserve = reserve if reserve[0] else (names, source)
             continue
         return names, source
     return reserve
+
+
+def _folded(text: str | None) -> str:
+    return re.sub(r"[\W_]+", "", (text or "").casefold())
+
+
+def _house(facts: PageFacts, host: str) -> Any:
+    """A test of whether a name is the site's own (its site name, publisher or host name)."""
+    known: list[tuple[set[str], list[str]]] = []  # (site names, host labels), made on first need
+
+    def is_house(name: str) -> bool:
+        if not known:
+            publisher = next((_ld_text(v) for v, _ in _ld_values(facts, "publisher")), None)
+            names = {f for f in (_folded(_site_name(facts)), _folded(publisher)) if f}
+            labels = [_folded(p) for p in host.lower().split(".")[:-1] if p not in ("www", "m", "amp", "co", "com")]
+            known.append((names, [label for label in labels if len(label) >= 3]))
+        names, labels = known[0]
+        f = _folded(name)
+        return bool(f) and (f in names or any(f.startswith(label) or label.startswith(f) for label in labels))
+
+    return is_house
 
 
 def _site_name(facts: PageFacts) -> str | None:
@@ -227,9 +265,19 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
         yield split_names(value), "html"
-    for el in _hood(tree, facts).bylines:
+    hood = _hood(tree, facts)
+    for el in hood.bylines:
         if not _in_comments(el):
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
+    if hood.at >= 0:  # a line just under the headline that opens with "By", "Von", "Por", ...
+        under = hood.lines[hood.at + 1:hood.at + _BY_LINES_AFTER]
+        for i, line in enumerate(under):
+            if len(line) < 12 and i + 1 < len(under) and not byline_line(line):
+                line = f"{line} {under[i + 1]}"  # ("By" and a linked name are two pieces of text)
+            names = byline_line(line)
+            if names:
+                yield names, "text"
+                break
 
 
 def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],
@@ -301,6 +349,7 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     at = -1
     agreed = _headline_index(facts) if facts.h1 else None
     headline = facts.h1_elements[agreed] if agreed is not None else None  # else the first <h1>
+    own = [] if facts.h1 else [_words(t) for t in _own_titles(facts)[2]]
     skip = 0
     try:
         for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -313,6 +362,8 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
                     continue
                 if at < 0 and tag == "h1" and facts.h1 and (headline is None or el is headline):
                     at = len(lines)
+                elif at < 0 and not facts.h1 and tag in ("h2", "h3") and _agrees_with_titles(el, own):
+                    at = len(lines)  # (a page without <h1> whose headline is a lower heading)
                 marks = el.get("class") or el.get("id")
                 if marks and _BYLINE_MARK.search(marks):
                     bylines.append((len(lines), el))
@@ -333,6 +384,11 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     # the byline elements nearest the headline first (those after it before those above it)
     hood.bylines = [el for _, el in sorted(bylines, key=lambda item: (item[0] < at, abs(item[0] - at)))]
     return hood
+
+
+def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:
+    text = " ".join("".join(el.itertext()).split())
+    return 3 <= len(text) <= 300 and any(_dice(_words(text), t) >= 0.6 for t in own)
 
 
 def _date_near_headline(hood: _Neighbourhood) -> str | None:
@@ -398,7 +454,7 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
     meta.site_name, src["site_name"] = _first((og_site[1] if og_site else None, _source(og_site[0]) if og_site else ""),
                                               (publisher, "json-ld"))
     meta.title, src["title"] = _title(facts, meta.site_name, host)
-    meta.authors, src["authors"] = _authors(facts, tree)
+    meta.authors, src["authors"] = _authors(facts, tree, host)
     meta.published, src["published"] = _published(facts, tree, url)
     meta.modified, src["modified"] = _modified(facts)
     meta.language, src["language"] = _language(facts)
@@ -428,3 +484,20 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
         if not src[name]:
             del src[name]
     return meta
+
+
+def structured_people_and_date(tree: Any, html: str | None = None) -> tuple[list[str], str | None]:
+    """A page's authors and published date as its structured data alone gives them
+    (JSON-LD, meta tags, microdata): what the layout's byline and date-line sections are
+    checked against when they are learned (no walk of the page's text)."""
+    facts = page_facts(tree, html)
+    names: list[str] = []
+    for found, source in _author_sources(facts, tree):
+        if source in ("html", "text"):
+            break
+        if found and not all(is_handle(n) for n in found):
+            names = found
+            break
+    when, _ = _structured_date(facts, ("datePublished", "dateCreated"), _PUBLISHED_META,
+                               ("datepublished", "datecreated"))
+    return names, when

@@ -9,9 +9,10 @@ implausibly long strings are not names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
-__all__ = ["is_handle", "names_from_ld", "names_in_text", "split_names"]
+__all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
 _BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)(?:\b|(?=(?-i:[A-Z])))[:\s]*",
                  re.IGNORECASE)
@@ -53,8 +54,43 @@ def is_handle(name: str) -> bool:
     return " " not in name and (name.islower() or "_" in name)
 
 
+#: lower-case parts of names ("Ludwig van Beethoven", "Ana de la Cruz")
+_PARTICLES = frozenset("van von der den de del della la le da dos das du di bin al ter ten".split())
+
+
+def name_like(name: str) -> bool:
+    """Two to four words, each starting with a capital (particles aside): how a byline in a
+    cased script writes a person.  (A one-word "name" cannot be told from a label.)"""
+    words = name.split()
+    if len(name) > MAX_NAME_CHARS or not 2 <= len(words) <= 4 or not words[0][:1].isupper():
+        return False
+    return all(w[:1].isupper() or w.lower() in _PARTICLES for w in words)
+
+
+def plausible_name(name: str) -> bool:
+    """A name a byline line may give: one word (a user name, a single name), or words that
+    all start with a capital (particles aside) in a cased script: "Login New to CHQ?" and
+    "our staff" are page text, not names."""
+    words = name.split()
+    if len(words) <= 1:
+        return True
+    if len(words) > 6:
+        return False
+    return all(not w[:1].islower() or w in _PARTICLES for w in words)
+
+
 def split_names(text: str) -> list[str]:
     """The names in one author string ("By Ann Lee and Bo Kim" → ["Ann Lee", "Bo Kim"])."""
+    return list(_split_names(text or ""))
+
+
+@lru_cache(maxsize=4096)
+def _split_names(text: str) -> tuple[str, ...]:
+    """:func:`split_names`, remembered: a site's pages give the same few author strings."""
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[str]:
     text = _clean(text or "")
     if not text or len(text) > 4 * MAX_NAME_CHARS or _NOT_NAME.search(text.split()[0] if text.split() else ""):
         return []
@@ -103,3 +139,18 @@ def names_in_text(text: str) -> list[str]:
     rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,
                     flags=re.IGNORECASE)[0]
     return split_names(rest)
+
+
+def byline_line(text: str) -> list[str]:
+    """The names of a short line that opens with a by-word ("By Ann Lee", "Von Anna Berg"),
+    each a plausible name; else empty (a line of prose is not a byline)."""
+    line = " ".join((text or "").split())
+    if not line or len(line) > 100 or not _BY.match(line):
+        return []
+    names = names_in_text(line)
+    return names if names and all(plausible_name(n) and " " in n for n in names) else []
+
+
+def opens_with_by(text: str) -> bool:
+    """Whether a line opens with a by-word ("By", "Von", "Por", "Written by", ...)."""
+    return bool(_BY.match(" ".join((text or "").split())))

@@ -71,6 +71,9 @@ figure.ns-sample figcaption { margin-bottom: 6px; }
 .ns-page [data-role=title]::before, .ns-page [data-role=main]::before, .ns-page [data-role=sub]::before {
   content: attr(data-role); display: inline-block; font: bold 10px/1.5 system-ui, sans-serif; color: #fff;
   background: var(--ns-c); padding: 0 5px; margin-right: 5px; border-radius: 2px; vertical-align: middle; }
+.ns-page [data-meta]::after { content: attr(data-meta); display: inline-block; font: bold 10px/1.5 system-ui, sans-serif;
+  color: #fff; background: #6a1b9a; padding: 0 5px; margin-left: 5px; border-radius: 2px; vertical-align: middle; }
+.ns-swatch.ns-meta { background: #6a1b9a; color: #fff; }
 .ns-doctitle { font-size: 13px; margin: 0 0 8px; }
 .ns-excerpt { color: #444; font-size: 12px; }
 footer { color: #777; font-size: 12px; margin-top: 24px; }
@@ -170,6 +173,9 @@ def _legend() -> etree._Element:
     items = []
     for role, meaning in _ROLE_MEANING.items():
         items += [E.DT(E.SPAN({"class": f"ns-swatch ns-role-{role}"}, role)), E.DD(meaning)]
+    items += [E.DT(E.SPAN({"class": "ns-swatch ns-meta"}, "byline · date")),
+              E.DD("the layout's byline and date-line sections, found from what varies per page: names "
+                   "and dates are read there where the page's own metadata lacks them")]
     items += [E.DT(E.SPAN({"class": "ns-swatch"}, "unmarked")),
               E.DD("text the layout does not know (not aligned to any of its sections); "
                    "extraction leaves it out")]

@@ -1,7 +1,8 @@
 """A sample page of a layout, with its blocks marked by role and every active part removed.
 
 The report shows what a layout found on a real page: each element holding a block's
-text carries ``data-role`` (``title``, ``main``, ``sub``, ``static``), and the report's
+text carries ``data-role`` (``title``, ``main``, ``sub``, ``static``; the layout's byline
+and date-line sections also ``data-meta``: ``byline``, ``date``), and the report's
 stylesheet colours it.  Blocks come from :func:`newsstemmer.layout.blocks.block_elements`
 and roles from :func:`newsstemmer.layout.matching.extracted_roles`: the same blocks
 and roles extraction uses, on a copy of the page's tree.  A page whose layout marks no
@@ -50,7 +51,7 @@ assert set(_PRIORITY) == set(ROLES)
 
 # Working attribute names while marking: the page's own ``data-role`` or ``title``
 # attributes are dropped by the cleaner; these are renamed after cleaning.
-_ROLE, _TIP = "data-ns-role", "data-ns-tip"
+_ROLE, _TIP, _META = "data-ns-role", "data-ns-tip", "data-ns-meta"
 
 #: Elements a sample keeps (others lose their tag, keeping their text).
 _TAGS = frozenset(
@@ -69,7 +70,7 @@ _KILL = frozenset(
 #: so they lose their tag only (what follows is cleaned like the rest).
 _UNWRAP = frozenset("embed source track param picture".split())
 #: Attributes a sample keeps: plain text only, never a URL.
-_ATTRS = frozenset((_ROLE, _TIP, "alt", "colspan", "rowspan", "lang", "dir"))
+_ATTRS = frozenset((_ROLE, _TIP, _META, "alt", "colspan", "rowspan", "lang", "dir"))
 
 _CLEANER = Cleaner(
     scripts=True,
@@ -106,6 +107,7 @@ class Sample:
     doc_title_role: str | None = None
     roles: dict[str, int] = field(default_factory=dict)  # blocks per role
     unknown_blocks: int = 0  # blocks the layout does not know (left unmarked)
+    meta: list[str] = field(default_factory=list)  # the byline / date marks shown on the page
     title_from_page: bool = False  # no title block: extraction takes the page's own headline
 
 
@@ -116,7 +118,7 @@ def marked_sample(page: Page, site: SitePatterns, pattern_id: str, options: Bloc
     """
     tree = copy.deepcopy(page.tree)
     for el in tree.iter(etree.Element):
-        for name in (_ROLE, _TIP):
+        for name in (_ROLE, _TIP, _META):
             if name in el.attrib:
                 del el.attrib[name]
     pb, elements = block_elements(tree, options or site.block_options())
@@ -125,6 +127,7 @@ def marked_sample(page: Page, site: SitePatterns, pattern_id: str, options: Bloc
         return None
     roles = extracted_roles(pb, match)
     doc_title, doc_title_role = _mark(pb.blocks, elements, roles)
+    metas = _mark_meta(match, elements)
     counts: dict[str, int] = {}
     for role in roles:
         if role is not None:
@@ -141,7 +144,25 @@ def marked_sample(page: Page, site: SitePatterns, pattern_id: str, options: Bloc
         roles=counts,
         unknown_blocks=sum(1 for r in roles if r is None),
         title_from_page="title" not in counts,
+        meta=metas,
     )
+
+
+def _mark_meta(match: PatternMatch, elements: list[list[etree._Element | None]]) -> list[str]:
+    """Mark the elements of the layout's byline and date-line sections (``data-meta``);
+    returns the marks made."""
+    made: list[str] = []
+    for mark, s in (("byline", match.pattern.byline_section), ("date", match.pattern.date_section)):
+        b = match.blocks[s] if s is not None and s < len(match.blocks) else None
+        if b is None:
+            continue
+        for el in elements[b]:
+            if el is not None:
+                old = el.get(_META)
+                el.set(_META, mark if not old or old == mark else f"{old} {mark}")
+                if mark not in made:
+                    made.append(mark)
+    return made
 
 
 def _mark(
@@ -215,6 +236,8 @@ def sanitise(markup: str) -> str:
             el.set("data-role", el.attrib.pop(_ROLE))
         if _TIP in el.attrib:
             el.set("title", el.attrib.pop(_TIP))
+        if _META in el.attrib:
+            el.set("data-meta", el.attrib.pop(_META))
     root.tag = "div"
     root.attrib.clear()
     root.set("class", "ns-page")
