@@ -37,7 +37,7 @@ THRESHOLD = 0.5
 #: it is not (a short post under long comments stays an article) ...
 LAYOUT_ARTICLE_THRESHOLD = 0.2
 #: ... and where the layout says "not articles", the page is one only if the model is this sure.
-LAYOUT_OTHER_THRESHOLD = 0.85
+LAYOUT_OTHER_THRESHOLD = 0.95
 
 
 @dataclass(frozen=True)

@@ -69,9 +69,8 @@ _READ_MORE = re.compile(r"^(?:read more|continue reading|more|learn more|view al
 _FORUM_LINK = re.compile(r"^(?:reply|quote|report|permalink|share|like|helpful|upvote|vote|flag)$", re.I)
 _CART = re.compile(r"\b(?:add to (?:cart|bag|basket)|buy now|in stock|out of stock|checkout|free shipping)\b", re.I)
 _DATE_TEXT = re.compile(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d|(?:19|20)\d\d-\d\d-\d\d|"
-                        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d|"
-                        r"\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* (?:19|20)\d\d|"
-                        r"\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b", re.I)
+                        r"[A-Z][a-z]{2,8}\.? \d{1,2},? (?:19|20)\d\d|\d{1,2}\.? [A-Z][a-z]{2,8} (?:19|20)\d\d|"
+                        r"\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b")
 _OG_TYPES = ("article", "website", "product", "profile", "video", "blog")
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "head", "iframe", "select", "option"})
 _PRICE = re.compile(r"[$€£¥]\s?\d|\d\s?(?:€|EUR|USD)\b")
@@ -90,6 +89,21 @@ _ROLE_GROUPS = {
 }
 _ROLE_NAMES = ("comment", "forum", "share", "byline", "pager", "crumb", "card", "product", "aside", "body")
 _BOILER = frozenset({"nav", "footer", "aside", "header"})
+_HEADS = frozenset({"h2", "h3", "h4", "h5"})
+
+
+_ROLE_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def _roles_of(names: str) -> tuple[str, ...]:
+    """The role groups an element's class and id name (kept: pages repeat their class names)."""
+    found = _ROLE_CACHE.get(names)
+    if found is None:
+        found = tuple(_ROLE_GROUPS[m.lower()] for m in _ROLE.findall(names))
+        if len(_ROLE_CACHE) > 50_000:
+            _ROLE_CACHE.clear()
+        _ROLE_CACHE[names] = found
+    return found
 
 
 def url_words(url: str | None) -> list[str]:
@@ -193,57 +207,58 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
     _facts_features(facts, f)
     root = tree.find("body") if tree is not None else None
     text = links = para_text = boiler = 0
-    headline_links = headline_chars = 0
+    headline_links = headline_chars = read_more = forum_links = 0
     paras: list[int] = []
     runs: dict[int, int] = {}
     heads = linked_heads = lis = li_links = 0
-    forms = inputs = buttons = imgs = tables = pres = prices = article_tags = times = 0
+    forms = inputs = buttons = imgs = tables = pres = article_tags = times = 0
     roles = dict.fromkeys(_ROLE_NAMES, 0)
     hrefs: dict[str, int] = {}
-    read_more = forum_links = carts = dates = 0
     own: dict[int, int] = {}  # an element's own text (its text and its children's tails), by element
-    in_link = in_boiler = 0
-    link_el = None
+    pieces: list[str] = []  # the page's text nodes, searched at once for prices and dates
+    link_parts: list[str] = []
+    open_p: list[tuple[Any, int]] = []  # (element, text count at its start)
+    open_li: list[bool] = []  # whether each open <li> holds a link
+    open_head: list[bool] = []  # whether each open heading holds a link
+    in_link = in_boiler = link_start = 0
     if root is not None:
         walker = etree.iterwalk(root, events=("start", "end"))
         for event, el in walker:
-            tag = el.tag if isinstance(el.tag, str) else ""
+            tag = el.tag
             if event == "start":
-                if tag in _SKIP or not tag:
+                if tag in _SKIP or not isinstance(tag, str):
                     walker.skip_subtree()
                     continue
                 cls = el.get("class")
                 ident = el.get("id")
                 if cls or ident:
-                    for m in _ROLE.findall(f"{cls or ''} {ident or ''}"):
-                        roles[_ROLE_GROUPS[m.lower()]] += 1
+                    for group in _roles_of(f"{cls or ''} {ident or ''}"):
+                        roles[group] += 1
                 if tag == "a":
+                    if not in_link:
+                        link_start = text
+                        link_parts = []
                     in_link += 1
-                    link_el = el
                     href = el.get("href")
                     if href:
                         hrefs[href] = hrefs.get(href, 0) + 1
+                    if open_li:
+                        open_li[-1] = True
+                    if open_head:
+                        open_head[-1] = True
                 elif tag == "p":
-                    n = len(" ".join("".join(el.itertext()).split()))
-                    paras.append(n)
-                    para_text += n
-                    parent = el.getparent()
-                    if parent is not None and n >= 40:
-                        runs[id(parent)] = runs.get(id(parent), 0) + n
-                elif tag in ("h2", "h3", "h4", "h5"):
+                    open_p.append((el, text))
+                elif tag in _HEADS:
                     heads += 1
-                    parent = el.getparent()
-                    if el.find(".//a") is not None or (parent is not None and parent.tag == "a"):
-                        linked_heads += 1
+                    open_head.append(bool(in_link))
                 elif tag == "li":
                     lis += 1
-                    if el.find(".//a") is not None:
-                        li_links += 1
+                    open_li.append(False)
                 elif tag in _BOILER:
                     in_boiler += 1
                 elif tag == "form":
                     forms += 1
-                elif tag in ("input", "textarea"):
+                elif tag == "input" or tag == "textarea":
                     inputs += 1
                 elif tag == "button":
                     buttons += 1
@@ -251,7 +266,7 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
                     imgs += 1
                 elif tag == "table":
                     tables += 1
-                elif tag in ("pre", "code"):
+                elif tag == "pre" or tag == "code":
                     pres += 1
                 elif tag == "article":
                     article_tags += 1
@@ -259,19 +274,34 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
                     times += 1
                 s = el.text
             else:
-                if tag == "a" and in_link:
-                    in_link -= 1
-                    if el is link_el:
-                        words = " ".join("".join(el.itertext()).split())
-                        n = len(words)
-                        if n >= 25:
-                            headline_links += 1
-                            headline_chars += n
-                        elif n:
-                            if _READ_MORE.match(words):
-                                read_more += 1
-                            elif _FORUM_LINK.match(words):
-                                forum_links += 1
+                if tag == "a":
+                    if in_link:
+                        in_link -= 1
+                        if not in_link:
+                            n = text - link_start
+                            if n >= 25:
+                                headline_links += 1
+                                headline_chars += n
+                            elif n:
+                                words = " ".join(link_parts)
+                                if _READ_MORE.match(words):
+                                    read_more += 1
+                                elif _FORUM_LINK.match(words):
+                                    forum_links += 1
+                elif tag == "p":
+                    if open_p and open_p[-1][0] is el:
+                        n = text - open_p.pop()[1]
+                        paras.append(n)
+                        para_text += n
+                        parent = el.getparent()
+                        if parent is not None and n >= 40:
+                            runs[id(parent)] = runs.get(id(parent), 0) + n
+                elif tag in _HEADS:
+                    if open_head and open_head.pop():
+                        linked_heads += 1
+                elif tag == "li":
+                    if open_li and open_li.pop():
+                        li_links += 1
                 elif tag in _BOILER and in_boiler:
                     in_boiler -= 1
                 s = el.tail
@@ -280,20 +310,20 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
                 if s:
                     n = len(s)
                     text += n
+                    pieces.append(s)
                     if in_link:
                         links += n
+                        link_parts.append(s)
                     if in_boiler:
                         boiler += n
-                    if n > 3 and _PRICE.search(s):
-                        prices += 1
-                    if n > 5:
-                        if _DATE_TEXT.search(s):
-                            dates += 1
-                        if n < 40 and _CART.search(s):
-                            carts += 1
                     holder = el if event == "start" else el.getparent()
                     if holder is not None and not in_link:
-                        own[id(holder)] = own.get(id(holder), 0) + n
+                        key = id(holder)
+                        own[key] = own.get(key, 0) + n
+    joined = "\n".join(pieces)
+    prices = len(_PRICE.findall(joined))
+    dates = len(_DATE_TEXT.findall(joined))
+    carts = len(_CART.findall(joined))
     f["text_log"] = _log(text)
     f["link_share"] = links / text if text else 1.0
     f["boiler_share"] = boiler / text if text else 0.0
