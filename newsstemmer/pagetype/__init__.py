@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..metadata import PageFacts, page_facts
 from ..page import Page
 from .features import FEATURES, page_type_features
-from .kinds import ARTICLE, NON_ARTICLE_KINDS, non_article_kind
+from .kinds import ARTICLE, NON_ARTICLE_KINDS, is_service_address, non_article_kind
 
 if TYPE_CHECKING:
     from ..trees import TreeModel
@@ -81,6 +81,8 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
     facts = facts if facts is not None else page_facts(tree, page.html)
     x = page_type_features(tree, page.url, facts)
     score = float(shared_model().predict(np.array([[x[n] for n in FEATURES]], dtype=float))[0])
+    if is_service_address(page.url) and not (x["og_article"] or x["ld_article"]):
+        return PageType("service", score)  # /about/, /terms/, ... that declare no article
     if decide(score, layout_article):
         return PageType(ARTICLE, score)
     return PageType(non_article_kind(x, page.url, facts), score)

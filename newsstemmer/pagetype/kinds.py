@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from ..metadata import PageFacts
 
-__all__ = ["ARTICLE", "NON_ARTICLE_KINDS", "non_article_kind"]
+__all__ = ["ARTICLE", "NON_ARTICLE_KINDS", "SERVICE_PAGES", "is_service_address", "non_article_kind"]
 
 ARTICLE = "article"
 #: The kinds of non-article pages: home, section, tag, author, archive, search and
@@ -17,7 +17,20 @@ ARTICLE = "article"
 #: (``forum``), shop pages (``product``), manuals and references (``documentation``),
 #: and not-found or near-empty pages (``error``).
 NON_ARTICLE_KINDS = ("listing", "media", "service", "forum", "product", "documentation", "error")
+#: The last path segments of a site's service pages: such a page that declares no
+#: article (``og:type`` article, a JSON-LD article) is one, whatever its text's shape.
+SERVICE_PAGES = frozenset(
+    "about about-us aboutus contact contact-us contactus terms terms-of-service terms-of-use terms-and-conditions "
+    "privacy privacy-policy cookies cookie-policy imprint impressum legal advertise advertising subscribe "
+    "subscription newsletter newsletters corrections accessibility careers jobs login signin sign-in register "
+    "signup sign-up sitemap faq faqs help disclaimer".split())
 _ERROR_TITLE = re.compile(r"\b(?:404|not found|page not found|error|access denied|forbidden)\b", re.I)
+
+
+def is_service_address(url: str | None) -> bool:
+    """Whether ``url``'s last path segment (extension aside) names a service page (:data:`SERVICE_PAGES`)."""
+    segs = [s for s in urlsplit(url or "").path.lower().split("/") if s]
+    return bool(segs) and re.sub(r"\.(?:html?|php|aspx?)$", "", segs[-1]) in SERVICE_PAGES
 
 
 def non_article_kind(x: dict[str, float], url: str | None, facts: PageFacts) -> str:
