@@ -209,12 +209,12 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
     text = links = para_text = boiler = 0
     headline_links = headline_chars = read_more = forum_links = 0
     paras: list[int] = []
-    runs: dict[int, int] = {}
+    runs: dict[Any, int] = {}
     heads = linked_heads = lis = li_links = 0
     forms = inputs = buttons = imgs = tables = pres = article_tags = times = 0
     roles = dict.fromkeys(_ROLE_NAMES, 0)
     hrefs: dict[str, int] = {}
-    own: dict[int, int] = {}  # an element's own text (its text and its children's tails), by element
+    own: dict[Any, int] = {}  # an element's own text (its text and its children's tails), by element
     pieces: list[str] = []  # the page's text nodes, searched at once for prices and dates
     link_parts: list[str] = []
     open_p: list[tuple[Any, int]] = []  # (element, text count at its start)
@@ -295,7 +295,7 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
                         para_text += n
                         parent = el.getparent()
                         if parent is not None and n >= 40:
-                            runs[id(parent)] = runs.get(id(parent), 0) + n
+                            runs[parent] = runs.get(parent, 0) + n
                 elif tag in _HEADS:
                     if open_head and open_head.pop():
                         linked_heads += 1
@@ -318,7 +318,7 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
                         boiler += n
                     holder = el if event == "start" else el.getparent()
                     if holder is not None and not in_link:
-                        key = id(holder)
+                        key = holder  # (the element itself: an id() of an lxml proxy may be reused)
                         own[key] = own.get(key, 0) + n
     joined = "\n".join(pieces)
     prices = len(_PRICE.findall(joined))
