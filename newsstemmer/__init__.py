@@ -32,6 +32,9 @@ _HOMES: dict[str, str] = {
     "extract_with_rules": ".combine.extract",
     "ExtractOptions": ".combine.extract",
     "learn_site_rules": ".combine.site_rules",
+    # what kind of page a page is
+    "page_type": ".pagetype",
+    "PageType": ".pagetype",
     # single-page methods
     "extract_single": ".single",
     "SINGLE_PAGE_METHODS": ".single",
@@ -68,6 +71,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from .layout.learning import site_of
     from .layout.patterns import LayoutPattern, LayoutSection, PatternFileError, SitePatterns
     from .page import Page
+    from .pagetype import PageType, page_type
     from .single import SINGLE_PAGE_METHODS, extract_single
     from .single.pagerank import PageRankOptions, PageRankResult, pagerank_extract
     from .trees import ModelFileError

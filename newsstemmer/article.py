@@ -31,6 +31,12 @@ class Article:
     pattern: str | None = None
     score: float | None = None
     is_article: bool = True
+    #: ``article`` or the kind of page it is instead (:data:`newsstemmer.pagetype.KINDS`:
+    #: ``listing``, ``media``, ``service``, ``forum``, ``product``, ``documentation``,
+    #: ``error``); set by the method chain with ``is_article``.
+    page_type: str = "article"
+    #: The page-type model's probability that the page is an article (None: not typed).
+    page_score: float | None = None
     source: str | None = None
     sections: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
@@ -62,6 +68,7 @@ class Article:
             "pattern": self.pattern,
             "score": None if self.score is None else round(self.score, 4),
             "is_article": self.is_article,
+            "page_type": self.page_type,
         }
         for name in METADATA_FIELDS:
             out[name] = getattr(self, name)

@@ -24,6 +24,7 @@ SHIPPED: dict[str, str] = {
     "region-clean": "region-clean.json",  # the region extractor's cleaning (single/region)
     "sections": "sections.json",  # the section decision after layout learning (combine/sections)
     "pagechoice": "pagechoice.json",  # the per-page layout-or-region choice (combine/pagechoice)
+    "pagetype": "pagetype.json",  # article or not, for every page (pagetype)
     "crf": "crf-default.zip",  # the CRF (single/crf; a crfsuite zip, not a tree model)
 }
 

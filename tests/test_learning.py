@@ -330,11 +330,16 @@ def test_huge_score_threshold_gives_no_article_patterns() -> None:
     assert not any(p.article for p in site.patterns)
     assert site.settings["score_threshold"] == 1e12
     a = articles[0]
-    art = extract_with_patterns(Page(a.html, url=a.url), site)
+    untyped = ExtractOptions(page_type=False)  # the layouts' word alone
+    art = extract_with_patterns(Page(a.html, url=a.url), site, untyped)
     assert not art.is_article
     assert art.body == ""
-    art = extract_with_patterns(Page(a.html, url=a.url), site, ExtractOptions(include_non_articles=True))
+    art = extract_with_patterns(Page(a.html, url=a.url), site, dataclasses.replace(untyped, include_non_articles=True))
     assert art.body != ""
+    # typed (the default), the page is still an article by its own evidence: the single-page body
+    art = extract_with_patterns(Page(a.html, url=a.url), site)
+    assert art.is_article and art.page_type == "article" and art.method.endswith("+region")
+    assert all(p in art.body for p in a.paragraphs)
 
 
 def test_huge_main_threshold_leaves_only_the_largest_section_main() -> None:

@@ -148,8 +148,9 @@ def test_the_chain_gives_articles_their_metadata_unless_told_not_to() -> None:
     assert article.meta_source["authors"] == "json-ld" and "title" not in article.meta_source
     record = article.to_json_dict()
     keys = list(record)
-    assert keys[:9] == ["source", "url", "title", "body", "matched", "method", "pattern", "score", "is_article"]
-    assert keys[9:] == ["published", "modified", "authors", "language", "section", "tags", "description", "image",
+    assert keys[:10] == ["source", "url", "title", "body", "matched", "method", "pattern", "score", "is_article",
+                         "page_type"]
+    assert keys[10:] == ["published", "modified", "authors", "language", "section", "tags", "description", "image",
                         "canonical_url", "site_name", "meta_source"]
     json.dumps(record)
     bare = extract(html, url=url, options=ExtractOptions(fallback="region", metadata=False))

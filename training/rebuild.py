@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Rebuild every shipped model in ``newsstemmer/models/``, in the order they depend on.
 
-The retrain chain is region → sections → pagechoice → crf: the section units and the
-page-choice records hold the region extractor's bodies (``region_share``, ...), so the
-section and page-choice models are trained after the region models they were computed
-with.  Each step runs its trainer (training/README.md) as its own process, so it loads
+The retrain chain is region → sections → pagechoice → crf → pagetype: the section units,
+the page-choice records and the page-type rows hold the region extractor's bodies
+(``region_share``, ``body_share``, ...), so those models are trained after the region
+models they were computed with.  Each step runs its trainer (training/README.md) as its own process, so it loads
 the models the steps before it wrote.  Training is deterministic: the same checkout,
 data and LightGBM version give the same bytes.
 
@@ -55,6 +55,8 @@ class Step:
                           "-o", str(out)] + data]
         if self.name == "sections":
             return [py + [str(HERE / "train_sections.py"), "--no-cv", "-o", str(out / "sections.json")] + data]
+        if self.name == "pagetype":
+            return [py + [str(HERE / "train_pagetype.py"), "--no-cv", "-o", str(out / "pagetype.json")] + data]
         if self.name == "pagechoice":
             return [py + [str(HERE / "train_pagechoice.py"), "--no-cv", "-o", str(out / "pagechoice.json")] + data]
         return [py + [str(HERE / "train_crf.py"), "-o", str(out / "crf-default.zip")] + data]
@@ -66,6 +68,7 @@ CHAIN = (
     Step("sections", ("sections.json",), 50),
     Step("pagechoice", ("pagechoice.json",), 120),
     Step("crf", ("crf-default.zip",), 25),
+    Step("pagetype", ("pagetype.json",), 240),
 )
 
 

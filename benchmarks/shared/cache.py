@@ -28,7 +28,7 @@ CACHE_DIR = Path(os.environ.get(CACHE_ENV_VAR) or Path(tempfile.gettempdir()) / 
 # What a benchmark cache (units, records, rows) does not depend on: the models the
 # trainers write (the units and records are built without them, so shipping a retrained
 # model keeps its caches valid), and the packages no benchmark computation goes through.
-STAMP_SKIP_FILES = ("models/sections.json", "models/pagechoice.json")
+STAMP_SKIP_FILES = ("models/sections.json", "models/pagechoice.json", "models/pagetype.json")
 STAMP_SKIP_DIRS = ("crawl", "cli", "__pycache__")
 STAMP_SKIP_SUFFIXES = (".pyc", ".md")  # compiled code, documentation
 # The scripts whose code the cached data is computed with: the shared module and the

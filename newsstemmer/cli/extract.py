@@ -26,7 +26,7 @@ import os
 from typing import Callable, Iterator
 
 from ..article import Article
-from ..combine.extract import ExtractOptions, add_metadata, extract_with_patterns
+from ..combine.extract import ExtractOptions, add_metadata, add_page_type, extract_with_patterns
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from ..dom.parse import HTMLParseError
 from ..io.files import NO_PAGES, PageFile, PageReadError, find_pages, read_page
@@ -83,7 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def error_record(source: str, reason: str, url: str | None = None) -> dict[str, object]:
     """The output line of a page that could not be read or extracted."""
-    article = Article(url, "", "", matched=False, source=source, is_article=False, error=reason)
+    article = Article(url, "", "", matched=False, source=source, is_article=False, page_type="error", error=reason)
     return article.to_json_dict()
 
 
@@ -116,7 +116,10 @@ def extract_file(pf: PageFile, job: Job) -> tuple[dict[str, object], str | None]
             article.source = pf.source
             if not article.matched and not article.title:
                 article.title = page_title(page)
-        if options.metadata and not article.meta_source and (article.is_article or not article.matched):
+        if options.page_type and article.page_score is None:
+            add_page_type(article, page, None)  # (the chain types every page; a single method or the rules do not)
+        if options.metadata and not article.meta_source and (
+                article.is_article or not (article.matched or options.page_type)):
             add_metadata(article, page)  # (the chain fills it; a single method or the rules alone do not)
     except HTMLParseError as exc:
         return error_record(pf.source, str(exc), page.url), f"{pf.source}: error: {exc}"

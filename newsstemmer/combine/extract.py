@@ -28,7 +28,7 @@ from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single
 if TYPE_CHECKING:
     from ..rules import RuleSet
 
-__all__ = ["ExtractOptions", "add_metadata", "extract", "extract_with_patterns", "extract_with_rules"]
+__all__ = ["ExtractOptions", "add_metadata", "add_page_type", "extract", "extract_with_patterns", "extract_with_rules"]
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,13 @@ class ExtractOptions(LayoutExtractOptions):
     page_choice: bool = True
     # Give each article the page's own metadata (authors, dates, language, section, tags,
     # description, image, canonical URL, site name: newsstemmer.metadata) from the same
-    # parse.  Pages a layout marks as not articles get none.
+    # parse.  Pages typed as not articles get none.
     metadata: bool = True
+    # Type every page (newsstemmer.pagetype): ``is_article`` and ``page_type`` from the
+    # page's own evidence, with the matched layout's article flag moving the threshold.
+    # Off: ``is_article`` is the layout's flag (unmatched pages: false, or the single-page
+    # method's true).
+    page_type: bool = True
 
 
 def add_metadata(article: Article, page: Page) -> Article:
@@ -60,9 +65,32 @@ def add_metadata(article: Article, page: Page) -> Article:
     return article
 
 
+def add_page_type(article: Article, page: Page, fallback: str | None = DEFAULT_SINGLE_PAGE_METHOD) -> Article:
+    """Set ``article.is_article``, ``page_type`` and ``page_score`` from the page's type
+    (:func:`newsstemmer.pagetype.page_type`; a matched layout's article flag moves the
+    threshold); returns the article.
+
+    A page of a layout learned as "not articles" that its own evidence calls an article
+    is given the single-page method's body (``fallback``; ``method`` then ends in
+    ``+region``, or the method's name): a site's layout never withholds an article.
+    """
+    from ..pagetype import page_type
+
+    layout = article.is_article if article.matched else None
+    kind = page_type(page, layout)
+    if layout is False and kind.is_article and fallback:
+        alone = extract_single(page, fallback)
+        article.body, article.method = alone.body, f"{article.method}+{alone.method}"
+        article.title = article.title or alone.title
+    article.is_article, article.page_type, article.page_score = kind.is_article, kind.kind, round(kind.score, 4)
+    return article
+
+
 def _finished(article: Article, page: Page, opts: ExtractOptions) -> Article:
-    """The chain's last step: the page's metadata, where it is wanted."""
-    if opts.metadata and (article.is_article or not article.matched) and not article.error:
+    """The chain's last steps: the page's type and, for an article, its metadata."""
+    if opts.page_type and not article.error:
+        add_page_type(article, page, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD)
+    if opts.metadata and (article.is_article or not (article.matched or opts.page_type)) and not article.error:
         add_metadata(article, page)
         if article.matched:
             apply_layout_metadata(article)  # the template's byline and date line, where the page lacks them

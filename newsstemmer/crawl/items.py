@@ -14,7 +14,7 @@ from lxml import etree
 
 from ..page import Page
 
-__all__ = ["Article", "ArticleItem", "FetchedPage", "utc_now"]
+__all__ = ["Article", "ArticleItem", "FetchedPage", "NonArticleItem", "utc_now"]
 
 
 def utc_now() -> str:
@@ -82,6 +82,11 @@ class ArticleItem:
     (each filled field's source; ``canonical_url``, else the URL, is the key of
     incremental runs).  ``page_text`` (the page's visible text) is kept on the object,
     not exported.
+
+    ``is_article`` and ``page_type`` (``article``) say what the page is
+    (:mod:`newsstemmer.pagetype`): only articles reach the feed as this class; the
+    other pages, counted, go out as :class:`NonArticleItem` with
+    ``NEWSSTEMMER_INCLUDE_NON_ARTICLES``.
     """
 
     url: str
@@ -93,6 +98,7 @@ class ArticleItem:
     score: float | None = None
     fetched_at: str | None = None
     is_article: bool | None = None
+    page_type: str | None = None
     reason: str | None = None
     anchor_count: int = 0
     first_seen: str | None = None
@@ -113,6 +119,39 @@ class ArticleItem:
 
     def __post_init__(self) -> None:
         self.page_text: str = ""  # the page's visible text (to tell a changed article from a body cut anew)
+
+
+@dataclass
+class NonArticleItem:
+    """A page the crawl typed as not an article (``NEWSSTEMMER_INCLUDE_NON_ARTICLES``):
+    its own class, so that a feed's ``item_classes`` can route it apart from the articles.
+
+    ``page_type`` is its kind (``listing``, ``media``, ``service``, ``forum``,
+    ``product``, ``documentation``, ``error``: :data:`newsstemmer.pagetype.KINDS`);
+    ``page_score`` the page-type model's probability that it is an article;
+    ``method`` and ``pattern`` the layout that matched it (null if none did), ``reason``
+    why it is not emitted as an article.
+    """
+
+    url: str
+    site: str
+    page_type: str
+    title: str
+    body: str = ""
+    method: str | None = None
+    pattern: str | None = None
+    page_score: float | None = None
+    is_article: bool = False
+    reason: str | None = None
+    fetched_at: str | None = None
+    anchor_count: int = 0
+    canonical_url: str | None = None
+
+    @classmethod
+    def of(cls, item: ArticleItem, page_score: float | None = None) -> "NonArticleItem":
+        """The non-article item of a page first extracted as ``item``."""
+        return cls(item.url, item.site, item.page_type or "listing", item.title, item.body, item.method, item.pattern,
+                   page_score, False, item.reason, item.fetched_at, item.anchor_count, item.canonical_url)
 
 
 #: The name this item had first (README, users' pipelines): the same class.

@@ -364,6 +364,7 @@ class SiteLearner:
             self._inc("items_extracted")
         elif outcome.kind == NON_ARTICLE:
             self._inc("non_articles")
+            self._inc(f"non_articles/{getattr(outcome.item, 'page_type', None) or 'listing'}")
         elif outcome.kind == UNMATCHED:
             self._inc("items_unmatched")
         elif outcome.kind == FAILED:

@@ -13,27 +13,28 @@ import logging
 import os
 import sys
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..article import METADATA_FIELDS
-from ..combine.extract import ExtractOptions, extract_with_patterns
-from ..single import extract_single, load_single
+from ..combine.extract import ExtractOptions, add_metadata, add_page_type, extract_with_patterns
+from ..pagetype import page_type
+from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single, load_single
 from ..dom.parse import HTMLParseError
 from ..dom.text import visible_text
 from ..combine.learn import LearnOptions, learn
 from ..layout.patterns import SitePatterns
 from ..page import Page
 from .config import Config
-from .items import ArticleItem, FetchedPage
+from .items import ArticleItem, FetchedPage, NonArticleItem
 from .patternfiles import merge_patterns, patterns_path
 from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
 from .storage import Storage
 
 __all__ = [
     "EXTRACTED", "FAILED", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
-    "answer", "extract_page", "run_round", "serve",
+    "answer", "extract_page", "run_round", "serve", "type_unmatched",
 ]
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class Outcome:
 
     url: str
     kind: str  # extracted | non_article | unmatched | failed
-    item: ArticleItem | None = None
+    item: ArticleItem | NonArticleItem | None = None
     error: str | None = None
 
 
@@ -68,12 +69,23 @@ def extract_page(
     options: ExtractOptions | None = None,
     core_page: Page | None = None,
 ) -> Outcome:
-    """Apply a site's patterns to one fetched page; never raises for a bad page."""
+    """Apply a site's patterns to one fetched page; never raises for a bad page.
+
+    A page a layout matched is typed (:mod:`newsstemmer.pagetype`, the layout's flag
+    moving the threshold): an article is ``extracted``, another page ``non_article``
+    (its item a :class:`NonArticleItem`).  A page no layout matched is typed once its
+    single-page body is known (:func:`type_unmatched`)."""
     core = core_page or page.core_page()
+    opts = options or ExtractOptions()
     try:
         # (the chain gives pages whose item may be emitted their metadata: articles and
-        # pages no layout matched)
-        art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), options)
+        # pages no layout matched; their type is decided here, not by the chain)
+        art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), replace(opts, page_type=False))
+        if art.matched and opts.page_type:
+            layout_article = art.is_article
+            add_page_type(art, core, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD)
+            if art.is_article and not layout_article and opts.metadata:
+                add_metadata(art, core)
         emittable = art.is_article or not art.matched
         page_text = visible_text(core.tree) if emittable else ""  # what incremental runs compare
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
@@ -95,10 +107,34 @@ def extract_page(
     item.pattern = art.pattern
     item.score = None if art.score is None else round(art.score, 4)
     item.is_article = art.is_article
+    item.page_type = art.page_type if opts.page_type else ("article" if art.is_article else "listing")
     if not art.is_article:
-        item.reason = "non-article layout"
-        return Outcome(page.url, NON_ARTICLE, item)
+        item.reason = "non-article layout" if not opts.page_type else f"typed {item.page_type}"
+        return Outcome(page.url, NON_ARTICLE, NonArticleItem.of(item, art.page_score))
     return Outcome(page.url, EXTRACTED, item)
+
+
+def type_unmatched(outcome: Outcome, core: Page, options: ExtractOptions | None = None) -> Outcome:
+    """Type a page no layout matched (after its learning round: a page that waits for one
+    is not typed yet): an article stays ``unmatched`` (emitted with ``reason``), another page becomes
+    ``non_article``.  Returns the outcome (changed in place)."""
+    item = outcome.item
+    if outcome.kind != UNMATCHED or not isinstance(item, ArticleItem):
+        return outcome
+    if options is not None and not options.page_type:
+        item.is_article, item.page_type = True, "article"
+        return outcome
+    try:
+        kind = page_type(core)
+    except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
+        log.debug("newsstemmer: typing %s failed: %s", item.url, exc)
+        item.is_article, item.page_type = True, "article"
+        return outcome
+    item.is_article, item.page_type = kind.is_article, kind.kind
+    if not kind.is_article:
+        outcome.kind = NON_ARTICLE
+        outcome.item = NonArticleItem.of(item, round(kind.score, 4))
+    return outcome
 
 
 @dataclass
@@ -168,6 +204,8 @@ def run_round(
                     result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
     for page, core in zip(pages, cores):
         outcome = extract_page(page, result.patterns, options, core)
+        if outcome.kind == UNMATCHED and learn_now:
+            type_unmatched(outcome, core, options)  # (before the single-page method: only articles need it)
         if outcome.kind == UNMATCHED and outcome.item is not None and learn_now and config.single_page_method:
             _single_page(outcome.item, core, config.single_page_method)
             if result.error:

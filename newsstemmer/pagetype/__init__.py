@@ -1,0 +1,88 @@
+"""What kind of page a page is: an article, or one of the pages a news crawl meets that
+are not (listings, service pages, media pages, forums, products, documentation, error
+stubs).
+
+A learned model (``models/pagetype.json``, trained by ``training/train_pagetype.py``)
+says how likely the page is an article from its URL, declared types and the shape of
+its text and links, before and whatever a method extracts from it (:mod:`.features`); where a site's learned layout has a say, its
+article flag moves the threshold (:func:`decide`).  The kind of a non-article comes
+from the same evidence, by plain rules (:func:`.kinds.non_article_kind`).
+
+    from newsstemmer.pagetype import page_type
+    pt = page_type(page)
+    pt.kind, pt.is_article, pt.score
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..metadata import PageFacts, page_facts
+from ..page import Page
+from .features import FEATURES, page_type_features
+from .kinds import ARTICLE, NON_ARTICLE_KINDS, is_service_address, non_article_kind
+
+if TYPE_CHECKING:
+    from ..trees import TreeModel
+
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "page_type",
+           "page_type_features", "shared_model"]
+
+#: Every kind a page may be given, ``article`` first.
+KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
+#: The model's score at or above which a page no layout speaks for is an article.
+THRESHOLD = 0.5
+#: Where a learned layout says "article", the page is one unless the model is this sure
+#: it is not (a short post under long comments stays an article) ...
+LAYOUT_ARTICLE_THRESHOLD = 0.2
+#: ... and where the layout says "not articles", the page is one only if the model is this sure.
+LAYOUT_OTHER_THRESHOLD = 0.95
+
+
+@dataclass(frozen=True)
+class PageType:
+    """A page's type: ``kind`` is ``article`` or a non-article kind (:data:`KINDS`);
+    ``score`` the model's probability that the page is an article."""
+
+    kind: str
+    score: float
+
+    @property
+    def is_article(self) -> bool:
+        return self.kind == ARTICLE
+
+
+def shared_model() -> TreeModel:
+    """The shipped page-type model (loaded once per process)."""
+    from ..shipped import load_model
+
+    return load_model("pagetype", FEATURES)
+
+
+def decide(score: float, layout_article: bool | None = None) -> bool:
+    """Whether a page with the model's ``score`` is an article; ``layout_article`` is the
+    flag of the learned layout that matched it (None: no layout did)."""
+    if layout_article is None:
+        return score >= THRESHOLD
+    return score >= (LAYOUT_ARTICLE_THRESHOLD if layout_article else LAYOUT_OTHER_THRESHOLD)
+
+
+def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts | None = None) -> PageType:
+    """The type of ``page`` (its one parse is read, never changed).
+
+    ``layout_article`` is the article flag of the site's layout that matched the page
+    (None if none did); ``facts`` the page's :func:`~newsstemmer.metadata.page_facts`
+    if already gathered.
+    """
+    import numpy as np
+
+    tree = page.tree
+    facts = facts if facts is not None else page_facts(tree, page.html)
+    x = page_type_features(tree, page.url, facts)
+    score = float(shared_model().predict(np.array([[x[n] for n in FEATURES]], dtype=float))[0])
+    if is_service_address(page.url) and not (x["og_article"] or x["ld_article"]):
+        return PageType("service", score)  # /about/, /terms/, ... that declare no article
+    if decide(score, layout_article):
+        return PageType(ARTICLE, score)
+    return PageType(non_article_kind(x, page.url, facts), score)

@@ -1,0 +1,118 @@
+"""Page types: the features of small purpose-made pages, the kinds of non-articles, the
+shipped model's decisions through the extraction chain and the CLI's JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from newsstemmer import ExtractOptions, Page, extract
+from newsstemmer.metadata import page_facts
+from newsstemmer.pagetype import FEATURES, KINDS, PageType, decide, page_type, shared_model
+from newsstemmer.pagetype.features import page_type_features, url_words
+
+WORDS = ("harbour council budget ferry museum election storm bridge farmers railway festival court market "
+         "tunnel library teachers energy coast village mayor contract airport orchestra lighthouse").split()
+
+
+def _para(k: int, n: int = 60) -> str:
+    return " ".join(WORDS[(k * 7 + i) % len(WORDS)] for i in range(n)).capitalize() + "."
+
+
+def _frame(title: str, main: str, head: str = "") -> str:
+    return (f"<html><head><title>{title} | Valley Post</title>{head}</head><body><header><a href='/'>Valley Post"
+            "</a><nav><a href='/news/'>News</a> <a href='/sport/'>Sport</a> <a href='/about/'>About</a></nav>"
+            f"</header><main>{main}</main><footer><p>Valley Post, 2 Quay Street.</p></footer></body></html>")
+
+
+ARTICLE = _frame("Ferry returns to the harbour", (
+    "<article><h1>Ferry returns to the harbour</h1><p class='byline'>By Ann Lee, March 3, 2026</p>"
+    + "".join(f"<p>{_para(k)}</p>" for k in range(7)) + "</article>"),
+    "<meta property='og:type' content='article'>"
+    "<meta property='article:published_time' content='2026-03-03T10:00:00Z'>")
+LISTING = _frame("News", "<h1>News</h1>" + "".join(
+    f"<div class='card'><h2><a href='/news/2026/03/0{k}/story-{k}.html'>{_para(k, 9)}</a></h2>"
+    f"<p>{_para(k + 1, 14)}</p><a href='/news/2026/03/0{k}/story-{k}.html'>Read more</a></div>" for k in range(9)))
+ABOUT = _frame("About us", "<h1>About us</h1><p>The Valley Post is the valley's newspaper since 1921.</p>"
+               "<p>Write to us at the address below.</p>")
+
+
+def test_features_are_the_models_columns_and_read_the_page():
+    page = Page(LISTING, url="https://valley.example/news/")
+    x = page_type_features(page.tree, page.url, page_facts(page.tree))
+    assert tuple(x) == FEATURES
+    assert x["read_more"] == 9 and x["linked_heads"] == 9 and x["role_card"] >= 9
+    assert x["url_listing"] == 0 and x["url_post"] == 1 and x["url_depth"] == 1
+    art = Page(ARTICLE, url="https://valley.example/news/2026/03/03/ferry-returns.html")
+    y = page_type_features(art.tree, art.url, page_facts(art.tree))
+    assert y["og_article"] == 1 and y["meta_published"] == 1 and y["url_date"] == 1
+    assert y["long_paras"] == 7 and y["run_share"] > 0.8 and y["title_h1"] > 0.8
+    assert y["link_share"] < x["link_share"]
+
+
+def test_url_features_say_nothing_without_a_url_and_read_archived_urls():
+    page = Page(ARTICLE)
+    x = page_type_features(page.tree, None, page_facts(page.tree))
+    assert all(v == -1.0 for k, v in x.items() if k.startswith("url_"))
+    archived = "http://web.archive.org/web/20050101000000/http://www.example.com/tag/storms/"
+    y = page_type_features(page.tree, archived, page_facts(page.tree))
+    assert y["url_listing"] == 1 and y["url_depth"] == 2
+    assert "privacy" in url_words("https://x.example/legal/privacy-policy.html")
+
+
+def test_an_empty_body_and_a_page_without_body_are_read():
+    for html in ("<html><head><title>t</title></head></html>", "<html><body></body></html>"):
+        page = Page(html, url="https://x.example/")
+        pt = page_type(page)
+        assert pt.kind in KINDS and 0.0 <= pt.score <= 1.0
+
+
+def test_the_shipped_model_types_articles_listings_and_service_pages():
+    assert shared_model().kind == "pagetype"
+    art = page_type(Page(ARTICLE, url="https://valley.example/news/2026/03/03/ferry-returns.html"))
+    assert art == PageType("article", art.score) and art.is_article and art.score > 0.5
+    home = page_type(Page(LISTING, url="https://valley.example/"))
+    assert home.kind == "listing" and not home.is_article
+    about = page_type(Page(ABOUT, url="https://valley.example/about/"))
+    assert about.kind in ("service", "error") and not about.is_article
+
+
+def test_a_layouts_flag_moves_the_threshold():
+    assert decide(0.3, True) and not decide(0.3, None) and not decide(0.3, False)
+    assert decide(0.6, None) and not decide(0.6, False) and decide(0.97, False)
+
+
+def test_every_extraction_says_what_the_page_is():
+    art = extract(ARTICLE, url="https://valley.example/news/2026/03/03/ferry-returns.html")
+    assert art.is_article is True and art.page_type == "article" and art.page_score is not None
+    assert art.published  # an article gets its metadata
+    home = extract(LISTING, url="https://valley.example/")
+    assert home.is_article is False and home.page_type == "listing"
+    assert home.published is None and home.meta_source == {}  # a non-article gets none
+    untyped = extract(LISTING, url="https://valley.example/", options=ExtractOptions(fallback="region",
+                                                                                      page_type=False))
+    assert untyped.page_score is None
+
+
+def test_cli_extract_prints_is_article_and_page_type_for_every_page(tmp_path):
+    (tmp_path / "a.html").write_text(ARTICLE)
+    (tmp_path / "home.html").write_text(LISTING)
+    for method in ("auto", "region", "pagerank"):
+        out = subprocess.run([sys.executable, "-m", "newsstemmer", "extract", "-q", "-j", "1", "--method", method,
+                              str(tmp_path / "a.html"), str(tmp_path / "home.html")],
+                             capture_output=True, text=True, check=True).stdout
+        lines = {json.loads(x)["source"].rsplit("/", 1)[-1]: json.loads(x) for x in out.splitlines()}
+        assert (lines["a.html"]["is_article"], lines["a.html"]["page_type"]) == (True, "article"), method
+        assert lines["home.html"]["is_article"] is False and lines["home.html"]["page_type"] in KINDS, method
+
+
+@pytest.mark.parametrize("html", ["", "<html>"])
+def test_unreadable_pages_are_errors_in_the_cli(tmp_path, html):
+    (tmp_path / "x.html").write_text(html)
+    out = subprocess.run([sys.executable, "-m", "newsstemmer", "extract", "-q", "-j", "1", str(tmp_path / "x.html")],
+                         capture_output=True, text=True).stdout
+    line = json.loads(out.splitlines()[0])
+    assert line["is_article"] in (True, False) and isinstance(line["page_type"], str)

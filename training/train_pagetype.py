@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Train the page-type model (article or not) and measure it by site-grouped CV.
+
+Every page of the development data is a row of :data:`newsstemmer.pagetype.FEATURES`
+(its URL, declared types, text and link shape):
+wcxb-dev pages are labelled by their ``page_type``, the pages of the other sets (news
+and blog articles) as articles.  Five site-grouped folds (``benchmarks/shared/folds.py``)
+give each page a score from a model trained without its site; printed: wcxb-dev
+accuracy (article vs not) and its confusion by kind, and per set the share of
+article pages typed non-article.  ``-o FILE`` trains on every page and writes the
+model (``newsstemmer/models/pagetype.json``).
+
+    python training/train_pagetype.py [--data-file /tmp/pagetype.pkl] [--no-cv] [-o newsstemmer/models/pagetype.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks.shared import Entry, cached, data_dir, grouped_folds, load_manifest, page_id, site_groups
+from training.trees_export import from_lightgbm
+
+from newsstemmer.dom.parse import HTMLParseError
+from newsstemmer.metadata import page_facts
+from newsstemmer.page import Page
+from newsstemmer.pagetype import FEATURES, THRESHOLD, page_type_features
+
+PARAMS: dict[str, Any] = dict(objective="binary", learning_rate=0.05, num_leaves=15, min_data_in_leaf=15,
+                              feature_fraction=0.7, bagging_fraction=0.8, bagging_freq=1, lambda_l2=1.0,
+                              verbose=-1, seed=0, num_threads=1, deterministic=True, force_row_wise=True)
+ROUNDS = 400
+FOLDS = 5
+
+
+def page_row(e: Entry) -> dict[str, Any] | None:
+    """One page's features, label and keys; None for a page that cannot be read."""
+    try:
+        page = Page(e.html(), url=e.url)
+        tree = page.tree
+    except (HTMLParseError, ValueError, RecursionError):
+        return None
+    x = page_type_features(tree, e.url, page_facts(tree, page.html))
+    kind = e.page_type or "article"
+    return {"id": page_id(e), "dataset": e.dataset, "kind": kind, "y": int(kind == "article"),
+            "x": [x[n] for n in FEATURES]}
+
+
+def build(entries: list[Entry]) -> list[dict[str, Any]]:
+    """Every readable page's row, with its site group."""
+    groups = site_groups(entries)
+    out = []
+    for n, (e, group) in enumerate(zip(entries, groups)):
+        row = page_row(e)
+        if row is not None:
+            row["group"] = group
+            out.append(row)
+        if n % 500 == 499:
+            print(f"  {n + 1} pages", file=sys.stderr, flush=True)
+    return out
+
+
+#: The URL's columns: blanked (-1, as for a page read without its URL) in a copy of
+#: every non-news page, so that a missing URL says nothing.  (Most pages without a URL
+#: in the data are news articles: the model would learn "no URL, an article".)
+URL_COLUMNS = [i for i, n in enumerate(FEATURES) if n.startswith("url_")]
+
+
+def with_urlless_copies(X: np.ndarray, y: np.ndarray, wcxb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``X``, ``y`` and a copy of the ``wcxb`` rows with their URL columns blanked."""
+    copy = X[wcxb].copy()
+    copy[:, URL_COLUMNS] = -1.0
+    return np.vstack([X, copy]), np.concatenate([y, y[wcxb]])
+
+
+def train(X: np.ndarray, y: np.ndarray, wcxb: np.ndarray) -> Any:
+    """A LightGBM booster on ``X``, ``y`` and the URL-less copies of the ``wcxb`` rows (deterministic)."""
+    import lightgbm as lgb
+
+    X, y = with_urlless_copies(X, y, wcxb)
+    ds = lgb.Dataset(X, y, feature_name=list(FEATURES), free_raw_data=False)
+    return lgb.train(PARAMS, ds, num_boost_round=ROUNDS)
+
+
+def cross_validate(rows: list[dict[str, Any]], entries: list[Entry]) -> np.ndarray:
+    """Each row's probability of being an article from a model trained without its fold's sites."""
+    folds = grouped_folds(entries, FOLDS, seed=0)
+    fold_of = {page_id(e): k for k, fold in enumerate(folds) for e in fold}
+    X = np.array([r["x"] for r in rows], dtype=float)
+    y = np.array([r["y"] for r in rows])
+    wc = np.array([r["dataset"] == "wcxb-dev" for r in rows])
+    fi = np.array([fold_of[r["id"]] for r in rows])
+    p = np.zeros(len(rows))
+    for k in range(FOLDS):
+        held = fi == k
+        p[held] = train(X[~held], y[~held], wc[~held]).predict(X[held])
+    return p
+
+
+def report(rows: list[dict[str, Any]], p: np.ndarray, threshold: float) -> dict[str, Any]:
+    """Print and return the figures: wcxb-dev accuracy and confusion, article→non-article per set."""
+    said = p >= threshold
+    wc = [i for i, r in enumerate(rows) if r["dataset"] == "wcxb-dev"]
+    acc = float(np.mean([said[i] == bool(rows[i]["y"]) for i in wc])) if wc else float("nan")
+    print(f"wcxb-dev article vs not: accuracy {acc:.4f} ({len(wc)} pages, threshold {threshold})")
+    conf: dict[str, Counter[str]] = defaultdict(Counter)
+    for i in wc:
+        conf[rows[i]["kind"]]["article" if said[i] else "non-article"] += 1
+    for kind, c in sorted(conf.items(), key=lambda kv: -sum(kv[1].values())):
+        n = sum(c.values())
+        print(f"  {kind:14} {n:5} pages: typed article {c['article']:4}, non-article {c['non-article']:4}")
+    miss: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for i, r in enumerate(rows):
+        if r["y"]:
+            miss[r["dataset"]][0] += int(not said[i])
+            miss[r["dataset"]][1] += 1
+    print("article pages typed non-article, per set:")
+    for ds, (bad, n) in sorted(miss.items()):
+        print(f"  {ds:14} {bad:4} of {n:5} ({bad / n:.2%})")
+    return {"wcxb_accuracy": acc, "missed": dict(miss)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    ap.add_argument("--data-file", help="keep the page rows in this pickle (rebuilt when the code changed)")
+    ap.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
+    ap.add_argument("--threshold", type=float, default=THRESHOLD)
+    ap.add_argument("--errors", type=int, default=0, help="print this many wcxb-dev errors of the CV")
+    ap.add_argument("-o", "--output", help="train on every page and write the model here")
+    args = ap.parse_args(argv)
+    entries = load_manifest(data_dir(args.data))
+    rows = cached(args.data_file, lambda: build(entries), "page-type rows")
+    print(f"{len(rows)} pages, {sum(r['y'] for r in rows)} articles, {len(FEATURES)} features", flush=True)
+    if not args.no_cv:
+        p = cross_validate(rows, entries)
+        report(rows, p, args.threshold)
+        bad = [(abs(p[i] - args.threshold), i) for i, r in enumerate(rows)
+               if r["dataset"] == "wcxb-dev" and (p[i] >= args.threshold) != bool(r["y"])]
+        urls = {page_id(e): e.url for e in entries}
+        for _, i in sorted(bad, reverse=True)[:args.errors]:
+            print(f"  {rows[i]['kind']:13} p={p[i]:.2f} {urls.get(rows[i]['id'])}")
+    if args.output:
+        X = np.array([r["x"] for r in rows], dtype=float)
+        y = np.array([r["y"] for r in rows])
+        booster = train(X, y, np.array([r["dataset"] == "wcxb-dev" for r in rows]))
+        model = from_lightgbm(booster.dump_model(), FEATURES, kind="pagetype")
+        model.info.update({"threshold": args.threshold, "rounds": ROUNDS, "pages": len(rows),
+                           "articles": int(y.sum())})
+        Path(args.output).write_text(model.to_json(), encoding="utf-8")
+        print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
