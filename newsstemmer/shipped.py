@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 from .errors import NewsstemmerError
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from .trees import TreeModel
 
-__all__ = ["SHIPPED", "load_model", "model_path"]
+__all__ = ["SHIPPED", "load_model", "model_path", "model_resource"]
 
 #: Every model shipped in ``newsstemmer/models/``: its name -> its file.
 SHIPPED: dict[str, str] = {
@@ -35,11 +37,17 @@ class UnknownModelError(NewsstemmerError, ValueError):
 
 def model_path(name: str) -> Path:
     """The file of the shipped model ``name`` (a key of :data:`SHIPPED`)."""
+    return Path(str(model_resource(name)))
+
+
+def model_resource(name: str) -> Traversable:
+    """The shipped model ``name`` as a package resource: readable also where the package
+    is zipped (the egg Scrapyd deploys), where :func:`model_path` names no real file."""
     try:
         file = SHIPPED[name]
     except KeyError:
         raise UnknownModelError(f"no shipped model {name!r} (expected one of {', '.join(SHIPPED)})") from None
-    return Path(str(resources.files("newsstemmer") / "models" / file))
+    return resources.files("newsstemmer") / "models" / file
 
 
 _LOADED: dict[str, TreeModel] = {}
@@ -59,7 +67,7 @@ def load_model(name: str, features: Sequence[str]) -> TreeModel:
             if model is None:
                 from .trees import ModelFileError, TreeModel  # numpy: only for a tree model
 
-                path = model_path(name)
+                path = model_resource(name)
                 model = TreeModel.load(path, features)
                 if model.kind and model.kind != name:
                     raise ModelFileError(f"{path}: holds the {model.kind!r} model, not {name!r}")

@@ -13,11 +13,14 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import NewsstemmerError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = ["FORMAT", "VERSION", "ModelFileError", "TreeModel"]
 
@@ -120,11 +123,13 @@ class TreeModel:
         )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], features: Sequence[str]) -> "TreeModel":
-        """Read a model file; :class:`ModelFileError` if it is corrupt or its features
-        are not ``features`` (a model trained for another version of the features)."""
+    def load(cls, path: "str | os.PathLike[str] | Traversable", features: Sequence[str]) -> "TreeModel":
+        """Read a model file (a path, or a package resource: also inside a zipped egg);
+        :class:`ModelFileError` if it is corrupt or its features are not ``features`` (a
+        model trained for another version of the features)."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            source = path if hasattr(path, "read_text") else Path(path)
+            data = json.loads(source.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ModelFileError(f"{path}: model file not found") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

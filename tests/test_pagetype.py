@@ -80,6 +80,21 @@ def test_the_shipped_model_types_articles_listings_and_service_pages():
     assert about.kind in ("service", "error") and not about.is_article
 
 
+def test_what_a_page_declares_of_itself_decides_before_the_model():
+    url = "https://valley.example/news/2026/03/03/ferry-returns.html"
+    video = "<meta property='og:type' content='video.other'>"
+    player = _frame("Watch: ferry returns", "<h1>Watch: ferry returns</h1><video></video><p>The ferry is back.</p>"
+                    + "".join(f"<p><a href='/video/{k}/'>{_para(k, 6)}</a></p>" for k in range(5)), video)
+    for layout_article in (None, True):  # a layout learned as "article" does not make a player one
+        assert page_type(Page(player, url=url), layout_article).kind == "media"
+    # a page declaring a video and holding an article's paragraphs stays an article
+    assert page_type(Page(ARTICLE.replace("content='article'", "content='video.other'"), url=url)).is_article
+    live = ARTICLE.replace("</head>", "<script type='application/ld+json'>{\"@type\": \"LiveBlogPosting\"}"
+                                      "</script></head>")
+    assert page_type(Page(live, url=url), True).kind == "live"
+    assert page_type(Page(ABOUT, url="https://valley.example/about/"), True).kind == "service"
+
+
 def test_a_layouts_flag_moves_the_threshold():
     assert decide(0.3, True) and not decide(0.3, None) and not decide(0.3, False)
     assert decide(0.6, None) and not decide(0.6, False) and decide(0.97, False)

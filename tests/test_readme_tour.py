@@ -17,6 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -202,7 +203,9 @@ def test_the_readme_tour_runs_as_written(tmp_path):
         claimed = re.search(r"(\d+) pages crawled, (\d+) failed; articles sent: (\d+)",
                             README.read_text(encoding="utf-8"))
         assert said and claimed and said.group(1) == claimed.group(1), (said, claimed)
-        assert len(_lines(tour.work / "articles.jsonl")) == int(said.group(3)) >= 100
+        sent = _lines(tour.work / "articles.jsonl")
+        assert len(sent) == int(said.group(3)) >= 100
+        assert {urlsplit(i["url"]).path for i in sent} <= set(site.truth())  # articles alone (README)
 
         # Crawling real sites: a fresh project; the second command finds nothing new.
         real = Tour(tmp_path / "real", base)
@@ -255,7 +258,8 @@ def test_the_readme_tour_runs_as_written(tmp_path):
         files = Tour(tmp_path / "files", base)
         files.sh("python -m newsstemmer.demo --out site")
         api = files.python(_example("from pathlib import Path").text)
-        assert re.search(r"True p\d+$", api.stdout.rstrip()), api.stdout[-300:]
+        assert re.search(r"True p\d+$", api.stdout, re.M), api.stdout[-300:]
+        assert re.search(r"^PageType\(kind='\w+', score=[\d.]+\)$", api.stdout, re.M), api.stdout[-300:]
         _write_warc(files.work / "site", base, files.work / "crawl.warc.gz")
         cli = _example("newsstemmer learn -o patterns/example.com.json").text.replace("[--linkinfo links.jsonl] ", "")
         files.sh(cli)

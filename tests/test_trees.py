@@ -144,3 +144,23 @@ def test_shipped_tree_models_load_once_and_say_what_they_are():
         model = load_model(name, features)
         assert load_model(name, features) is model
         assert model.kind == name
+
+
+def test_shipped_models_load_from_a_zipped_package(tmp_path):
+    """Scrapyd runs the project from a zipped egg: the models are read as package
+    resources there, not as files (a crawl from the egg typed no page before)."""
+    import subprocess
+    import zipfile
+
+    repo = Path(__file__).resolve().parents[1]
+    egg = tmp_path / "newsstemmer.zip"
+    with zipfile.ZipFile(egg, "w") as z:
+        for path in sorted((repo / "newsstemmer").rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                z.write(path, path.relative_to(repo).as_posix())
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import newsstemmer; assert '.zip' in newsstemmer.__file__\n"
+             "from newsstemmer.pagetype import shared_model\nfrom newsstemmer.single import load_single\n"
+             "print(shared_model().kind); load_single('region')")
+    done = subprocess.run([sys.executable, "-c", probe, str(egg)], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "pagetype", done.stderr[-2000:]

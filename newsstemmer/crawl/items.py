@@ -68,7 +68,10 @@ class ArticleItem:
     ``method`` is ``pattern`` (a learned layout applied), ``pattern-loose`` (the
     nearest article layout applied to a page whose layout shifted a little) or
     null (no layout applied; ``reason`` says why and ``body`` is empty).
-    ``score`` is the share of the page's text the layout covers.
+    ``score`` is the share of the page's text the layout covers.  ``detail`` says what
+    changed the method's plain path (``loose-partial``: the nearest layout left out a
+    fifth or more of the body-like text, the article may be longer than ``body``; the
+    single-page method's own choices), else null.
 
     ``first_seen`` is when a crawl first emitted the article; ``content_hash`` a
     digest of the body; ``version`` counts the versions emitted (``update`` is true
@@ -100,6 +103,7 @@ class ArticleItem:
     is_article: bool | None = None
     page_type: str | None = None
     reason: str | None = None
+    detail: str | None = None
     anchor_count: int = 0
     first_seen: str | None = None
     content_hash: str | None = None

@@ -100,6 +100,7 @@ def extract_page(
         **{name: getattr(art, name) for name in METADATA_FIELDS},
     )
     item.page_text = page_text
+    item.detail = art.detail
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)

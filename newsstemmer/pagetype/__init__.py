@@ -1,12 +1,19 @@
 """What kind of page a page is: an article, or one of the pages a news crawl meets that
 are not (listings, service pages, media pages, forums, products, documentation, error
-stubs).
+stubs, live blogs).
 
 A learned model (``models/pagetype.json``, trained by ``training/train_pagetype.py``)
 says how likely the page is an article from its URL, declared types and the shape of
-its text and links, before and whatever a method extracts from it (:mod:`.features`); where a site's learned layout has a say, its
-article flag moves the threshold (:func:`decide`).  The kind of a non-article comes
-from the same evidence, by plain rules (:func:`.kinds.non_article_kind`).
+its text and links, before and whatever a method extracts from it (:mod:`.features`);
+where a site's learned layout has a say, its article flag moves the threshold
+(:func:`decide`).  The kind of a non-article comes from the same evidence, by plain
+rules (:func:`.kinds.non_article_kind`).  Three things the page says of itself decide
+before the model: a declared live blog (``LiveBlogPosting``) is kind ``live``, not an
+article (the feed holds articles, and a live blog's rolling updates would be sent again
+on every crawl); a service address (``/about/``, ``/terms/``) and a declared video,
+gallery or podcast without a paragraph of article length are ``service`` and ``media``
+when the page declares no article (:func:`.kinds.is_service_address`,
+:func:`.kinds.declared_media`).
 
     from newsstemmer.pagetype import page_type
     pt = page_type(page)
@@ -20,8 +27,8 @@ from typing import TYPE_CHECKING
 
 from ..metadata import PageFacts, page_facts
 from ..page import Page
-from .features import FEATURES, page_type_features
-from .kinds import ARTICLE, NON_ARTICLE_KINDS, is_service_address, non_article_kind
+from .features import FEATURES, declared_types, page_type_features
+from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_address, non_article_kind
 
 if TYPE_CHECKING:
     from ..trees import TreeModel
@@ -81,8 +88,13 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
     facts = facts if facts is not None else page_facts(tree, page.html)
     x = page_type_features(tree, page.url, facts)
     score = float(shared_model().predict(np.array([[x[n] for n in FEATURES]], dtype=float))[0])
-    if is_service_address(page.url) and not (x["og_article"] or x["ld_article"]):
+    if "liveblogposting" in declared_types(facts):
+        return PageType("live", score)  # a live blog: its text changes all day (not sent as an article)
+    declares_article = x["og_article"] or x["ld_article"]
+    if is_service_address(page.url) and not declares_article:
         return PageType("service", score)  # /about/, /terms/, ... that declare no article
+    if declared_media(x) and not declares_article:
+        return PageType("media", score)  # a video, gallery or podcast page with no article text
     if decide(score, layout_article):
         return PageType(ARTICLE, score)
     return PageType(non_article_kind(x, page.url, facts), score)

@@ -21,7 +21,7 @@ from lxml import etree
 from ..metadata.dates import date_in_url
 from ..metadata.facts import PageFacts
 
-__all__ = ["FEATURES", "KIND_WORDS", "page_type_features", "url_words"]
+__all__ = ["FEATURES", "KIND_WORDS", "declared_types", "page_type_features", "url_words"]
 
 # Words of a URL path that name a kind of page (matched against whole path segments or
 # their dash/underscore-separated words).
@@ -128,7 +128,8 @@ def _dice(a: str, b: str) -> float:
     return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
 
 
-def _ld_types(facts: PageFacts) -> set[str]:
+def declared_types(facts: PageFacts) -> set[str]:
+    """The lower-cased ``@type`` names of the page's JSON-LD and microdata nodes."""
     out: set[str] = set()
     for node in facts.ld:
         kind = node.get("@type")
@@ -173,7 +174,7 @@ def _facts_features(facts: PageFacts, f: dict[str, float]) -> None:
     for t in _OG_TYPES:
         f[f"og_{t}"] = float(og.startswith(t))
     f["og_none"] = float(not og)
-    types = _ld_types(facts)
+    types = declared_types(facts)
     for kind, names in _LD_KINDS.items():
         f[f"ld_{kind}"] = float(bool(types & names))
     f["ld_any"] = float(bool(types))

@@ -8,15 +8,16 @@ from urllib.parse import urlsplit
 
 from ..metadata import PageFacts
 
-__all__ = ["ARTICLE", "NON_ARTICLE_KINDS", "SERVICE_PAGES", "is_service_address", "non_article_kind"]
+__all__ = ["ARTICLE", "NON_ARTICLE_KINDS", "SERVICE_PAGES", "declared_media", "is_service_address", "non_article_kind"]
 
 ARTICLE = "article"
 #: The kinds of non-article pages: home, section, tag, author, archive, search and
 #: pagination pages (``listing``), video, gallery and podcast pages (``media``),
 #: about, contact, legal and subscription pages (``service``), discussion threads
 #: (``forum``), shop pages (``product``), manuals and references (``documentation``),
-#: and not-found or near-empty pages (``error``).
-NON_ARTICLE_KINDS = ("listing", "media", "service", "forum", "product", "documentation", "error")
+#: not-found or near-empty pages (``error``), and live blogs (``live``: a rolling page of
+#: short timestamped updates, changed all day; declared ``LiveBlogPosting``).
+NON_ARTICLE_KINDS = ("listing", "media", "service", "forum", "product", "documentation", "error", "live")
 #: The last path segments of a site's service pages: such a page that declares no
 #: article (``og:type`` article, a JSON-LD article) is one, whatever its text's shape.
 SERVICE_PAGES = frozenset(
@@ -31,6 +32,14 @@ def is_service_address(url: str | None) -> bool:
     """Whether ``url``'s last path segment (extension aside) names a service page (:data:`SERVICE_PAGES`)."""
     segs = [s for s in urlsplit(url or "").path.lower().split("/") if s]
     return bool(segs) and re.sub(r"\.(?:html?|php|aspx?)$", "", segs[-1]) in SERVICE_PAGES
+
+
+def declared_media(x: dict[str, float]) -> bool:
+    """Whether a page declares itself a video, gallery or podcast (``og:type`` video, a
+    JSON-LD ``VideoObject``, ``ImageGallery``, ...) and holds no paragraph of article
+    length (150 characters): a player or a gallery with a caption, not an article.  (On the
+    dev sets, the article pages that declare a video all hold such paragraphs.)"""
+    return bool((x["og_video"] or x["ld_media"]) and x["long_paras"] == 0)
 
 
 def non_article_kind(x: dict[str, float], url: str | None, facts: PageFacts) -> str:
