@@ -19,11 +19,13 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   ``first_seen`` stays the first emission's.
 
 Records are written once the feeds have the item (``item_scraped``), so a crash
-repeats an article at worst, never loses one.  A page typed as a leaf that is not an
-article (a video, service, live-blog, forum, product or documentation page) is recorded
-when it is counted (:meth:`Incremental.settled`): skipped while checked recently, like
-an article.  Listings and error pages are fetched on every run (:data:`REFETCHED_KINDS`):
-listings are where new articles are linked.  Every item gets ``content_hash``,
+repeats an article at worst, never loses one.  A page that declares itself a leaf that
+is not an article (a video or gallery, a live blog, a service address such as
+``/about/``: :func:`newsstemmer.pagetype.declared_kind`) is recorded when it is counted
+(:meth:`Incremental.settled`) and skipped while checked recently, like an article.
+Other non-articles are fetched on every run: a page typed by the model alone may be a
+listing, where new articles are linked, and a listing typed as something else must not
+stop the crawl from finding them.  Every item gets ``content_hash``,
 ``first_seen``, ``version``, ``update`` and, when its page has none, the
 ``published`` date a feed gave.
 """
@@ -46,15 +48,13 @@ from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
 from .storage.records import Emitted
 
-__all__ = ["NEW", "REFETCHED_KINDS", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
+__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
 
 log = logging.getLogger(__name__)
 
 NEW = "new"
 UPDATE = "update"
 UNCHANGED = "unchanged"
-#: Kinds of non-article pages fetched again on every run, however recently checked.
-REFETCHED_KINDS = frozenset({"listing", "error"})
 
 
 class Unchanged(DropItem, NewsstemmerError):
@@ -130,10 +130,11 @@ class Incremental:
                                           item.first_seen or "", item.published, item.page_text)
         return UPDATE if old else NEW
 
-    def settled(self, url: str, page_type: str | None) -> None:
-        """A page typed ``page_type`` (not an article) and not sent: unless its kind is
-        refetched every run, its fetch record counts now (skipped while checked recently)."""
-        if self.enabled and self.fetchlog is not None and (page_type or "listing") not in REFETCHED_KINDS:
+    def settled(self, url: str) -> None:
+        """A page not sent that declares itself a leaf that is not an article (a video, a
+        live blog, a service page: :func:`newsstemmer.pagetype.declared_kind`): its fetch
+        record counts now, and it is skipped while checked recently, like an article."""
+        if self.enabled and self.fetchlog is not None:
             self.fetchlog.commit([url], article=True)  # ("article": skipped while fresh)
 
     def item_scraped(self, item: Any) -> None:

@@ -366,8 +366,8 @@ class SiteLearner:
             kind = getattr(outcome.item, "page_type", None) or "listing"
             self._inc("non_articles")
             self._inc(f"non_articles/{kind}")
-            if not self.config.include_non_articles:  # (a sent one waits for its feed)
-                self.incremental.settled(outcome.url, kind)
+            if getattr(outcome.item, "leaf", False) and not self.config.include_non_articles:
+                self.incremental.settled(outcome.url)  # (a sent one is fetched again, as before)
         elif outcome.kind == UNMATCHED:
             self._inc("items_unmatched")
         elif outcome.kind == FAILED:
