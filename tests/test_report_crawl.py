@@ -73,6 +73,18 @@ def test_crawl_writes_site_report_and_overview(crawl):
     assert [s.get("data-layout") for s in page.xpath("//section[@data-layout]")] == [p.id for p in patterns.patterns]
     assert page.xpath("//section[@data-layout]//div[@class='ns-page']//*[@data-role='main']")
     assert not page.xpath("//script|//@src|//link")
+    # one count, one meaning: the site report says what the health record (and closing line) says
+    (health,) = [json.loads(x) for x in (tmp / "state" / "health.jsonl").read_text().splitlines()]
+    said = {f.xpath("span")[0].text_content(): f.xpath("b")[0].text_content()
+            for f in page.xpath("//div[contains(@class, 'ns-crawl-figures')]/div")}
+    assert said["pages crawled"] == str(health["pages"]) == str(stats["newsstemmer/pages"])
+    sent = health["new_articles"] + health["updates"]
+    assert said[f"articles sent ({health['new_articles']} new, {health['updates']} updated)"] == str(sent)
+    assert said["non-articles"] == str(health["non_articles"]) and said["failed"] == str(health["failures"])
+    assert said["unmatched (single-page method)"] == str(health["unmatched"])
+    in_crawl = [int(td.text) for td in page.xpath("//section[@id='layouts']//tr/td[4]")]
+    # (every article extracted by a layout was matched by one; non-articles may be matched too)
+    assert health["extracted"] <= sum(in_crawl) <= health["pages"]
 
 
 def test_report_state_writes_them_again(crawl, capsys):

@@ -27,6 +27,7 @@ from ..report.crawl import write_crawl_reports
 from ..report.crawl_data import DATA_DIR, SampleStore, write_summary
 from .items import ArticleItem, utc_now
 from .learner import EMIT_META, FAILED_BY_SITE, STATS, SiteLearner
+from .monitor import RunMonitor
 
 __all__ = ["CrawlReporter"]
 
@@ -87,6 +88,18 @@ class CrawlReporter:
             elif item.reason != "non-article layout":
                 self.figures[item.site]["unmatched"] += 1
 
+    @staticmethod
+    def _run_figures(monitor: RunMonitor | None, site: str) -> dict[str, Any]:
+        """What the crawl's closing line and health record say of ``site``, in their words:
+        the site report shows them beside the figures of its sample."""
+        if monitor is None or site not in monitor.sites:
+            return {}
+        run = monitor.sites[site]
+        c = run.counts
+        return {"pages_crawled": c["pages"], "pages_failed": c["failures"] + c["http_errors"], "new_articles": c["new"], "updates": c["updates"], "unchanged": c["unchanged"],
+                "skipped_fresh": c["skipped_fresh"], "non_articles": c["non_articles"],
+                "layouts_used": dict(sorted(run.layouts.items()))}
+
     def close(self, reason: str = "") -> Path | None:
         """Write the figures and the reports; returns the overview's path (None on failure)."""
         started = time.monotonic()
@@ -94,6 +107,7 @@ class CrawlReporter:
             self.store.close()
             stats = self.crawler.stats
             by_site = stats.get_value(FAILED_BY_SITE) or {}
+            monitor = RunMonitor.of(stats)
             sites = {
                 site: {
                     "pages": f["pages"],
@@ -101,6 +115,7 @@ class CrawlReporter:
                     "articles": f["articles"],
                     "unmatched": f["unmatched"],
                     "failures": int(by_site.get(site, 0)),
+                    **self._run_figures(monitor, site),
                 }
                 for site, f in sorted(self.figures.items())
             }

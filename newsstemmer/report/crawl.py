@@ -142,7 +142,8 @@ def write_crawl_reports(
             fig = figures.get(site, {})
             sp = patterns.get(site) or SitePatterns(site, [])
             pages = (Page(html, url=url, source=url) for url, html in store.pages(site))
-            report = build_site_report(sp, pages, patterns_source=_source(site, patterns, summary), fallback=fallback)
+            report = build_site_report(sp, pages, patterns_source=_source(site, patterns, summary), fallback=fallback,
+                                       crawl=fig or None)
             written.append(write_html(out / site_file(site), render_site_report(report)))
             lines.append(SiteLine(
                 site=site,

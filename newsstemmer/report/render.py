@@ -147,13 +147,15 @@ def _summary(report: SiteReport) -> etree._Element:
     n_article = sum(1 for p in layouts if p.article)
     non_article_pages = sum(len(v.pages) for v in report.layouts if not v.pattern.article)
     fallback = report.fallback or "none"
+    crawl = _crawl_figures(report)
     return E.E(
         "section",
         {"class": "ns-card ns-summary", "id": "summary"},
         E.H2("Summary"),
+        *crawl,
         E.DIV(
             E.CLASS("ns-figures"),
-            figure(str(report.readable), "pages read"),
+            figure(str(report.readable), "pages read" + (" for this report" if crawl else "")),
             figure(f"{len(layouts)}", f"layouts ({n_article} article, {len(layouts) - n_article} other)"),
             figure(percent(report.coverage), "coverage (pages a layout covers)"),
             figure(str(report.articles), "articles by a layout"),
@@ -167,6 +169,30 @@ def _summary(report: SiteReport) -> etree._Element:
             ("unreadable", len(report.errors), "#b71c1c"),
         ]),
     )
+
+
+def _crawl_figures(report: SiteReport) -> list[etree._Element]:
+    """The crawl's own figures of the site, in the words of its closing line and health
+    record, and what the figures after them are (the pages kept for the report)."""
+    c = report.crawl
+    if not c or "non_articles" not in c:
+        return []
+    sent = int(c.get("new_articles", 0)) + int(c.get("updates", 0))
+    known = int(c.get("unchanged", 0)) + int(c.get("skipped_fresh", 0))
+    return [
+        E.DIV(
+            {"class": "ns-figures ns-crawl-figures"},
+            figure(str(c.get("pages_crawled", 0)), "pages crawled"),
+            figure(str(sent), f"articles sent ({c.get('new_articles', 0)} new, {c.get('updates', 0)} updated)"),
+            *([figure(str(known), "known and not sent")] if known else []),
+            figure(str(c.get("non_articles", 0)), "non-articles"),
+            figure(str(c.get("unmatched", 0)), "unmatched (single-page method)"),
+            figure(str(c.get("pages_failed", 0)), "failed"),
+        ),
+        E.P(E.CLASS("ns-muted"),
+            f"In the crawl (as its closing line and health record say). Below: the {report.readable} pages "
+            f"kept for this report (NEWSSTEMMER_REPORT_PAGES) and what the site's layouts make of them."),
+    ]
 
 
 def _legend() -> etree._Element:
@@ -192,11 +218,13 @@ def _legend() -> etree._Element:
 
 
 def _layout_index(report: SiteReport) -> etree._Element:
+    used = (report.crawl or {}).get("layouts_used")
     rows = [
         E.TR(
             E.TD(E.A(view.pattern.id, href=f"#layout-{view.pattern.id}")),
             E.TD("article" if view.pattern.article else "not an article"),
             E.TD({"class": "ns-num"}, str(view.pattern.pages)),
+            *([E.TD({"class": "ns-num"}, str(used.get(view.pattern.id, 0)))] if used is not None else []),
             E.TD({"class": "ns-num"}, str(len(view.pages))),
             E.TD({"class": "ns-num"}, f"{view.pattern.score:.1f}"),
             E.TD({"class": "ns-num"}, str(len(view.pattern.sections))),
@@ -209,7 +237,8 @@ def _layout_index(report: SiteReport) -> etree._Element:
         E.H2(f"Layouts ({len(report.layouts)})"),
         E.TABLE(
             E.TR(E.TH("layout"), E.TH("kind"), E.TH({"class": "ns-num"}, "learned from"),
-                 E.TH({"class": "ns-num"}, "pages here"), E.TH({"class": "ns-num"}, "score"),
+                 *([E.TH({"class": "ns-num"}, "pages in the crawl")] if used is not None else []),
+                 E.TH({"class": "ns-num"}, "report pages"), E.TH({"class": "ns-num"}, "score"),
                  E.TH({"class": "ns-num"}, "sections")),
             *rows,
         ) if rows else E.P("No layout was learned for this site: every page goes to the fallback."),
@@ -218,11 +247,14 @@ def _layout_index(report: SiteReport) -> etree._Element:
 
 def _layout_section(view: LayoutView, report: SiteReport) -> etree._Element:
     p = view.pattern
+    used = (report.crawl or {}).get("layouts_used")
     kind = E.SPAN({"class": "ns-badge ns-article" if p.article else "ns-badge"},
                   "article layout" if p.article else "not an article layout")
     facts = (
-        f"Learned from {p.pages} page{'s' if p.pages != 1 else ''}; covers {len(view.pages)} of the "
-        f"{report.readable} pages here; LayoutPatternScore {p.score:.1f}; {len(p.sections)} sections"
+        f"Learned from {p.pages} page{'s' if p.pages != 1 else ''}; "
+        + (f"matched {used.get(p.id, 0)} pages in the crawl; " if used is not None else "")
+        + f"covers {len(view.pages)} of the {report.readable} report pages; LayoutPatternScore {p.score:.1f}; "
+        f"{len(p.sections)} sections"
         + (f", {len(p.free_paths)} free paths" if p.free_paths else "")
         + (f", {len(p.static_lines)} boilerplate lines" if p.static_lines else "") + "."
     )

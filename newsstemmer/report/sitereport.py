@@ -12,6 +12,7 @@ import dataclasses
 import datetime as _dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..dom.parse import HTMLParseError
 from ..layout.blocks import blocks_of
@@ -71,6 +72,10 @@ class SiteReport:
     errors: list[PageResult]
     fallback: str | None
     generated: str = ""
+    #: The crawl's own figures of the site (pages crawled, articles sent, non-articles, ...,
+    #: ``layouts_used``: pages each layout matched in the crawl) when a crawl made the
+    #: report; the other figures are those of the pages kept for it (its sample).
+    crawl: dict[str, Any] | None = None
 
     @property
     def readable(self) -> int:
@@ -100,9 +105,11 @@ def build_site_report(
     errors: Iterable[tuple[str, str]] = (),
     progress: Callable[[str, int, int], None] | None = None,
     total: int = 0,
+    crawl: dict[str, Any] | None = None,
 ) -> SiteReport:
     """Extract every page with the site's layouts (then ``fallback``) and gather the
-    report; ``errors`` are (source, reason) of pages that could not be read.
+    report; ``errors`` are (source, reason) of pages that could not be read; ``crawl``
+    the crawl's own figures of the site (:attr:`SiteReport.crawl`).
 
     Each layout's sample is the page it covers best (pages over
     :data:`MAX_SAMPLE_CHARS` are passed over).  Trees of other pages are let go as
@@ -147,6 +154,7 @@ def build_site_report(
         errors=failed,
         fallback=fallback,
         generated=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        crawl=crawl,
     )
 
 
