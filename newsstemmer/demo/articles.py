@@ -68,7 +68,8 @@ def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, 
     """A box of stories of the same section, the nearest ids first."""
     same = [a for a in plan.by_section[art.section] if a.id != art.id]
     near = sorted(same, key=lambda a: abs(a.id - art.id))[:3]
-    rest = [a for a in same if a not in near]
+    taken = {a.id for a in near}  # ids are unique: the same as ``a not in near``, without comparing dataclasses
+    rest = [a for a in same if a.id not in taken]
     picks = near + rng.sample(rest, min(len(rest), rng.randint(0, 2)))
     if not picks:
         return ""
