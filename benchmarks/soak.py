@@ -142,7 +142,7 @@ def score_sites(items: list[dict[str, Any]], keys: list[str], before: list[DemoS
         else:
             stray += 1
     out = {"new": 0, "updated": 0, "new_sent": 0, "updated_sent": 0, "repeats": 0, "extra": stray, "f1_low": 0,
-           "articles": 0}
+           "articles": 0, "missed": []}
     for key, prev, site in zip(keys, before, sites):
         got = by_site[key]
         s = score_day(got, prev, site)
@@ -153,6 +153,9 @@ def score_sites(items: list[dict[str, Any]], keys: list[str], before: list[DemoS
         out["updated"] += len(upd)
         out["new_sent"] += sum(1 for p in new if p in sent)
         out["updated_sent"] += sum(1 for p in upd if sent.get(p, {}).get("update"))
+        out["missed"] += [f"{key}{p}" for p in new if p not in sent]
+        out["missed"] += [f"{key}{p} (update{', sent as new' if p in sent else ''})" for p in upd
+                          if not sent.get(p, {}).get("update")]
         out["repeats"] += s["repeated"]
         out["extra"] += s["extra"]
         out["f1_low"] += len(s["low_f1"])
