@@ -32,7 +32,7 @@ import argparse
 import datetime as dt
 import json
 import os
-import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -108,19 +108,23 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
     rss = [0] * len(procs)
     end = time.monotonic() + timeout
     left = set(range(len(procs)))
-    while left:
-        for i in list(left):
-            pid, status, usage = os.wait4(procs[i].pid, os.WNOHANG)
-            if pid:
-                procs[i].returncode = os.waitstatus_to_exitcode(status)
-                rss[i] = usage.ru_maxrss
-                left.discard(i)
-        if left and time.monotonic() > end:
-            for i in left:
-                procs[i].kill()
-            raise TimeoutError(f"crawl still running after {timeout} s")
-        if left:
-            time.sleep(0.05)
+    try:
+        while left:
+            for i in list(left):
+                pid, status, usage = os.wait4(procs[i].pid, os.WNOHANG)
+                if pid:
+                    procs[i].returncode = os.waitstatus_to_exitcode(status)
+                    rss[i] = usage.ru_maxrss
+                    left.discard(i)
+            if left and time.monotonic() > end:
+                raise TimeoutError(f"crawl still running after {timeout} s")
+            if left:
+                time.sleep(0.05)
+    except BaseException:  # interrupted or too slow: leave no crawl behind
+        for i in left:
+            procs[i].kill()
+            procs[i].wait()
+        raise
     return rss
 
 
@@ -160,7 +164,9 @@ def score_sites(items: list[dict[str, Any]], keys: list[str], before: list[DemoS
         out["extra"] += s["extra"]
         out["f1_low"] += len(s["low_f1"])
         out["articles"] += s["articles"]
-    out["misses"] = out["new"] - out["new_sent"] + out["updated"] - out["updated_sent"]
+    out["missed_new"] = out["new"] - out["new_sent"]
+    out["missed_updates"] = out["updated"] - out["updated_sent"]
+    out["misses"] = out["missed_new"] + out["missed_updates"]
     return out
 
 
@@ -239,14 +245,14 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
 
 
 def print_row(r: dict[str, Any], header: bool, redis: bool) -> None:
-    cols = ["day", "pages (req)", "sent new+upd", "repeats", "misses", "wall s", "RSS MB",
+    cols = ["day", "pages (req)", "sent new+upd", "repeats", "missed new+upd", "wall s", "RSS MB",
             *STORES.values(), "state total", *(["redis MB", "keys"] if redis else [])]
     if header:
         print("| " + " | ".join(cols) + " |")
         print("|" + "---|" * len(cols))
     kb = [f"{r['state'].get(name, 0) / 1024:.0f}K" for name in STORES.values()]
     cells = [str(r["day"]), f"{r['pages']} ({r['requests']})", f"{r['new_sent']}+{r['updated_sent']}", str(r["repeats"]),
-             str(r["misses"]), f"{r['wall_s']:.1f}", f"{r['rss_mb']:.0f}", *kb, f"{r['state']['total'] / 1e6:.2f} MB"]
+             f"{r['missed_new']}+{r['missed_updates']}", f"{r['wall_s']:.1f}", f"{r['rss_mb']:.0f}", *kb, f"{r['state']['total'] / 1e6:.2f} MB"]
     if redis:
         cells += [f"{r['redis_used_memory'] / 1e6:.1f}", str(r["redis_keys"])]
     print("| " + " | ".join(cells) + " |", flush=True)
@@ -264,10 +270,12 @@ def targets(rows: list[dict[str, Any]], redis: bool) -> list[tuple[str, str, boo
     ref = min(30, max(1, len(rows) // 2))
     base = rows[ref - 1]
     out = [
-        ("every new article sent once, updates sent as updates (0 misses)",
-         f"{sum(r['misses'] for r in rows)} misses over {len(rows)} days "
-         f"({sum(r['new'] for r in rows)} new, {sum(r['updated'] for r in rows)} updated)",
-         sum(r["misses"] for r in rows) == 0),
+        ("every new article sent (recall 1.0)",
+         f"{sum(r['missed_new'] for r in rows)} of {sum(r['new'] for r in rows)} new articles missed",
+         sum(r["missed_new"] for r in rows) == 0),
+        ("updates sent as updates",
+         f"{sum(r['missed_updates'] for r in rows)} of {sum(r['updated'] for r in rows)} updates missed",
+         sum(r["missed_updates"] for r in rows) == 0),
         ("0 repeats", f"{sum(r['repeats'] for r in rows)}", sum(r["repeats"] for r in rows) == 0),
         (f"state at day {last['day']} ≤ 2× day {ref}",
          f"{last['state']['total'] / 1e6:.2f} MB vs {base['state']['total'] / 1e6:.2f} MB "
@@ -298,6 +306,7 @@ def targets(rows: list[dict[str, Any]], redis: bool) -> list[tuple[str, str, boo
 
 
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the day's crawl too
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sites", type=int, default=5)
     ap.add_argument("--days", type=int, default=60)
