@@ -23,7 +23,10 @@ own state and patterns folders, kept from day to day); Redis ``used_memory`` is
 printed per day.
 
     python benchmarks/soak.py [--sites 5] [--days 60] [--new-per-day 50] [--updates-per-day 10]
-                              [--redis] [--keep DIR] [--json FILE] [--no-clock]
+                              [--redesign-day D] [--seed S] [--redis] [--keep DIR] [--keep-feeds]
+                              [--json FILE] [--no-clock] [--timeout S]
+
+Figures and what a year needs: ``benchmarks/README.md``, "Soak: months of monitoring".
 """
 
 from __future__ import annotations
