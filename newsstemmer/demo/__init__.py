@@ -8,11 +8,15 @@
         print(server.base_url, len(site.articles()))
     truth = site.truth()                # {path: (title, body)} of every article
 
+Long runs (months of days, several sites): ``DemoDays(seed, schedule=Schedule.long(new_per_day=50))``
+makes each day's site from the day before (``benchmarks/soak.py``).
+
 ``python -m newsstemmer.demo`` serves it until interrupted (``--out DIR`` writes it to disk).
 """
 
+from .days import Schedule
 from .server import DemoServer
 from .sitemodel import SECTIONS, DemoPage, DemoSite, Section
-from .site import build_site
+from .site import DemoDays, build_site
 
-__all__ = ["DemoPage", "DemoServer", "DemoSite", "SECTIONS", "Section", "build_site"]
+__all__ = ["DemoDays", "DemoPage", "DemoServer", "DemoSite", "SECTIONS", "Schedule", "Section", "build_site"]

@@ -16,6 +16,7 @@ benchmarks score against.
 from __future__ import annotations
 
 import datetime as _dt
+import bisect
 import random
 
 from . import text as en
@@ -67,8 +68,12 @@ def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArtic
 def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, heading: str, cls: str) -> str:
     """A box of stories of the same section, the nearest ids first."""
     same = [a for a in plan.by_section[art.section] if a.id != art.id]
-    near = sorted(same, key=lambda a: abs(a.id - art.id))[:3]
-    rest = [a for a in same if a not in near]
+    # ``same`` is in id order: the three nearest ids lie within three places of the article's own
+    # (sorting that window, stably, gives what sorting the whole section would, at any size)
+    i = bisect.bisect_left(same, art.id, key=lambda a: a.id)
+    near = sorted(same[max(0, i - 3): i + 3], key=lambda a: abs(a.id - art.id))[:3]
+    taken = {a.id for a in near}  # ids are unique: the same as ``a not in near``, without comparing dataclasses
+    rest = [a for a in same if a.id not in taken]
     picks = near + rng.sample(rest, min(len(rest), rng.randint(0, 2)))
     if not picks:
         return ""

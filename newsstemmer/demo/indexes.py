@@ -96,7 +96,7 @@ def _pagination(doc: Doc, base: str, page: int, pages: int) -> str:
 
 def _section_index(plan: SitePlan, section: Section) -> list[Doc]:
     """The section's index pages, newest articles first."""
-    arts = sorted(plan.by_section.get(section.key, []), key=lambda a: -a.id)
+    arts = plan.newest(plan.by_section.get(section.key, []))
     pages = max(1, -(-len(arts) // section.per_page))
     base = f"/{section.key}/"
     docs = []
@@ -140,7 +140,7 @@ def _listing(plan: SitePlan, path: str, heading: str, description: str, arts: Se
     """A listing of articles (tag, author), newest first."""
     doc = Doc(path, title=heading, layout=layout)
     rng = plan.page_rng(path)
-    arts = sorted(arts, key=lambda a: -a.id)
+    arts = plan.newest(list(arts))
     main = (
         '<main id="content" class="site-main archive">\n'
         f'<header class="archive-header"><h1 class="archive-title">{esc(heading)}</h1>\n'

@@ -101,7 +101,9 @@ class SitePlan:
         self.bios: dict[str, str] = {}
         self.edition_date = EDITION_DATE  # the masthead's date (a later demo day shows its own)
         self.feed_link = False  # <link rel="alternate"> to the RSS feed on the home page (demo days >= 2)
+        self.listing: int | None = None  # listings show this many newest articles (None: all; long runs)
         self._plan(n_articles)
+        self._titles = {a.title for a in self.articles}
 
     def page_rng(self, path: str) -> random.Random:
         """The random source of one page: its choices depend on the seed and its path only."""
@@ -139,10 +141,16 @@ class SitePlan:
         jas = self.by_section.get("ja", [])
         self.ja_ranking_pool = rng.sample(jas, min(10, len(jas)))
 
+    def newest(self, arts: list[PlannedArticle]) -> list[PlannedArticle]:
+        """``arts`` (in plan order) newest first, cut to :attr:`listing`."""
+        if self.listing is not None:
+            arts = arts[-self.listing:] if self.listing else []
+        return sorted(arts, key=lambda a: -a.id)
+
     def add_article(self, rng: random.Random, key: str, when: _dt.datetime) -> PlannedArticle:
         """Plan one more article of section ``key`` (a later demo day), after every planned one."""
-        ident = max(a.id for a in self.articles) + rng.randint(1, 37)
-        art = self._plan_article(rng, ident, key, when, {a.title for a in self.articles})
+        ident = self.articles[-1].id + rng.randint(1, 37)  # ids grow with the plan
+        art = self._plan_article(rng, ident, key, when, self._titles)
         self.articles.append(art)
         self.by_section.setdefault(key, []).append(art)
         self.by_id[art.id] = art

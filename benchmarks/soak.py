@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Soak: scheduled monitoring of N demo sites day after day with one state folder (issue #26).
+
+Each site is the demo site of its own seed (``newsstemmer.demo.DemoDays`` with
+``Schedule.long``: ``--new-per-day`` new and ``--updates-per-day`` updated articles a
+day, no redesign unless ``--redesign-day``), served by its own ``DemoServer`` on a fixed
+loopback port (site key ``127.0.0.1_PORT``) that switches to the next day's site.  Each
+day is one ``scrapy crawl news`` over all sites (FAST settings: unthrottled) with the same
+``NEWSSTEMMER_STATE_DIR`` and patterns folder, run under a simulated clock (libfaketime,
+Debian package ``faketime``: 07:00 UTC of the day's edition, one day after the last run)
+so that what the crawl keeps by age (recheck times, retention) ages as it would in
+months; ``--no-clock`` runs on the real clock.
+
+Printed per day: pages fetched (200 responses; requests in brackets), articles sent
+(new + updated), repeats (unchanged articles sent again), misses (new articles of the
+day not sent, updated ones not sent as updates), wall time of the crawl process,
+its peak RSS (``os.wait4``: the largest of the crawl and its second process), and
+the state folder's bytes per store (``newsstemmer.crawl.storage.retention.census``).
+At the end: the issue's targets, met or not, with the numbers.
+
+``--redis``: two workers share a throwaway ``redis-server`` each day (each with its
+own state and patterns folders, kept from day to day); Redis ``used_memory`` is
+printed per day.
+
+    python benchmarks/soak.py [--sites 5] [--days 60] [--new-per-day 50] [--updates-per-day 10]
+                              [--redesign-day D] [--seed S] [--redis] [--keep DIR] [--keep-feeds]
+                              [--json FILE] [--no-clock] [--timeout S]
+
+Figures and what a year needs: ``benchmarks/README.md``, "Soak: months of monitoring".
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from newsstemmer.crawl.storage.retention import census  # noqa: E402
+from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT, crawl_stats, free_port, redis_server  # noqa: E402
+from newsstemmer.demo import DemoServer  # noqa: E402
+from newsstemmer.demo.days import Schedule, day_start  # noqa: E402
+from newsstemmer.demo.scoring import score_day  # noqa: E402
+from newsstemmer.demo.site import DemoDays  # noqa: E402
+from newsstemmer.demo.sitemodel import DemoSite  # noqa: E402
+
+#: Column names of the state stores in the table.
+STORES = {"linkinfo.sqlite": "anchors", "history.sqlite": "history", "fetchlog.sqlite": "fetchlog",
+          "runs.sqlite": "runs", "buffer.sqlite": "buffer", "frontier.sqlite": "frontier", "health.jsonl": "health"}
+_FAKETIME_LIBS = ("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+                  "/usr/lib/faketime/libfaketime.so.1", "/usr/local/lib/faketime/libfaketime.so.1")
+
+
+def faketime_lib() -> str | None:
+    """The libfaketime library to preload, if installed."""
+    return next((p for p in _FAKETIME_LIBS if Path(p).exists()), None)
+
+
+def clock_env(day: int, lib: str | None) -> dict[str, str]:
+    """The environment of a crawl process that believes it is 07:00 UTC on ``day``'s edition."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
+    env.pop("SCRAPY_SETTINGS_MODULE", None)
+    if lib:
+        when = day_start(day) + dt.timedelta(hours=1)
+        env.update(LD_PRELOAD=lib, TZ="UTC", FAKETIME=f"@{when:%Y-%m-%d %H:%M:%S}")  # monotonic faked too: unfaked, sleep() fails (EINVAL)
+    return env
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) if folder.exists() else 0
+
+
+def state_bytes(folder: Path) -> dict[str, int]:
+    """Bytes per store of a state folder (its ``-wal``/``-shm`` files included) and ``total`` (every file)."""
+    out = {STORES.get(c.name, c.name): c.bytes for c in census(folder)} if folder.exists() else {}
+    out["total"] = folder_bytes(folder)
+    return out
+
+
+def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str], lib: str | None) -> subprocess.Popen:
+    """Start one ``scrapy crawl news`` of ``day`` with its state in ``folder``."""
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "urls=" + ",".join(urls),
+           "-O", str(folder / f"day{day}.jsonl")]
+    every = {**FAST_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(folder / "state"),
+             "NEWSSTEMMER_PATTERNS_DIR": str(folder / "patterns"), **settings}
+    for name, value in every.items():
+        cmd += ["-s", f"{name}={value}"]
+    log = open(folder / f"day{day}.log", "w")
+    try:
+        return subprocess.Popen(cmd, cwd=REPO_ROOT, env=clock_env(day, lib), stdout=log, stderr=subprocess.STDOUT)
+    finally:
+        log.close()
+
+
+def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
+    """Wait for every process; their peak RSS in kB (``ru_maxrss``)."""
+    rss = [0] * len(procs)
+    end = time.monotonic() + timeout
+    left = set(range(len(procs)))
+    try:
+        while left:
+            for i in list(left):
+                pid, status, usage = os.wait4(procs[i].pid, os.WNOHANG)
+                if pid:
+                    procs[i].returncode = os.waitstatus_to_exitcode(status)
+                    rss[i] = usage.ru_maxrss
+                    left.discard(i)
+            if left and time.monotonic() > end:
+                raise TimeoutError(f"crawl still running after {timeout} s")
+            if left:
+                time.sleep(0.05)
+    except BaseException:  # interrupted or too slow: leave no crawl behind
+        for i in left:
+            procs[i].kill()
+            procs[i].wait()
+        raise
+    return rss
+
+
+def read_items(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def score_sites(items: list[dict[str, Any]], keys: list[str], before: list[DemoSite | None],
+                sites: list[DemoSite]) -> dict[str, Any]:
+    """The day's feed against the sites' truth, summed over the sites."""
+    by_site: dict[str, list[dict[str, Any]]] = {k: [] for k in keys}
+    stray = 0
+    for item in items:
+        key = urlsplit(item.get("url", "")).netloc
+        if key in by_site:
+            by_site[key].append(item)
+        else:
+            stray += 1
+    out = {"new": 0, "updated": 0, "new_sent": 0, "updated_sent": 0, "repeats": 0, "extra": stray, "f1_low": 0,
+           "articles": 0, "missed": []}
+    for key, prev, site in zip(keys, before, sites):
+        got = by_site[key]
+        s = score_day(got, prev, site)
+        sent = {urlsplit(i.get("url", "")).path: i for i in got}
+        new = [p.path for p in site.articles() if prev is None or p.path not in prev.pages]
+        upd = [p for p, d in site.updated.items() if d == site.day and p not in set(new)]
+        out["new"] += len(new)
+        out["updated"] += len(upd)
+        out["new_sent"] += sum(1 for p in new if p in sent)
+        out["updated_sent"] += sum(1 for p in upd if sent.get(p, {}).get("update"))
+        out["missed"] += [f"{key}{p}" for p in new if p not in sent]
+        out["missed"] += [f"{key}{p} (update{', sent as new' if p in sent else ''})" for p in upd
+                          if not sent.get(p, {}).get("update")]
+        out["repeats"] += s["repeated"]
+        out["extra"] += s["extra"]
+        out["f1_low"] += len(s["low_f1"])
+        out["articles"] += s["articles"]
+    out["missed_new"] = out["new"] - out["new_sent"]
+    out["missed_updates"] = out["updated"] - out["updated_sent"]
+    out["misses"] = out["missed_new"] + out["missed_updates"]
+    return out
+
+
+def redis_memory(url: str) -> tuple[int, int]:
+    """``used_memory`` and the key count of a Redis database."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    return int(r.info("memory")["used_memory"]), int(r.dbsize())
+
+
+def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
+    """Run the days; one record per day."""
+    lib = None if args.no_clock else faketime_lib()
+    if not args.no_clock and lib is None:
+        sys.exit("libfaketime not found (apt-get install faketime), or run with --no-clock")
+    schedule = Schedule.long(args.new_per_day, args.updates_per_day, args.redesign_day, max(args.days, 1))
+    makers = [DemoDays(seed, schedule=schedule) for seed in range(args.seed, args.seed + args.sites)]
+    rows: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        redis_url = stack.enter_context(redis_server(work / "redis")) if args.redis else None
+        ports = [free_port() for _ in makers]
+        servers: list[DemoServer] = []
+        before: list[DemoSite | None] = [None] * len(makers)
+        workers = [work / f"w{i + 1}" for i in range(2 if redis_url else 1)]
+        for w in workers:
+            w.mkdir(parents=True, exist_ok=True)
+        settings = {"NEWSSTEMMER_WORKER_TIMEOUT": "5"} if redis_url else {}
+        if redis_url:
+            settings["NEWSSTEMMER_REDIS_URL"] = redis_url
+        for day in range(1, args.days + 1):
+            t = time.perf_counter()
+            sites = [m.site(day) for m in makers]
+            gen = time.perf_counter() - t
+            if not servers:
+                servers = [stack.enter_context(DemoServer(s, port=p)) for s, p in zip(sites, ports)]
+            for server, site in zip(servers, sites):
+                server.switch(site)
+            urls = [s.base_url + "/" for s in servers]
+            t = time.perf_counter()
+            procs = [run_worker(day, w, urls, settings, lib) for w in workers]
+            rss = wait_all(procs, args.timeout)
+            wall = time.perf_counter() - t
+            logs = [(w / f"day{day}.log").read_text(encoding="utf-8", errors="replace") for w in workers]
+            for w, p, log in zip(workers, procs, logs):
+                if p.returncode != 0:
+                    sys.exit(f"day {day}: the crawl in {w} failed ({p.returncode}):\n{log[-3000:]}")
+            items = [i for w in workers for i in read_items(w / f"day{day}.jsonl")]
+            stats = [crawl_stats(log) for log in logs]
+            keys = [urlsplit(u).netloc for u in urls]
+            row: dict[str, Any] = {"day": day, "items": len(items), "wall_s": round(wall, 2), "gen_s": round(gen, 2),
+                                   "rss_mb": round(max(rss) / 1024, 1),
+                                   "pages": sum(int(s.get("downloader/response_status_count/200", 0)) for s in stats),
+                                   "requests": sum(int(s.get("downloader/request_count", 0)) for s in stats),
+                                   "not_modified": sum(int(s.get("downloader/response_status_count/304", 0))
+                                                       for s in stats),
+                                   "tracebacks": sum(log.count("Traceback") for log in logs)}
+            row.update(score_sites(items, keys, before, sites))
+            state: dict[str, int] = {}
+            for w in workers:
+                for k, v in state_bytes(w / "state").items():
+                    state[k] = state.get(k, 0) + v
+            row["state"] = state
+            row["patterns_bytes"] = sum(folder_bytes(w / "patterns") for w in workers)
+            if redis_url:
+                row["redis_used_memory"], row["redis_keys"] = redis_memory(redis_url)
+            rows.append(row)
+            before = list(sites)
+            print_row(row, header=day == 1, redis=bool(redis_url))
+            print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl, "
+                  f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB", file=sys.stderr, flush=True)
+            if not args.keep_feeds:
+                for w in workers:
+                    (w / f"day{day}.jsonl").unlink(missing_ok=True)
+    return rows
+
+
+def print_row(r: dict[str, Any], header: bool, redis: bool) -> None:
+    cols = ["day", "pages (req)", "sent new+upd", "repeats", "missed new+upd", "wall s", "RSS MB",
+            *STORES.values(), "state total", *(["redis MB", "keys"] if redis else [])]
+    if header:
+        print("| " + " | ".join(cols) + " |")
+        print("|" + "---|" * len(cols))
+    kb = [f"{r['state'].get(name, 0) / 1024:.0f}K" for name in STORES.values()]
+    cells = [str(r["day"]), f"{r['pages']} ({r['requests']})", f"{r['new_sent']}+{r['updated_sent']}", str(r["repeats"]),
+             f"{r['missed_new']}+{r['missed_updates']}", f"{r['wall_s']:.1f}", f"{r['rss_mb']:.0f}", *kb, f"{r['state']['total'] / 1e6:.2f} MB"]
+    if redis:
+        cells += [f"{r['redis_used_memory'] / 1e6:.1f}", str(r["redis_keys"])]
+    print("| " + " | ".join(cells) + " |", flush=True)
+
+
+def _window(rows: list[dict[str, Any]], day: int, key: str, width: int = 5) -> float:
+    """The median of ``key`` over the ``width`` days ending on ``day``."""
+    vals = [r[key] for r in rows if day - width < r["day"] <= day]
+    return statistics.median(vals)
+
+
+def targets(rows: list[dict[str, Any]], redis: bool) -> list[tuple[str, str, bool]]:
+    """The issue's targets: (name, figures, met)."""
+    last = rows[-1]
+    ref = min(30, max(1, len(rows) // 2))
+    base = rows[ref - 1]
+    out = [
+        ("every new article sent (recall 1.0)",
+         f"{sum(r['missed_new'] for r in rows)} of {sum(r['new'] for r in rows)} new articles missed",
+         sum(r["missed_new"] for r in rows) == 0),
+        ("updates sent as updates",
+         f"{sum(r['missed_updates'] for r in rows)} of {sum(r['updated'] for r in rows)} updates missed",
+         sum(r["missed_updates"] for r in rows) == 0),
+        ("0 repeats", f"{sum(r['repeats'] for r in rows)}", sum(r["repeats"] for r in rows) == 0),
+        (f"state at day {last['day']} ≤ 2× day {ref}",
+         f"{last['state']['total'] / 1e6:.2f} MB vs {base['state']['total'] / 1e6:.2f} MB "
+         f"({last['state']['total'] / max(1, base['state']['total']):.2f}×)",
+         last["state"]["total"] <= 2 * base["state"]["total"]),
+    ]
+    recent = sum(r["new_sent"] + r["updated_sent"] for r in rows[-30:])
+    older = sum(r["new_sent"] for r in rows[:-30])
+    allowed = 1024 * recent + 150 * older
+    out.append(("state ≤ 1 KB per article sent in the last 30 days + 150 B per older one",
+                f"{last['state']['total'] / 1e6:.2f} MB vs {allowed / 1e6:.2f} MB allowed ({recent} recent, {older} older)",
+                last["state"]["total"] <= allowed))
+    w_last, w_ref = _window(rows, last["day"], "wall_s"), _window(rows, ref, "wall_s")
+    out.append((f"run time at day {last['day']} ≤ 1.2× day {ref} (5-day medians)",
+                f"{w_last:.1f} s vs {w_ref:.1f} s ({w_last / w_ref:.2f}×; single days {last['wall_s']:.1f} vs "
+                f"{base['wall_s']:.1f} s)", w_last <= 1.2 * w_ref))
+    m_last, m_ref = _window(rows, last["day"], "rss_mb"), _window(rows, ref, "rss_mb")
+    out.append((f"peak RSS flat within 10% (day {last['day']} vs day {ref}, 5-day medians)",
+                f"{m_last:.0f} MB vs {m_ref:.0f} MB ({m_last / m_ref - 1:+.1%}; single days {last['rss_mb']:.0f} vs "
+                f"{base['rss_mb']:.0f})", abs(m_last / m_ref - 1) <= 0.10))
+    if redis:
+        ref10 = rows[min(10, len(rows)) - 1]
+        out.append((f"Redis memory at day {last['day']} ≤ 1.5× day {ref10['day']}",
+                    f"{last['redis_used_memory'] / 1e6:.1f} MB vs {ref10['redis_used_memory'] / 1e6:.1f} MB "
+                    f"({last['redis_used_memory'] / ref10['redis_used_memory']:.2f}×)",
+                    last["redis_used_memory"] <= 1.5 * ref10["redis_used_memory"]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the day's crawl too
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sites", type=int, default=5)
+    ap.add_argument("--days", type=int, default=60)
+    ap.add_argument("--new-per-day", type=int, default=50)
+    ap.add_argument("--updates-per-day", type=int, default=10)
+    ap.add_argument("--redesign-day", type=int, default=None, help="redesign every site on this day (default: never)")
+    ap.add_argument("--seed", type=int, default=1, help="the first site's seed (the others: the next ones)")
+    ap.add_argument("--redis", action="store_true", help="two workers sharing a throwaway redis-server")
+    ap.add_argument("--no-clock", action="store_true", help="run the crawls on the real clock (no libfaketime)")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds a day's crawl may take")
+    ap.add_argument("--keep", metavar="DIR", help="work in DIR (kept) instead of a temporary folder")
+    ap.add_argument("--keep-feeds", action="store_true", help="keep each day's feed (dayN.jsonl)")
+    ap.add_argument("--json", metavar="FILE", help="write the per-day figures and the targets as JSON")
+    args = ap.parse_args(argv)
+    if args.keep:
+        work = Path(args.keep)
+        if work.exists() and any(work.iterdir()):
+            sys.exit(f"{work} is not empty: the soak starts from an empty state folder")
+        work.mkdir(parents=True, exist_ok=True)
+        rows = soak(args, work)
+    else:
+        with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
+            rows = soak(args, Path(tmp))
+    checks = targets(rows, args.redis)
+    print(f"\n{args.days} days, {args.sites} sites, {args.new_per_day} new + {args.updates_per_day} updated articles "
+          f"a day per site{', 2 Redis workers' if args.redis else ''}:")
+    for name, value, met in checks:
+        print(f"  {'met    ' if met else 'NOT met'} {name}: {value}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows,
+                                               "targets": [{"target": n, "value": v, "met": m} for n, v, m in checks]},
+                                              indent=1), encoding="utf-8")
+    return 0 if all(m for _, _, m in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
