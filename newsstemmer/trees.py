@@ -78,6 +78,8 @@ class TreeModel:
         n = X.shape[0]
         if n == 0:
             return np.zeros(0)
+        if n == 1:
+            return self._raw_one(X)
         if not np.isnan(X).any():  # (the common case: no missing value to route)
             flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
             offsets = (np.arange(n) * X.shape[1])[:, None]
@@ -95,6 +97,22 @@ class TreeModel:
             go_left = np.where(nan, self.missing_left[nodes], x <= self.threshold[nodes])
             nodes = np.where(go_left, self.left[nodes], self.right[nodes])
         return self.value[nodes].sum(axis=1)
+
+    def _raw_one(self, X: np.ndarray) -> np.ndarray:
+        """:meth:`raw` of one row (a page typed, a page's choice), the same leaves summed
+        alike.  The row's next node is first worked out for every node at once, so that a
+        step down all the trees is one gather: ~3× faster for one row than deciding at
+        each step on the trees' current nodes (numpy's cost per call, not per node, is
+        what counts here)."""
+        x = np.asarray(X[0], dtype=np.float64)
+        went_left = x.take(self.feature) <= self.threshold
+        if np.isnan(x).any():
+            went_left = np.where(np.isnan(x).take(self.feature), self.missing_left, went_left)
+        after = np.where(went_left, self.left, self.right)  # each node's next node (a leaf's: itself)
+        nodes = self.roots
+        for _ in range(self.depth):
+            nodes = after.take(nodes)
+        return self.value[nodes[None, :]].sum(axis=1)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The probability (logistic link) of every row of ``X``."""

@@ -33,8 +33,8 @@ from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_addres
 if TYPE_CHECKING:
     from ..trees import TreeModel
 
-__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "page_type",
-           "page_type_features", "shared_model"]
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "facts_of",
+           "page_type", "page_type_features", "shared_model"]
 
 #: Every kind a page may be given, ``article`` first.
 KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
@@ -75,17 +75,26 @@ def decide(score: float, layout_article: bool | None = None) -> bool:
     return score >= (LAYOUT_ARTICLE_THRESHOLD if layout_article else LAYOUT_OTHER_THRESHOLD)
 
 
+def facts_of(page: Page) -> PageFacts:
+    """The page's :func:`~newsstemmer.metadata.page_facts`, gathered once per page: its
+    type and its metadata read the same ones."""
+    return page.memo(_FACTS_KEY, lambda: page_facts(page.tree, page.html))
+
+
+_FACTS_KEY = "page-facts"
+
+
 def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts | None = None) -> PageType:
     """The type of ``page`` (its one parse is read, never changed).
 
     ``layout_article`` is the article flag of the site's layout that matched the page
     (None if none did); ``facts`` the page's :func:`~newsstemmer.metadata.page_facts`
-    if already gathered.
+    if already gathered (else :func:`facts_of`).
     """
     import numpy as np
 
     tree = page.tree
-    facts = facts if facts is not None else page_facts(tree, page.html)
+    facts = facts if facts is not None else facts_of(page)
     x = page_type_features(tree, page.url, facts)
     score = float(shared_model().predict(np.array([[x[n] for n in FEATURES]], dtype=float))[0])
     if "liveblogposting" in declared_types(facts):
