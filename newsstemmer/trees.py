@@ -71,6 +71,8 @@ class TreeModel:
         self.kind = kind
         # Children side by side (right, left): a step is one gather at 2·node + went_left.
         self._children = np.stack((self.right, self.left), axis=1).ravel()
+        # The one-row path's arrays as numpy's own index type (take() need not convert them).
+        self._one_row = tuple(a.astype(np.intp) for a in (self.roots, self.feature, self.left, self.right))
 
     # -- use ----------------------------------------------------------------------
     def raw(self, X: np.ndarray) -> np.ndarray:
@@ -104,12 +106,13 @@ class TreeModel:
         step down all the trees is one gather: ~3× faster for one row than deciding at
         each step on the trees' current nodes (numpy's cost per call, not per node, is
         what counts here)."""
+        roots, feature, left, right = self._one_row
         x = np.asarray(X[0], dtype=np.float64)
-        went_left = x.take(self.feature) <= self.threshold
+        went_left = x.take(feature) <= self.threshold
         if np.isnan(x).any():
-            went_left = np.where(np.isnan(x).take(self.feature), self.missing_left, went_left)
-        after = np.where(went_left, self.left, self.right)  # each node's next node (a leaf's: itself)
-        nodes = self.roots
+            went_left = np.where(np.isnan(x).take(feature), self.missing_left, went_left)
+        after = np.where(went_left, left, right)  # each node's next node (a leaf's: itself)
+        nodes = roots
         for _ in range(self.depth):
             nodes = after.take(nodes)
         return self.value[nodes[None, :]].sum(axis=1)

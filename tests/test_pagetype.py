@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -69,7 +70,7 @@ def test_prices_dates_and_shop_phrases_are_counted_as_the_regexes_count_them():
     they must be the regexes' own counts on the whole text, lines and cases included."""
     import random
 
-    from newsstemmer.pagetype.features import _CART, _DATE_TEXT, _PRICE, _text_counts
+    from newsstemmer.pagetype.features import _CART, _CART_PHRASES, _CASE_FOLDED, _DATE_TEXT, _PRICE, _text_counts
 
     texts = ["$\n5 and 5\nEUR", "5EUR 5 EURO €5 5€ ¥ 7 £3.50 $$5 5 USD5", "Jan 2, 2024\n2 Jan 2024 5 days ago",
              "2024-01-02 1/2/2020 x2020-01-02 20 minutes ago 19", "ADD TO CART, Add To Bag; in stock out of stock",
@@ -81,6 +82,14 @@ def test_prices_dates_and_shop_phrases_are_counted_as_the_regexes_count_them():
     for text in texts:
         assert _text_counts(text) == (len(_PRICE.findall(text)), len(_DATE_TEXT.findall(text)),
                                       len(_CART.findall(text))), text
+    # every character the case-blind regex takes for a letter of a phrase is lower-cased to
+    # that letter, or is one of those the count checks for on its own
+    letters = set("".join(_CART_PHRASES))
+    one = re.compile("[%s]" % "".join(sorted(letters)), re.I)
+    for code in range(128, 0x110000):
+        ch = chr(code)
+        if one.fullmatch(ch) and ch.lower() not in letters:
+            assert ch in _CASE_FOLDED, hex(code)
 
 
 def test_comments_hidden_elements_and_nested_links_count_as_before():

@@ -465,8 +465,9 @@ def _count_prices(text: str) -> int:
 
 
 def _count_dates(text: str) -> int:
-    """``len(_DATE_TEXT.findall(text))``, searched only on the lines (no date spans one)
-    that hold a year's "19" or "20" or the word "ago"."""
+    """``len(_DATE_TEXT.findall(text))``, counted line by line (no date runs over two
+    lines) on the lines that hold a year's "19" or "20" or the word "ago"; a line's count
+    is kept (a site's pages repeat their dated lines: the day's date, teasers, footers)."""
     lines: set[tuple[int, int]] = set()
     for needle in ("19", "20", " ago"):
         at = text.find(needle)
@@ -477,7 +478,20 @@ def _count_dates(text: str) -> int:
                 end = len(text)
             lines.add((start, end))
             at = text.find(needle, end)
-    return len(_DATE_TEXT.findall("\n".join(text[a:b] for a, b in lines))) if lines else 0
+    count = 0
+    for start, end in lines:
+        line = text[start:end]
+        found = _DATES_IN_LINE.get(line)
+        if found is None:
+            found = len(_DATE_TEXT.findall(line))
+            if len(_DATES_IN_LINE) > 50_000:
+                _DATES_IN_LINE.clear()
+            _DATES_IN_LINE[line] = found
+        count += found
+    return count
+
+
+_DATES_IN_LINE: dict[str, int] = {}
 
 
 def _count_carts(text: str) -> int:
