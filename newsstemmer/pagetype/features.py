@@ -452,7 +452,7 @@ def _count_prices(text: str) -> int:
     for code in ("€", "EUR", "USD"):
         at = text.find(code)
         while at >= 0:
-            starts.update((at - 1, at - 2))
+            starts.update((max(at - 1, 0), max(at - 2, 0)))
             at = text.find(code, at + 1)
     count = end = 0
     for at in sorted(starts):
@@ -466,8 +466,8 @@ def _count_prices(text: str) -> int:
 
 def _count_dates(text: str) -> int:
     """``len(_DATE_TEXT.findall(text))``, counted line by line (no date runs over two
-    lines) on the lines that hold a year's "19" or "20" or the word "ago"; a line's count
-    is kept (a site's pages repeat their dated lines: the day's date, teasers, footers)."""
+    lines) on the lines that hold a year's "19" or "20" or the word "ago"; a short line's
+    count is kept (a site's pages repeat their dated lines: the day's date, teasers, footers)."""
     lines: set[tuple[int, int]] = set()
     for needle in ("19", "20", " ago"):
         at = text.find(needle)
@@ -484,9 +484,10 @@ def _count_dates(text: str) -> int:
         found = _DATES_IN_LINE.get(line)
         if found is None:
             found = len(_DATE_TEXT.findall(line))
-            if len(_DATES_IN_LINE) > 50_000:
-                _DATES_IN_LINE.clear()
-            _DATES_IN_LINE[line] = found
+            if end - start <= 200:  # (a long line is a paragraph of one page's own)
+                if len(_DATES_IN_LINE) > 20_000:
+                    _DATES_IN_LINE.clear()
+                _DATES_IN_LINE[line] = found
         count += found
     return count
 
