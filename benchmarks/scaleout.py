@@ -28,6 +28,13 @@ the single crawl, each site learned once, 2 workers ≥ 1.6× one worker.
     python benchmarks/scaleout.py [--runs 2] [--datasets big9-05,big9-09,cleanportal]
                                   [--no-dragnet] [--min-pages 5] [--kill-at 0.4]
                                   [--keep DIR] [--json FILE] [--data DIR]
+    python benchmarks/scaleout.py --demo [--runs 2]
+
+``--demo`` (no data needed): the bundled demo site instead, crawled as a user would
+(non-articles not emitted) by one worker without Redis and by 2 workers sharing Redis,
+``--runs`` times each: per run the items, the demo's articles found (of its 120),
+items that are no article (issue #24: 0), duplicates and shingle F1 against the
+demo's truth.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
@@ -175,7 +183,7 @@ def score(res: dict[str, Any], servers: list[SiteServer]) -> dict[str, Any]:
                 emitted += 1
                 dupes += len(got) - 1
                 it = got[0]
-                if it.get("reason") == "non-article layout":  # emitted only to account for every page
+                if it.get("is_article") is False:  # emitted only to account for every page
                     pairs.append(("", e.gold()))
                 else:
                     pairs.append((prediction(it.get("title") or "", it.get("body") or "", e.gold_has_title), e.gold()))
@@ -211,6 +219,35 @@ def score(res: dict[str, Any], servers: list[SiteServer]) -> dict[str, Any]:
     }
 
 
+def demo_runs(args: argparse.Namespace, work: Path) -> None:
+    """The demo site crawled by 1 worker (SQLite) and 2 workers (Redis): what the feed holds."""
+    from newsstemmer.demo import DemoServer, build_site
+
+    site = build_site()
+    truth = site.truth()
+    settings = {"NEWSSTEMMER_WORKER_TIMEOUT": "5", "CONCURRENT_REQUESTS": "16"}
+    print("| run | workers | items | articles found | not articles | duplicates | F1 | pages per worker |")
+    print("|---|---|---|---|---|---|---|---|")
+    with DemoServer(site) as server, redis_server(work / "redis") as url:
+        start = [server.base_url.rstrip("/") + "/"]
+        for k in range(args.runs):
+            for name, n, redis_url in (("single", 1, None), ("2w", 2, url)):
+                res = run(f"demo-{name}-{k + 1}", work, start, redis_url, n, settings, args.timeout)
+                items = [i for r in res["results"] for i in r["items"]]
+                by_path: dict[str, list[dict]] = {}
+                for it in items:
+                    by_path.setdefault(urlsplit(it.get("url", "")).path, []).append(it)
+                found = [p for p in truth if p in by_path]
+                pairs = [(prediction(by_path[p][0].get("title") or "", by_path[p][0].get("body") or "", True)
+                          if p in by_path else "", f"{title}\n{body}") for p, (title, body) in truth.items()]
+                extra = sorted(p for p in by_path if p not in truth)
+                dupes = sum(len(v) - 1 for v in by_path.values())
+                pages = [int(r["stats"].get("newsstemmer/pages", 0)) for r in res["results"]]
+                print(f"| {name} {k + 1} | {n} | {len(items)} | {len(found)} of {len(truth)} | {len(extra)}"
+                      f"{' (' + ', '.join(extra[:6]) + ')' if extra else ''} | {dupes} | {evaluate(pairs).f1:.4f} "
+                      f"| {', '.join(map(str, pages))} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
@@ -222,9 +259,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=300, help="seconds per run")
     ap.add_argument("--keep", metavar="DIR", help="keep the runs' folders under DIR")
     ap.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    ap.add_argument("--demo", action="store_true", help="the bundled demo site: what the feed holds, 1 and 2 workers")
     args = ap.parse_args(argv)
     if shutil.which("redis-server") is None:
         sys.exit("error: redis-server not found: apt-get install redis-server (Debian package)")
+    if args.demo:
+        work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ns-scaleout-demo-"))
+        try:
+            demo_runs(args, work)
+        finally:
+            if not args.keep:
+                shutil.rmtree(work, ignore_errors=True)
+        return 0
     entries = load_manifest(data_dir(args.data))
     names = [d.strip() for d in args.datasets.split(",") if d.strip()]
     sites = dataset_sites(entries, names, not args.no_dragnet)

@@ -13,7 +13,7 @@ import pytest
 
 from newsstemmer import ExtractOptions, Page, extract
 from newsstemmer.metadata import page_facts
-from newsstemmer.pagetype import FEATURES, KINDS, PageType, decide, page_type, shared_model
+from newsstemmer.pagetype import FEATURES, KINDS, PageType, decide, declared_kind, page_type, shared_model
 from newsstemmer.pagetype.features import page_type_features, url_words
 
 WORDS = ("harbour council budget ferry museum election storm bridge farmers railway festival court market "
@@ -156,6 +156,10 @@ def test_what_a_page_declares_of_itself_decides_before_the_model():
                                       "</script></head>")
     assert page_type(Page(live, url=url), True).kind == "live"
     assert page_type(Page(ABOUT, url="https://valley.example/about/"), True).kind == "service"
+    # what the crawl treats as leaves: only these declarations, never the model's guess
+    assert declared_kind(Page(player, url=url)) == "media" and declared_kind(Page(live, url=url)) == "live"
+    assert declared_kind(Page(LISTING, url="https://valley.example/news/")) is None
+    assert declared_kind(Page(ARTICLE, url=url)) is None
 
 
 def test_a_layouts_flag_moves_the_threshold():

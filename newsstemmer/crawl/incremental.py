@@ -19,7 +19,13 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   ``first_seen`` stays the first emission's.
 
 Records are written once the feeds have the item (``item_scraped``), so a crash
-repeats an article at worst, never loses one.  Every item gets ``content_hash``,
+repeats an article at worst, never loses one.  A page that declares itself a leaf that
+is not an article (a video or gallery, a live blog, a service address such as
+``/about/``: :func:`newsstemmer.pagetype.declared_kind`) is recorded when it is counted
+(:meth:`Incremental.settled`) and skipped while checked recently, like an article.
+Other non-articles are fetched on every run: a page typed by the model alone may be a
+listing, where new articles are linked, and a listing typed as something else must not
+stop the crawl from finding them.  Every item gets ``content_hash``,
 ``first_seen``, ``version``, ``update`` and, when its page has none, the
 ``published`` date a feed gave.
 """
@@ -123,6 +129,13 @@ class Incremental:
         self._waiting[id(item)] = Emitted(key, item.site, item.url, item.content_hash, item.body, item.version,
                                           item.first_seen or "", item.published, item.page_text)
         return UPDATE if old else NEW
+
+    def settled(self, url: str) -> None:
+        """A page not sent that declares itself a leaf that is not an article (a video, a
+        live blog, a service page: :func:`newsstemmer.pagetype.declared_kind`): its fetch
+        record counts now, and it is skipped while checked recently, like an article."""
+        if self.enabled and self.fetchlog is not None:
+            self.fetchlog.commit([url], article=True)  # ("article": skipped while fresh)
 
     def item_scraped(self, item: Any) -> None:
         record = self._waiting.pop(id(item), None)

@@ -151,6 +151,11 @@ class NonArticleItem:
     anchor_count: int = 0
     canonical_url: str | None = None
 
+    def __post_init__(self) -> None:
+        # a kind the page declares itself (newsstemmer.pagetype.declared_kind): a leaf, not
+        # fetched again while checked recently; not exported
+        self.leaf: bool = False
+
     @classmethod
     def of(cls, item: ArticleItem, page_score: float | None = None) -> "NonArticleItem":
         """The non-article item of a page first extracted as ``item``."""

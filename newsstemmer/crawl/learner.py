@@ -363,8 +363,11 @@ class SiteLearner:
         if outcome.kind == EXTRACTED:
             self._inc("items_extracted")
         elif outcome.kind == NON_ARTICLE:
+            kind = getattr(outcome.item, "page_type", None) or "listing"
             self._inc("non_articles")
-            self._inc(f"non_articles/{getattr(outcome.item, 'page_type', None) or 'listing'}")
+            self._inc(f"non_articles/{kind}")
+            if getattr(outcome.item, "leaf", False) and not self.config.include_non_articles:
+                self.incremental.settled(outcome.url)  # (a sent one is fetched again, as before)
         elif outcome.kind == UNMATCHED:
             self._inc("items_unmatched")
         elif outcome.kind == FAILED:

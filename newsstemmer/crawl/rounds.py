@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 
 from ..article import METADATA_FIELDS
 from ..combine.extract import ExtractOptions, add_metadata, add_page_type, extract_with_patterns
-from ..pagetype import page_type
+from ..pagetype import declared_kind, page_type
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single, load_single
 from ..dom.parse import HTMLParseError
 from ..dom.text import visible_text
@@ -111,7 +111,9 @@ def extract_page(
     item.page_type = art.page_type if opts.page_type else ("article" if art.is_article else "listing")
     if not art.is_article:
         item.reason = "non-article layout" if not opts.page_type else f"typed {item.page_type}"
-        return Outcome(page.url, NON_ARTICLE, NonArticleItem.of(item, art.page_score))
+        other = NonArticleItem.of(item, art.page_score)
+        other.leaf = opts.page_type and declared_kind(core) is not None
+        return Outcome(page.url, NON_ARTICLE, other)
     return Outcome(page.url, EXTRACTED, item)
 
 
@@ -135,6 +137,7 @@ def type_unmatched(outcome: Outcome, core: Page, options: ExtractOptions | None 
     if not kind.is_article:
         outcome.kind = NON_ARTICLE
         outcome.item = NonArticleItem.of(item, round(kind.score, 4))
+        outcome.item.leaf = declared_kind(core) is not None
     return outcome
 
 

@@ -12,8 +12,7 @@ before the model: a declared live blog (``LiveBlogPosting``) is kind ``live``, n
 article (the feed holds articles, and a live blog's rolling updates would be sent again
 on every crawl); a service address (``/about/``, ``/terms/``) and a declared video,
 gallery or podcast without a paragraph of article length are ``service`` and ``media``
-when the page declares no article (:func:`.kinds.is_service_address`,
-:func:`.kinds.declared_media`).
+when the page declares no article (:func:`declared_kind`).
 
     from newsstemmer.pagetype import page_type
     pt = page_type(page)
@@ -33,8 +32,8 @@ from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_addres
 if TYPE_CHECKING:
     from ..trees import TreeModel
 
-__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "facts_of",
-           "page_type", "page_type_features", "shared_model"]
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "declared_kind",
+           "facts_of", "page_type", "page_type_features", "shared_model"]
 
 #: Every kind a page may be given, ``article`` first.
 KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
@@ -84,6 +83,33 @@ def facts_of(page: Page) -> PageFacts:
 _FACTS_KEY = "page-facts"
 
 
+def _evidence(page: Page, facts: PageFacts | None) -> tuple[PageFacts, dict[str, float]]:
+    """The page's facts and features, computed once per :class:`~newsstemmer.page.Page`."""
+
+    def compute() -> tuple[PageFacts, dict[str, float]]:
+        found = facts if facts is not None else facts_of(page)
+        return found, page_type_features(page.tree, page.url, found)
+
+    return page.memo("pagetype.evidence", compute)
+
+
+def declared_kind(page: Page, facts: PageFacts | None = None) -> str | None:
+    """The kind the page gives itself, which no model overrules, or None: ``live`` (a
+    declared ``LiveBlogPosting``), ``service`` (a service address such as ``/about/``) or
+    ``media`` (a declared video, gallery or podcast without a paragraph of article
+    length), the last two only where the page declares no article.  These kinds are sure
+    enough for a crawl to treat the page as a leaf (not re-fetched while fresh)."""
+    facts, x = _evidence(page, facts)
+    if "liveblogposting" in declared_types(facts):
+        return "live"  # a live blog: its text changes all day (not sent as an article)
+    declares_article = x["og_article"] or x["ld_article"]
+    if is_service_address(page.url) and not declares_article:
+        return "service"  # /about/, /terms/, ... that declare no article
+    if declared_media(x) and not declares_article:
+        return "media"  # a video, gallery or podcast page with no article text
+    return None
+
+
 def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts | None = None) -> PageType:
     """The type of ``page`` (its one parse is read, never changed).
 
@@ -93,17 +119,11 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
     """
     import numpy as np
 
-    tree = page.tree
-    facts = facts if facts is not None else facts_of(page)
-    x = page_type_features(tree, page.url, facts)
+    facts, x = _evidence(page, facts)
     score = float(shared_model().predict(np.array([[x[n] for n in FEATURES]], dtype=float))[0])
-    if "liveblogposting" in declared_types(facts):
-        return PageType("live", score)  # a live blog: its text changes all day (not sent as an article)
-    declares_article = x["og_article"] or x["ld_article"]
-    if is_service_address(page.url) and not declares_article:
-        return PageType("service", score)  # /about/, /terms/, ... that declare no article
-    if declared_media(x) and not declares_article:
-        return PageType("media", score)  # a video, gallery or podcast page with no article text
+    declared = declared_kind(page, facts)
+    if declared is not None:
+        return PageType(declared, score)
     if decide(score, layout_article):
         return PageType(ARTICLE, score)
     return PageType(non_article_kind(x, page.url, facts), score)

@@ -10,8 +10,10 @@ feed gave for it, and the date a feed gave as its publication.  The spider asks
   for a page fetched without one is its baseline: only later changes count);
 * an older one is asked for again with ``If-None-Match`` / ``If-Modified-Since``
   (``recheck``; a ``304`` costs no body);
-* anything else (index pages, pages never seen, pages that were not articles)
-  is fetched (``fetch``).
+* anything else (pages never seen, index pages, pages no layout matched, pages typed
+  non-article by the model) is fetched (``fetch``).  The record's ``article`` flag
+  means "skipped while fresh": it is also set for the leaf pages that declare what they
+  are (videos, live blogs, service pages: :meth:`newsstemmer.crawl.incremental.Incremental.settled`).
 
 What a response says is written as *pending* and becomes the URL's record only
 when the page's item has reached the feeds or was found unchanged
