@@ -71,6 +71,8 @@ class TreeModel:
         self.kind = kind
         # Children side by side (right, left): a step is one gather at 2·node + went_left.
         self._children = np.stack((self.right, self.left), axis=1).ravel()
+        # The one-row path's arrays as numpy's own index type (take() need not convert them).
+        self._one_row = tuple(a.astype(np.intp) for a in (self.roots, self.feature, self.left, self.right))
 
     # -- use ----------------------------------------------------------------------
     def raw(self, X: np.ndarray) -> np.ndarray:
@@ -78,6 +80,8 @@ class TreeModel:
         n = X.shape[0]
         if n == 0:
             return np.zeros(0)
+        if n == 1:
+            return self._raw_one(X)
         if not np.isnan(X).any():  # (the common case: no missing value to route)
             flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
             offsets = (np.arange(n) * X.shape[1])[:, None]
@@ -95,6 +99,23 @@ class TreeModel:
             go_left = np.where(nan, self.missing_left[nodes], x <= self.threshold[nodes])
             nodes = np.where(go_left, self.left[nodes], self.right[nodes])
         return self.value[nodes].sum(axis=1)
+
+    def _raw_one(self, X: np.ndarray) -> np.ndarray:
+        """:meth:`raw` of one row (a page typed, a page's choice), the same leaves summed
+        alike.  The row's next node is first worked out for every node at once, so that a
+        step down all the trees is one gather: ~3× faster for one row than deciding at
+        each step on the trees' current nodes (numpy's cost per call, not per node, is
+        what counts here)."""
+        roots, feature, left, right = self._one_row
+        x = np.asarray(X[0], dtype=np.float64)
+        went_left = x.take(feature) <= self.threshold
+        if np.isnan(x).any():
+            went_left = np.where(np.isnan(x).take(feature), self.missing_left, went_left)
+        after = np.where(went_left, left, right)  # each node's next node (a leaf's: itself)
+        nodes = roots
+        for _ in range(self.depth):
+            nodes = after.take(nodes)
+        return self.value[nodes[None, :]].sum(axis=1)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The probability (logistic link) of every row of ``X``."""

@@ -4,6 +4,8 @@ shipped model's decisions through the extraction chain and the CLI's JSON."""
 from __future__ import annotations
 
 import json
+import math
+import re
 import subprocess
 import sys
 
@@ -61,6 +63,67 @@ def test_url_features_say_nothing_without_a_url_and_read_archived_urls():
     y = page_type_features(page.tree, archived, page_facts(page.tree))
     assert y["url_listing"] == 1 and y["url_depth"] == 2
     assert "privacy" in url_words("https://x.example/legal/privacy-policy.html")
+
+
+def test_prices_dates_and_shop_phrases_are_counted_as_the_regexes_count_them():
+    """The counts look only where the words a match needs appear (signs, years, phrases):
+    they must be the regexes' own counts on the whole text, lines and cases included."""
+    import random
+
+    from newsstemmer.pagetype.features import _CART, _CART_PHRASES, _CASE_FOLDED, _DATE_TEXT, _PRICE, _text_counts
+
+    texts = ["$\n5 and 5\nEUR", "5EUR 5 EURO €5 5€ ¥ 7 £3.50 $$5 5 USD5", "Jan 2, 2024\n2 Jan 2024 5 days ago",
+             "2024-01-02 1/2/2020 x2020-01-02 20 minutes ago 19", "ADD TO CART, Add To Bag; in stock out of stock",
+             "İn stock, ın stock, out of ſtock, stocK", "checkouts free shipping! buy nowhere", ""]
+    pieces = ["$", "5", "€", "12", "EUR", "USD", " ", "\n", "2020", "19", "20", "-01", "/3/", " ago", " days", "Jan ",
+              "March", "3,", "add to ", "cart", "BAG", "in ", "stock", "İ", "ſ", "x", "Buy Now", "checkout", "a"]
+    rnd = random.Random(0)
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 25))) for _ in range(3000)]
+    for text in texts:
+        assert _text_counts(text) == (len(_PRICE.findall(text)), len(_DATE_TEXT.findall(text)),
+                                      len(_CART.findall(text))), text
+    # every character the case-blind regex takes for a letter of a phrase is lower-cased to
+    # that letter, or is one of those the count checks for on its own
+    letters = set("".join(_CART_PHRASES))
+    one = re.compile("[%s]" % "".join(sorted(letters)), re.I)
+    for code in range(128, 0x110000):
+        ch = chr(code)
+        if one.fullmatch(ch) and ch.lower() not in letters:
+            assert ch in _CASE_FOLDED, hex(code)
+
+
+def test_comments_hidden_elements_and_nested_links_count_as_before():
+    """What the walk skips (scripts, svg, ... and the text after a comment or a processing
+    instruction) and how nested links and paragraphs count: the features the model was
+    trained on.  (An XML parse: the HTML parser drops comments and splits nested links.)"""
+    from lxml import etree
+
+    tree = etree.fromstring(
+        "<html><body><p>One <!-- c -->two <a href='/a'>three <a href='/b'>four</a> five</a> six</p>"
+        "<script>var x = 1;</script>after script<svg class='card'><text>icon</text></svg><?pi x?>pi tail"
+        "<ul><li><a href='/a'>Read more</a></li><li>no link</li></ul>"
+        "<h2><a href='/c'>A headline that is long enough to count</a></h2><nav>menu</nav></body>tail</html>")
+    x = page_type_features(tree, None, page_facts(tree))
+    # read: "One", "three", "four", "five", "six", "after script", "Read more", "no link", the
+    # headline, "menu" and the body's tail; not "two", "var x = 1;", "icon" nor "pi tail"
+    assert x["text_log"] == pytest.approx(math.log1p(3 + 5 + 4 + 4 + 3 + 12 + 9 + 7 + 39 + 4 + 4))
+    assert x["link_share"] == pytest.approx((5 + 4 + 4 + 9 + 39) / 94)
+    assert x["para_share"] == pytest.approx(19 / 94) and x["boiler_share"] == pytest.approx(4 / 94)
+    assert x["paras"] == 1 and x["read_more"] == 1 and x["headline_links"] == 1 and x["linked_heads"] == 1
+    assert x["lis"] == 2 and x["li_link_share"] == 0.5 and x["role_card"] == 0 and x["repeated_hrefs"] == 1
+
+
+def test_page_type_and_metadata_share_the_page_facts():
+    from newsstemmer.combine.extract import add_metadata
+    from newsstemmer.article import Article
+    from newsstemmer.pagetype import facts_of
+
+    page = Page(ARTICLE, url="https://valley.example/news/2026/03/03/ferry-returns.html")
+    page_type(page)
+    facts = facts_of(page)
+    assert facts is facts_of(page) and facts.title
+    article = add_metadata(Article(page.url, "", "", matched=False), page)
+    assert facts_of(page) is facts and article.published and article.published.startswith("2026-03-03")
 
 
 def test_an_empty_body_and_a_page_without_body_are_read():

@@ -76,6 +76,21 @@ def test_tree_model_matches_the_trees_walked_by_hand():
     assert model.raw(np.zeros((0, 2), dtype=np.float32)).shape == (0,)
 
 
+def test_one_row_is_scored_as_in_a_batch():
+    """A single row takes its own path (every node's next node first): it must give the
+    batch's outputs exactly, missing values included, on the shipped page-type model too."""
+    from newsstemmer.pagetype import shared_model
+
+    for model in (from_lightgbm(DUMP, ["a", "b"]), shared_model()):
+        rng = np.random.default_rng(0)
+        thresholds = model.threshold[np.isfinite(model.threshold)]
+        X = rng.choice(thresholds, size=(200, len(model.features))) + rng.choice([0.0, 1e-9, -1e-9], size=(200, 1))
+        X[rng.random(X.shape) < 0.05] = np.nan
+        for rows in (X, X.astype(np.float32)):
+            batch = model.raw(rows)
+            assert [model.raw(rows[i:i + 1])[0] for i in range(len(rows))] == batch.tolist()
+
+
 def test_tree_model_file_round_trip(tmp_path):
     model = from_lightgbm(DUMP, ["a", "b"], kind="sections")
     path = tmp_path / "m.json"

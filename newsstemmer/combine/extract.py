@@ -58,7 +58,9 @@ class ExtractOptions(LayoutExtractOptions):
 
 def add_metadata(article: Article, page: Page) -> Article:
     """Fill ``article``'s metadata fields from ``page`` (its parsed tree); returns ``article``."""
-    meta = article_metadata(page.tree, page.url, html=page.html)
+    from ..pagetype import facts_of
+
+    meta = article_metadata(page.tree, page.url, facts=facts_of(page), html=page.html)  # (the facts its type read)
     for name in METADATA_FIELDS:
         setattr(article, name, getattr(meta, name))
     article.meta_source.pop("title", None)  # (the article's title is the extraction's)

@@ -32,8 +32,8 @@ from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_addres
 if TYPE_CHECKING:
     from ..trees import TreeModel
 
-__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "declared_kind", "page_type",
-           "page_type_features", "shared_model"]
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "declared_kind",
+           "facts_of", "page_type", "page_type_features", "shared_model"]
 
 #: Every kind a page may be given, ``article`` first.
 KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
@@ -74,11 +74,20 @@ def decide(score: float, layout_article: bool | None = None) -> bool:
     return score >= (LAYOUT_ARTICLE_THRESHOLD if layout_article else LAYOUT_OTHER_THRESHOLD)
 
 
+def facts_of(page: Page) -> PageFacts:
+    """The page's :func:`~newsstemmer.metadata.page_facts`, gathered once per page: its
+    type and its metadata read the same ones."""
+    return page.memo(_FACTS_KEY, lambda: page_facts(page.tree, page.html))
+
+
+_FACTS_KEY = "page-facts"
+
+
 def _evidence(page: Page, facts: PageFacts | None) -> tuple[PageFacts, dict[str, float]]:
     """The page's facts and features, computed once per :class:`~newsstemmer.page.Page`."""
 
     def compute() -> tuple[PageFacts, dict[str, float]]:
-        found = facts if facts is not None else page_facts(page.tree, page.html)
+        found = facts if facts is not None else facts_of(page)
         return found, page_type_features(page.tree, page.url, found)
 
     return page.memo("pagetype.evidence", compute)
@@ -106,7 +115,7 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
 
     ``layout_article`` is the article flag of the site's layout that matched the page
     (None if none did); ``facts`` the page's :func:`~newsstemmer.metadata.page_facts`
-    if already gathered.
+    if already gathered (else :func:`facts_of`).
     """
     import numpy as np
 
