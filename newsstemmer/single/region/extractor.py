@@ -7,10 +7,12 @@ clearly higher) and which of that element's parts to leave out beyond PageRank's
 own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
 
-Around them, three safety steps against near-empty bodies on today's pages (issue 23):
+Around them, four safety steps against near-empty bodies on today's pages (issue 23):
 the page is read as a browser shows it (:mod:`.reveal`), the guard that falls back on
-PageRank's own text never trades a body for one less than half as long, and a body left
-near-empty beside the page's paragraph region gives way to that region (:mod:`.fallback`).
+PageRank's own text never trades a body for one less than half as long, a body left
+near-empty beside the page's paragraph region gives way to that region (:mod:`.fallback`),
+and one still near-empty beside an article the page's scripts carry as data gives way to
+that article, extracted the same way (:mod:`.embedded`).
 :meth:`RegionExtractor.extract_detail` says which of them acted.
 Both models (``region`` and ``region-clean`` of :data:`newsstemmer.trees.SHIPPED`) are
 trained by ``training/train_region.py``.
@@ -29,7 +31,8 @@ from ...trees import ModelFileError, TreeModel
 from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
-from .fallback import BODY_CAP, near_empty_alternative, word_chars
+from .embedded import MARKUP_BODY_MAX, embedded_article_html
+from .fallback import BODY_CAP, BODY_SHARE, REGION_MIN, near_empty_alternative, word_chars
 from .reveal import revealed
 
 __all__ = ["GUARD_SHORTER", "RegionExtractor"]
@@ -94,7 +97,8 @@ class RegionExtractor:
         """(title, body, detail) of one page on its own: ``detail`` names, joined by
         ``+``, what changed the plain path (``react``, ``noscript``, ``button``: hidden
         content read; ``pagerank``: the guard returned PageRank's own text;
-        ``paragraphs``: the near-empty body gave way to the paragraph region), or None."""
+        ``paragraphs``: the near-empty body gave way to the paragraph region;
+        ``embedded``: to the article in the page's script data), or None."""
         if isinstance(tree, str):
             tree = parse_html(tree)
         elif isinstance(tree, etree._ElementTree):
@@ -103,7 +107,26 @@ class RegionExtractor:
         title, body, step = self._extract(pagerank_analysis(tree, url, text=False))
         if step:
             steps.append(step)
+        chars = word_chars(body, BODY_CAP)
+        if chars < MARKUP_BODY_MAX:
+            other = self._embedded(tree, url, title, chars)
+            if other is not None:
+                body = other
+                steps.append("embedded")
         return title, body, "+".join(steps) or None
+
+    def _embedded(self, tree: etree._Element, url: str | None, title: str, body_chars: int) -> str | None:
+        """The body of the article the page's scripts carry as HTML data, for a body found in
+        the markup of fewer than :data:`MARKUP_BODY_MAX` word characters, when that
+        article stands beside the page's headline ``title``, is long enough
+        (:data:`REGION_MIN` paragraph word characters) and the body found in the markup
+        is less than :data:`BODY_SHARE` of it; else None."""
+        found = embedded_article_html(tree, title)
+        if found is None or found[1] < REGION_MIN or body_chars >= BODY_SHARE * found[1]:
+            return None
+        page = parse_html("<html><body><article>" + found[0] + "</article></body></html>")
+        body = self._extract(pagerank_analysis(page, url, text=False))[1]
+        return body if word_chars(body) > body_chars else None
 
     def choose_region(self, view: RegionView) -> int:
         """The node of the element chosen to hold the article."""
