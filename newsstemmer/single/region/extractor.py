@@ -107,25 +107,24 @@ class RegionExtractor:
         title, body, step = self._extract(pagerank_analysis(tree, url, text=False))
         if step:
             steps.append(step)
-        chars = word_chars(body, BODY_CAP)
-        if chars < MARKUP_BODY_MAX:
-            other = self._embedded(tree, url, title, chars)
-            if other is not None:
-                body = other
-                steps.append("embedded")
         return title, body, "+".join(steps) or None
 
-    def _embedded(self, tree: etree._Element, url: str | None, title: str, body_chars: int) -> str | None:
+    def _embedded(self, an: PageRankAnalysis, title: str, body_chars: int) -> str | None:
         """The body of the article the page's scripts carry as HTML data, for a body found in
         the markup of fewer than :data:`MARKUP_BODY_MAX` word characters, when that
         article stands beside the page's headline ``title``, is long enough
         (:data:`REGION_MIN` paragraph word characters) and the body found in the markup
         is less than :data:`BODY_SHARE` of it; else None."""
-        found = embedded_article_html(tree, title)
+        if body_chars >= MARKUP_BODY_MAX:
+            return None
+        some = next((el for el in an.scores.graph.elements if el is not None), None)
+        if some is None:
+            return None
+        found = embedded_article_html(some.getroottree().getroot(), title)
         if found is None or found[1] < REGION_MIN or body_chars >= BODY_SHARE * found[1]:
             return None
         page = parse_html("<html><body><article>" + found[0] + "</article></body></html>")
-        body = self._extract(pagerank_analysis(page, url, text=False))[1]
+        body = self._markup_extract(pagerank_analysis(page, None, text=False))[1]
         return body if word_chars(body) > body_chars else None
 
     def choose_region(self, view: RegionView) -> int:
@@ -183,6 +182,15 @@ class RegionExtractor:
         return self._extract(an)[:2]
 
     def _extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None]:
+        """(title, body, step): the body found in the markup, or the article the page's
+        script data holds where that body is near-empty."""
+        title, body, step = self._markup_extract(an)
+        other = self._embedded(an, title, word_chars(body, BODY_CAP))
+        if other is None:
+            return title, body, step
+        return title, other, f"{step}+embedded" if step else "embedded"
+
+    def _markup_extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None]:
         title = an.result.title
         if an.main < 0:
             return title, "", None
