@@ -38,57 +38,13 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 
 from benchmarks.shared import Entry, data_dir, load_manifest, page_id, prediction
 from benchmarks.shared.conventions import CONVENTIONS, article_blocks, convention_of, keep_of
-from benchmarks.shared.structure import covered, gold_blocks, mean_structure, score_structure
+from benchmarks.shared.structure import blocks_from_xml, covered, gold_blocks, mean_structure, score_structure
 
 from newsstemmer.blocks import Block, in_convention
 from newsstemmer.evaluation import evaluate, tokens
 
 DEFAULT_DATASETS = ("readability", "fundus-recent")
 METHODS = ("region", "pagerank", "crf", "trafilatura")
-
-# --- trafilatura's XML as blocks ----------------------------------------------------------
-
-_SPACE = re.compile(r"\s+")
-
-
-def _flat(el) -> str:
-    return _SPACE.sub(" ", "".join(el.itertext())).strip()
-
-
-def trafilatura_blocks(xml: str | None) -> list[Block]:
-    """trafilatura's XML output (``<main>``: p, head, list/item, quote, table/row/cell, code,
-    graphic) as typed blocks."""
-    from lxml import etree
-
-    if not xml:
-        return []
-    root = etree.fromstring(xml.encode("utf-8"))
-    main = root.find("main")
-    out: list[Block] = []
-    for el in (main if main is not None else root):
-        tag = el.tag if isinstance(el.tag, str) else ""
-        text = _flat(el)
-        if tag == "head":
-            level = (el.get("rend") or "h2").lstrip("h")
-            out.append(Block("heading", text, level=int(level) if level.isdigit() else 2))
-        elif tag == "list":
-            items = [_flat(i) for i in el.iter("item")]
-            items = [i for i in items if i]
-            out.append(Block("list", "\n".join(items), items=items))
-        elif tag == "quote":
-            lines = [_flat(p) for p in el.iter("p")] or [text]
-            out.append(Block("quote", "\n".join(line for line in lines if line)))
-        elif tag == "table":
-            rows = [[_flat(c) for c in r.iter("cell")] for r in el.iter("row")]
-            out.append(Block("table", "\n".join(" ".join(r) for r in rows), rows=rows))
-        elif tag == "code":
-            out.append(Block("code", "".join(el.itertext()).strip("\n")))
-        elif tag == "graphic":
-            out.append(Block("figure", el.get("title") or "", src=el.get("src"), caption=el.get("title")))
-        elif text:
-            out.append(Block("paragraph", text))
-    return [b for b in out if tokens(b.text) or b.kind == "figure"]
-
 
 # --- one page's blocks --------------------------------------------------------------------
 
@@ -101,7 +57,7 @@ def page_blocks(e: Entry, method: str) -> tuple[str, list[Block], str | None]:
             import trafilatura
 
             xml = trafilatura.extract(html, url=e.url, output_format="xml")
-            return "", trafilatura_blocks(xml), None
+            return "", blocks_from_xml(xml), None
         from newsstemmer import ExtractOptions, extract
 
         article = extract(html, url=e.url, options=ExtractOptions(fallback=method))

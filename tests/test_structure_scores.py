@@ -180,3 +180,12 @@ def test_without_blocks_the_plain_body_is_read_as_paragraphs():
     blocks = conventions.article_blocks(Old())
     assert (tokens(data.prediction("", "", False, blocks, frozenset({"code"})))
             == tokens(data.prediction("", Old.body, False)))
+
+
+def test_trafilatura_xml_becomes_typed_blocks():
+    xml = (f'<doc><main><head rend="h3">Why</head><p>{P1}</p><list><item>one</item><item>two</item></list>'
+           f'<quote><p>{P3}</p></quote><code>x = 1</code><graphic src="a.jpg" title="Hall"/></main></doc>')
+    blocks = structure.blocks_from_xml(xml)
+    assert kinds(blocks) == ["heading", "paragraph", "list", "quote", "code", "figure"]
+    assert blocks[0].level == 3 and blocks[2].items == ["one", "two"] and blocks[5].caption == "Hall"
+    assert structure.blocks_from_xml(None) == []

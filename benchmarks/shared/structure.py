@@ -370,3 +370,39 @@ def mean_structure(scores: list[StructureScore]) -> dict[str, float | int | None
             "gold_headings": sum(s.gold_headings for s in scores), "list_recall": _mean(lr),
             "list_pages": len(lr), "gold_items": sum(s.gold_items for s in scores),
             "paragraph_precision": p, "paragraph_recall": r, "paragraph_f1": f1, "paragraph_pages": len(pr)}
+
+
+def _flat(el: etree._Element) -> str:
+    return _clean("".join(el.itertext()))
+
+
+def blocks_from_xml(xml: str | None) -> list[Block]:
+    """trafilatura's XML output (``<main>``: ``p``, ``head``, ``list``/``item``, ``quote``,
+    ``table``/``row``/``cell``, ``code``, ``graphic``) as typed blocks: the peer's structure."""
+    if not xml:
+        return []
+    root = etree.fromstring(xml.encode("utf-8"))
+    main = root.find("main")
+    out: list[Block] = []
+    for el in (main if main is not None else root):
+        tag = _tag(el)
+        text = _flat(el)
+        if tag == "head":
+            level = (el.get("rend") or "h2").lstrip("h")
+            out.append(Block("heading", text, level=int(level) if level.isdigit() else 2))
+        elif tag == "list":
+            items = [t for t in (_flat(i) for i in el.iter("item")) if t]
+            out.append(Block("list", "\n".join(items), items=items))
+        elif tag == "quote":
+            lines = [t for t in (_flat(p) for p in el.iter("p")) if t] or [text]
+            out.append(Block("quote", "\n".join(lines)))
+        elif tag == "table":
+            rows = [[_flat(c) for c in r.iter("cell")] for r in el.iter("row")]
+            out.append(Block("table", "\n".join(" ".join(r) for r in rows), rows=rows))
+        elif tag == "code":
+            out.append(Block("code", "".join(el.itertext()).strip("\n")))
+        elif tag == "graphic":
+            out.append(Block("figure", el.get("title") or "", src=el.get("src"), caption=el.get("title")))
+        elif text:
+            out.append(Block("paragraph", text))
+    return [b for b in out if tokens(b.text) or b.kind == "figure"]
