@@ -189,3 +189,14 @@ def test_trafilatura_xml_becomes_typed_blocks():
     assert kinds(blocks) == ["heading", "paragraph", "list", "quote", "code", "figure"]
     assert blocks[0].level == 3 and blocks[2].items == ["one", "two"] and blocks[5].caption == "Hall"
     assert structure.blocks_from_xml(None) == []
+
+
+def test_repeated_and_short_paragraphs_are_no_sign_of_gluing():
+    page = [Block("paragraph", f"{P1} More links"), Block("paragraph", "Links"), Block("paragraph", "link"),
+            Block("paragraph", "link"), Block("paragraph", "link")]
+    s = structure.score_structure(page, page)
+    assert s.paragraph_precision == 1.0 and s.paragraph_recall == 1.0
+    # the whole page in one line still finds nothing
+    one = [Block("paragraph", " ".join(b.text for b in page))]
+    s = structure.score_structure(one, page)
+    assert s.paragraph_recall == 0.0 and s.paragraph_precision == 0.0

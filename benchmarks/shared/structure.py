@@ -14,7 +14,9 @@ Scores of one page (:func:`score_structure`), each against the gold's blocks:
   ``list`` block with matching text;
 - *paragraph boundaries*: a gold paragraph is *found* when one output paragraph covers
   ≥ 90 % of its shingles and covers no more than one other gold paragraph (a paragraph
-  glued to one neighbour still counts; a body returned as one block does not); an output
+  glued to one neighbour still counts; a body returned as one block does not; a gold
+  paragraph whose words are all inside the found one, a repeat or a short line, is not
+  counted as another); an output
   paragraph is *right* the same way from the output side: one gold paragraph covers ≥ 90 %
   of its shingles and no more than one other output paragraph (a paragraph split in two
   still counts, in three does not).  P = right / output paragraphs, R = found / gold
@@ -295,15 +297,28 @@ def list_items(blocks: Iterable[Block]) -> list[str]:
 
 
 def matched_recall(gold: list[str], output: list[str]) -> float | None:
-    """The share of ``gold`` texts matched by an ``output`` text (each output text used once,
-    in order of the gold); None when the gold has none."""
+    """The share of ``gold`` texts matched by an ``output`` text (:func:`same_text`; each
+    output text used once, in order of the gold); None when the gold has none."""
     if not gold:
         return None
+    toks = {text: tokens(text) for text in {*gold, *output}}
+    grams: dict[tuple[str, int], Counter] = {}
+
+    def share(part: str, whole: str) -> float:  # covered(), each text's n-grams made once
+        n = min(4, len(toks[part]))
+        if n == 0:
+            return 0.0
+        for text in (part, whole):
+            if (text, n) not in grams:
+                grams[text, n] = _grams(toks[text], n)
+        mine = grams[part, n]
+        return sum((mine & grams[whole, n]).values()) / sum(mine.values())
+
     free = list(output)
     hits = 0
     for g in gold:
         for i, o in enumerate(free):
-            if same_text(g, o):
+            if share(g, o) >= SAME and share(o, g) >= SAME:
                 hits += 1
                 del free[i]
                 break
@@ -312,13 +327,39 @@ def matched_recall(gold: list[str], output: list[str]) -> float | None:
 
 def _found(targets: list[str], others: list[str]) -> int:
     """How many ``targets`` are found: one of ``others`` covers ≥ COVER of it and covers
-    (≥ COVER) no more than one other target."""
-    holds = [[covered(t, o) >= COVER for t in targets] for o in others]
-    found = 0
-    for i in range(len(targets)):
-        if any(row[i] and sum(row) - 1 <= 1 for row in holds):
-            found += 1
-    return found
+    (≥ COVER) no more than one other target.  (:func:`covered` for every pair, through an
+    index of the others' n-grams: a page of a thousand lines stays fast.)"""
+    other_tokens = [tokens(o) for o in others]
+    index: dict[int, dict[tuple[str, ...], list[tuple[int, int]]]] = {}
+    covers: list[list[int]] = [[] for _ in others]  # per other: the targets it covers
+    holders: list[list[int]] = [[] for _ in targets]  # per target: the others covering it
+    for i, t in enumerate(targets):
+        toks = tokens(t)
+        n = min(4, len(toks))
+        if n == 0:
+            continue
+        if n not in index:
+            index[n] = {}
+            for k, ot in enumerate(other_tokens):
+                for gram, count in _grams(ot, n).items():
+                    index[n].setdefault(gram, []).append((k, count))
+        mine = _grams(toks, n)
+        shared: Counter = Counter()
+        for gram, count in mine.items():
+            for k, theirs in index[n].get(gram, ()):
+                shared[k] += min(count, theirs)
+        need = COVER * sum(mine.values())
+        for k, common in shared.items():
+            if common >= need:
+                covers[k].append(i)
+                holders[i].append(k)
+
+    def glued(k: int, i: int) -> int:
+        """How many other targets ``others[k]`` covers, leaving out those inside target ``i``
+        (a repeated or a short paragraph that also appears in ``i`` is no sign of gluing)."""
+        return sum(1 for j in covers[k] if j != i and covered(targets[j], targets[i]) < COVER)
+
+    return sum(1 for i, ks in enumerate(holders) if any(len(covers[k]) <= 2 or glued(k, i) <= 1 for k in ks))
 
 
 def paragraph_prf(gold: list[str], output: list[str]) -> tuple[float | None, float | None]:
