@@ -200,3 +200,9 @@ def test_repeated_and_short_paragraphs_are_no_sign_of_gluing():
     one = [Block("paragraph", " ".join(b.text for b in page))]
     s = structure.score_structure(one, page)
     assert s.paragraph_recall == 0.0 and s.paragraph_precision == 0.0
+
+
+def test_a_line_break_inside_a_paragraph_does_not_end_it():
+    out = [Block("paragraph", f"{P1}\n{P2}")]  # one block: the page broke its line
+    assert structure.paragraphs(out) == [f"{P1} {P2}"]
+    assert structure.paragraphs([Block("quote", f"{P1}\n{P2}")]) == [P1, P2]

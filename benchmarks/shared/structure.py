@@ -22,8 +22,8 @@ Scores of one page (:func:`score_structure`), each against the gold's blocks:
   still counts, in three does not).  P = right / output paragraphs, R = found / gold
   paragraphs: gluing costs precision, splitting costs recall.
 
-Paragraphs are the lines of the paragraph-like blocks (:data:`PARAGRAPH_KINDS`: a quote's
-paragraphs are its lines); shingles are the project's (``newsstemmer.evaluation``: ``\\w+``
+Paragraphs are the paragraph-like blocks (:data:`PARAGRAPH_KINDS`; a quote's paragraphs
+are its lines, a paragraph's lines are the page's line breaks inside one paragraph); shingles are the project's (``newsstemmer.evaluation``: ``\\w+``
 tokens, 4-token windows), and a text of 1-3 tokens is looked for as its whole token run
 (n-grams of its own length) so that a short paragraph can be found inside a longer one.
 """
@@ -281,8 +281,15 @@ def same_text(a: str, b: str) -> bool:
 
 
 def paragraphs(blocks: Iterable[Block]) -> list[str]:
-    """The paragraphs of a list of blocks: the lines of its paragraph-like blocks."""
-    return [line for b in blocks if b.kind in PARAGRAPH_KINDS for line in b.text.split("\n") if tokens(line)]
+    """The paragraphs of a list of blocks: each ``paragraph`` and ``lead`` block (its lines,
+    the page's line breaks inside it, joined), each line of a ``quote`` (its paragraphs)."""
+    out = []
+    for b in blocks:
+        if b.kind == "quote":
+            out += [line for line in b.text.split("\n") if tokens(line)]
+        elif b.kind in PARAGRAPH_KINDS and tokens(b.text):
+            out.append(" ".join(b.text.split("\n")))
+    return out
 
 
 def headings(blocks: Iterable[Block]) -> list[str]:
