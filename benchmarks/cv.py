@@ -53,8 +53,15 @@ shipped CRF's dev figure is in-sample: those sites trained it).
     python benchmarks/cv.py [--folds 5] [--seed 0] [--methods layout,layout-choice,layout-rules,pagerank,region,crf]
                             [--datasets big9,cleanportal,dragnet,readability,chaos,dragnet-single]
                             [--cross] [--merge-hosts] [--per-fold] [--cache DIR] [--region-data FILE]
-                            [--sections-data FILE] [--choice-data FILE] [--dev]
+                            [--sections-data FILE] [--choice-data FILE] [--dev] [--convention news|own|both]
                             [--json FILE] [--pages FILE] [--data DIR]
+
+``--convention own`` scores every set in its own convention (``shared.conventions``: the
+article's typed blocks cut to the kinds the set's gold keeps, e.g. readability's captions and
+code, cttf's byline and dateline, fundus-recent's standfirst), ``both`` adds those rows
+("METHOD (own convention)") under the plain ones; the default, ``news``, prints the plain
+default-body figures alone.  The fold models of the trained methods (layout, layout-choice,
+region, crf) give text, not blocks: their own-convention rows carry the dev figure alone.
 
 ``--dev`` (region and pagerank): the dev figures alone, nothing trained per fold.  Every
 table has a near-empty column: pages scoring F1 < 0.2 whose gold has > 50 words
@@ -79,6 +86,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from benchmarks.shared.conventions import CONVENTION_CHOICES, article_blocks, keep_of
 from benchmarks.shared.scoring import by_language
 from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
                                grouped_folds, load_manifest, page_id, prediction, print_tables, set_entries, site_groups)
@@ -88,10 +96,19 @@ METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf
 # --- per-page predictions, one (prediction, gold) pair per page --------------------------------
 
 
-def layout_pairs(pages: list[Entry], options=None, extract=None) -> dict[tuple, tuple[str, str]]:
+def own_pair(e: Entry, title: str, article: object, gold: str) -> tuple[str, str]:
+    """The page's (prediction, gold) in its set's own convention: the article's typed blocks
+    (``article_blocks``: ``Article.blocks``, else its body's lines as paragraphs) with the
+    optional kinds the set's gold keeps, the title first where the gold has the headline."""
+    return prediction(title, "", e.gold_has_title, article_blocks(article), keep_of(e, "own")), gold
+
+
+
+def layout_pairs(pages: list[Entry], options=None, extract=None, own: dict | None = None) -> dict[tuple, tuple[str, str]]:
     """quality.py's transductive run: learn each site from all its pages (with
     ``options``: LearnOptions), extract them (with ``extract``: ExtractOptions; default
-    the layouts alone, PageRank for unmatched pages, no per-page choice)."""
+    the layouts alone, PageRank for unmatched pages, no per-page choice).  ``own``: filled
+    with the pairs in each set's own convention."""
     from benchmarks import quality
     from benchmarks.quality import run_site
 
@@ -104,8 +121,11 @@ def layout_pairs(pages: list[Entry], options=None, extract=None) -> dict[tuple, 
     out = {}
     for k, ((ds, site), es) in enumerate(sorted(sites.items()), 1):
         print(f"[layout {k}/{len(sites)}] {ds}/{site} ({len(es)} pages)", file=sys.stderr, flush=True)
-        for e, pair in zip(es, run_site(es, options)["pairs"]):
+        run = run_site(es, options)
+        for e, pair, own_one in zip(es, run["pairs"], run["own_pairs"]):
             out[page_id(e)] = pair
+            if own is not None:
+                own[page_id(e)] = own_one
     return out
 
 
@@ -122,28 +142,39 @@ def choice_fold_pairs(entries: list[Entry], folds: list[list[Entry]], args) -> l
                        pargs.threshold, True) for k in range(len(folds))]
 
 
-def pagerank_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
-    """single_page.py's run at the default PageRankOptions."""
+def pagerank_pairs(pages: list[Entry], own: dict | None = None) -> dict[tuple, tuple[str, str]]:
+    """single_page.py's run at the default PageRankOptions (``own``: filled with the pairs in
+    each set's own convention; PageRank gives no blocks, so its body's lines are paragraphs)."""
     from benchmarks.single_page import run
 
     from newsstemmer.single.pagerank import PageRankOptions
 
-    return {page_id(e): pair for e, pair in zip(pages, run(pages, PageRankOptions())["pairs"])}
+    result = run(pages, PageRankOptions())
+    if own is not None:
+        for e, (title, body), (_, gold) in zip(pages, result["extracted"], result["pairs"]):
+            own[page_id(e)] = own_pair(e, title, body, gold)
+    return {page_id(e): pair for e, pair in zip(pages, result["pairs"])}
 
 
-def region_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
-    """The shipped region extractor on each page alone (an unreadable page predicts nothing)."""
-    from newsstemmer.single.region.extractor import RegionExtractor
+def region_pairs(pages: list[Entry], own: dict | None = None) -> dict[tuple, tuple[str, str]]:
+    """The shipped region extractor on each page alone, as ``extract_single`` runs it (an
+    unreadable page predicts nothing); ``own``: filled with the pairs in each set's own
+    convention (the article's blocks)."""
+    from newsstemmer import Page
+    from newsstemmer.single import extract_single
 
-    ex = RegionExtractor()
     out = {}
     for e in pages:
-        title = body = ""
+        title, article = "", None
         try:
-            title, body = ex.extract(e.html(), e.url)
+            article = extract_single(Page(e.html(), url=e.url), "region")
+            title = article.title
         except Exception as exc:  # scored as empty, and shown
             print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
-        out[page_id(e)] = (prediction(title, body, e.gold_has_title), e.gold())
+        gold = e.gold()
+        out[page_id(e)] = (prediction(title, article.body if article else "", e.gold_has_title), gold)
+        if own is not None:
+            own[page_id(e)] = own_pair(e, title, article if article else "", gold)
     return out
 
 
@@ -155,9 +186,10 @@ def region_fold_pairs(root: Path, entries: list[Entry], folds: list[list[Entry]]
     return fold_pairs(region_rows(entries, data_file), entries, folds, pages, merge_hosts=merge_hosts)
 
 
-def trafilatura_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
+def trafilatura_pairs(pages: list[Entry], own: dict | None = None) -> dict[tuple, tuple[str, str]]:
     """trafilatura at its defaults on each page alone (a peer, for the benchmark only: the
-    package never depends on it), title added where the gold has it."""
+    package never depends on it), title added where the gold has it (``own``: filled with
+    the same text read as paragraphs: its text output has no kinds to keep)."""
     import trafilatura
 
     out = {}
@@ -172,6 +204,8 @@ def trafilatura_pairs(pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
         except Exception as exc:  # scored as empty, and shown
             print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
         out[page_id(e)] = (prediction(title, body, e.gold_has_title), e.gold())
+        if own is not None:
+            own[page_id(e)] = own_pair(e, title, body, out[page_id(e)][1])
     return out
 
 
@@ -196,8 +230,9 @@ def page_scores(method: str, sets: dict[str, list[Entry]], dev: dict, per_fold: 
     return out
 
 
-def crf_pairs(extractor, pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
-    """crf_eval.py's run: each page alone; an undecodable or failing page predicts nothing."""
+def crf_pairs(extractor, pages: list[Entry], own: dict | None = None) -> dict[tuple, tuple[str, str]]:
+    """crf_eval.py's run: each page alone; an undecodable or failing page predicts nothing
+    (``own``: filled with the pairs in each set's own convention; the CRF gives no blocks)."""
     out = {}
     for e in pages:
         title = body = ""
@@ -206,6 +241,8 @@ def crf_pairs(extractor, pages: list[Entry]) -> dict[tuple, tuple[str, str]]:
         except Exception as exc:  # scored as empty, and shown
             print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
         out[page_id(e)] = (prediction(title, body, e.gold_has_title), e.gold())
+        if own is not None:
+            own[page_id(e)] = own_pair(e, title, body, out[page_id(e)][1])
     return out
 
 
@@ -259,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="layout-choice: the per-page records train_pagechoice.py wrote (written if missing)")
     ap.add_argument("--dev", action="store_true",
                     help="dev figures only (the shipped models on every page; nothing trained per fold)")
+    ap.add_argument("--convention", choices=CONVENTION_CHOICES, default="news",
+                    help="news (default): the plain body; own: each set in its own convention "
+                         "(shared.conventions); both: the two side by side")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     ap.add_argument("--pages", metavar="FILE",
                     help="region, pagerank, trafilatura: write every page's dev and CV F1 (JSON lines)")
@@ -307,29 +347,30 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pages = union(sets)
         t0 = time.perf_counter()
+        own: dict | None = {} if args.convention != "news" else None
         if method == "layout":
             from training.train_sections import fold_pairs as section_fold_pairs, load_data
 
             untrained = {page_id(e) for n in UNTRAINED_LAYOUT_SETS if n in sets for e in sets[n]}
             trained = [e for e in pages if page_id(e) not in untrained]
-            results[method] = figures(layout_pairs(pages), sets, folds,
+            results[method] = figures(layout_pairs(pages, own=own), sets, folds,
                                       section_fold_pairs(load_data(entries, args.sections_data), entries, folds, trained),
                                       UNTRAINED_LAYOUT_SETS)
         elif method == "layout-choice":
             from newsstemmer import ExtractOptions
 
-            dev = layout_pairs(pages, extract=ExtractOptions(fallback="region"))
+            dev = layout_pairs(pages, extract=ExtractOptions(fallback="region"), own=own)
             results[method] = figures(dev, sets, folds, choice_fold_pairs(entries, folds, args), UNTRAINED_LAYOUT_SETS)
         elif method == "layout-rules":
             from newsstemmer import LearnOptions
 
-            results[method] = figures(layout_pairs(pages, LearnOptions(section_model=False)), sets, folds)
+            results[method] = figures(layout_pairs(pages, LearnOptions(section_model=False), own=own), sets, folds)
         elif method == "pagerank":
-            dev = pagerank_pairs(pages)
+            dev = pagerank_pairs(pages, own)
             results[method] = figures(dev, sets, folds, dev_only=frozenset(sets) if args.dev else frozenset())
             page_rows += page_scores(method, sets, dev, None)
         elif method == "region":
-            dev = region_pairs(pages)
+            dev = region_pairs(pages, own)
             per_fold = None if args.dev else region_fold_pairs(root, entries, folds, pages, args.region_data,
                                                                args.merge_hosts)
             results[method] = figures(dev, sets, folds, per_fold, dev_only=frozenset(sets) if args.dev else frozenset())
@@ -339,16 +380,25 @@ def main(argv: list[str] | None = None) -> int:
                     r["cv_languages"] = by_language(held, sets[name])
             page_rows += page_scores(method, sets, dev, per_fold)
         elif method == "trafilatura":
-            dev = trafilatura_pairs(pages)
+            dev = trafilatura_pairs(pages, own)
             results[method] = figures(dev, sets, folds)
             page_rows += page_scores(method, sets, dev, None)
         else:
             from newsstemmer.single.crf import CRFExtractor
 
-            dev = crf_pairs(CRFExtractor(), pages)
+            dev = crf_pairs(CRFExtractor(), pages, own)
             per_fold, info = crf_fold_pairs(root, entries, folds, pages, args.merge_hosts, cache)
             results[method] = figures(dev, sets, folds, per_fold)
             extra["crf"] = info
+        if own is not None:
+            # Own convention: the fold models of the trained methods give text, not blocks,
+            # so their own-convention rows have the dev figure alone; the untrained methods'
+            # CV figure is their figure on each held-out fold.
+            dev_alone = method in ("layout", "layout-choice", "region", "crf") or (args.dev and method == "pagerank")
+            results[f"{method} (own convention)"] = figures(own, sets, folds,
+                                                            dev_only=frozenset(sets) if dev_alone else frozenset())
+            if args.convention == "own":
+                del results[method]
         timing[method] = round(time.perf_counter() - t0, 1)
         print(f"{method}: {timing[method]}s", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - t_start

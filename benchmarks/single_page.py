@@ -100,14 +100,15 @@ def parse_overrides(items: list[str]) -> PageRankOptions:
 
 
 def run(entries: list[Entry], options: PageRankOptions) -> dict:
-    """Extract every page; return pairs, per-page records and the extraction time."""
+    """Extract every page; return pairs, per-page records, (title, body) per page and the
+    extraction time."""
     docs = []
     for e in entries:
         try:
             docs.append(e.html())
         except Exception:  # undecodable page: scored as an empty prediction
             docs.append(None)
-    pairs, records = [], []
+    pairs, records, extracted = [], [], []
     elapsed = 0.0
     for e, doc in zip(entries, docs):
         title = body = ""
@@ -128,8 +129,9 @@ def run(entries: list[Entry], options: PageRankOptions) -> dict:
         ps = score_page(pred, gold)
         rec.update(precision=ps.precision, recall=ps.recall)
         pairs.append((pred, gold))
+        extracted.append((title, body))
         records.append(rec)
-    return {"pairs": pairs, "records": records, "seconds": elapsed}
+    return {"pairs": pairs, "records": records, "extracted": extracted, "seconds": elapsed}
 
 
 def ablation(entries: list[Entry], names: list[str], base: PageRankOptions) -> int:

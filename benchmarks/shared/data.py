@@ -15,6 +15,7 @@ if str(REPO_ROOT) not in sys.path:
     # Benchmark the checkout the script lives in, whatever is installed.
     sys.path.insert(0, str(REPO_ROOT))
 
+from newsstemmer.blocks import Block, blocks_text, in_convention  # noqa: E402
 from newsstemmer.dom.decoding import decode_html  # noqa: E402
 
 ENV_VAR = "NEWSSTEMMER_DATASETS"
@@ -34,6 +35,9 @@ class Entry:
     gold_has_title: bool
     page_type: str | None = None  # "article" or another kind (wcxb-dev), None where not given
     html_lang: str | None = None  # the page's declared language (fundus-recent), None where not given
+    gold_html_path: Path | None = None  # the gold as HTML (readability): its structure
+    gold_blocks_path: Path | None = None  # the gold as typed blocks, JSON (fundus-recent)
+    meta: dict | None = None  # gold metadata where the set has it (title, authors, byline...)
 
     def raw(self) -> bytes:
         """The page's bytes as captured (``.html.gz`` pages decompressed)."""
@@ -87,6 +91,9 @@ def load_manifest(root: Path) -> list[Entry]:
                     gold_has_title=bool(r.get("gold_has_title")),
                     page_type=r.get("page_type"),
                     html_lang=r.get("html_lang"),
+                    gold_html_path=root / r["gold_html"] if r.get("gold_html") else None,
+                    gold_blocks_path=root / r["gold_blocks"] if r.get("gold_blocks") else None,
+                    meta=r.get("meta"),
                 )
             )
     return entries
@@ -101,8 +108,17 @@ def by_site(entries: list[Entry], dataset: str) -> dict[str, list[Entry]]:
     return dict(sorted(groups.items()))
 
 
-def prediction(title: str, body: str, with_title: bool) -> str:
-    """What is scored against the gold: title + "\n" + body where the gold has the headline."""
+def prediction(title: str, body: str, with_title: bool, blocks: list[Block] | None = None,
+               keep: frozenset[str] = frozenset()) -> str:
+    """What is scored against the gold: title + "\n" + body where the gold has the headline.
+
+    With ``blocks`` (the article's typed blocks, ``conventions.article_blocks``) the body is
+    their text in the convention that adds the optional kinds ``keep`` to the default body
+    (``newsstemmer.blocks.in_convention``; ``conventions.keep_of`` gives a set's); without,
+    ``body`` as given.
+    """
+    if blocks is not None:
+        body = blocks_text(in_convention(blocks, keep))
     if with_title and title:
         return f"{title}\n{body}" if body else title
     return body
