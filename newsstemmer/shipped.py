@@ -27,6 +27,7 @@ SHIPPED: dict[str, str] = {
     "sections": "sections.json",  # the section decision after layout learning (combine/sections)
     "pagechoice": "pagechoice.json",  # the per-page layout-or-region choice (combine/pagechoice)
     "pagetype": "pagetype.json",  # article or not, for every page (pagetype)
+    "pagekind": "pagekind.json",  # the kind of a non-article page (pagetype.kinds)
     "crf": "crf-default.zip",  # the CRF (single/crf; a crfsuite zip, not a tree model)
 }
 

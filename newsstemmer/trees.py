@@ -77,11 +77,21 @@ class TreeModel:
     # -- use ----------------------------------------------------------------------
     def raw(self, X: np.ndarray) -> np.ndarray:
         """The summed tree outputs (log-odds) of every row of ``X``."""
+        return self._leaf_values(X).sum(axis=1)
+
+    def raw_by_class(self, X: np.ndarray, classes: int) -> np.ndarray:
+        """The tree outputs of every row of ``X`` summed per class, shape (rows, ``classes``):
+        a multiclass booster's trees, ``classes`` a round, tree ``t`` being class ``t % classes``'s."""
+        values = self._leaf_values(X)
+        return values.reshape(values.shape[0], len(self.roots) // classes, classes).sum(axis=1)
+
+    def _leaf_values(self, X: np.ndarray) -> np.ndarray:
+        """The value of the leaf each tree gives every row of ``X``, shape (rows, trees)."""
         n = X.shape[0]
         if n == 0:
-            return np.zeros(0)
+            return np.zeros((0, len(self.roots)))
         if n == 1:
-            return self._raw_one(X)
+            return self._leaves_one(X)
         if not np.isnan(X).any():  # (the common case: no missing value to route)
             flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
             offsets = (np.arange(n) * X.shape[1])[:, None]
@@ -90,7 +100,7 @@ class TreeModel:
             for _ in range(self.depth):
                 went_left = flat[offsets + feature[nodes]] <= threshold[nodes]
                 nodes = children[2 * nodes + went_left]
-            return self.value[nodes].sum(axis=1)
+            return self.value[nodes]
         nodes = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
         rows = np.arange(n)[:, None]
         for _ in range(self.depth):
@@ -98,12 +108,11 @@ class TreeModel:
             nan = np.isnan(x)
             go_left = np.where(nan, self.missing_left[nodes], x <= self.threshold[nodes])
             nodes = np.where(go_left, self.left[nodes], self.right[nodes])
-        return self.value[nodes].sum(axis=1)
+        return self.value[nodes]
 
-    def _raw_one(self, X: np.ndarray) -> np.ndarray:
-        """:meth:`raw` of one row (a page typed, a page's choice), the same leaves summed
-        alike.  The row's next node is first worked out for every node at once, so that a
-        step down all the trees is one gather: ~3× faster for one row than deciding at
+    def _leaves_one(self, X: np.ndarray) -> np.ndarray:
+        """:meth:`_leaf_values` of one row (a page typed, a page's choice).  The row's next
+        node is first worked out for every node at once, so that a step down all the trees is one gather: ~3× faster for one row than deciding at
         each step on the trees' current nodes (numpy's cost per call, not per node, is
         what counts here)."""
         roots, feature, left, right = self._one_row
@@ -115,7 +124,7 @@ class TreeModel:
         nodes = roots
         for _ in range(self.depth):
             nodes = after.take(nodes)
-        return self.value[nodes[None, :]].sum(axis=1)
+        return self.value[nodes[None, :]]
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The probability (logistic link) of every row of ``X``."""

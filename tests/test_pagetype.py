@@ -53,6 +53,16 @@ def test_features_are_the_models_columns_and_read_the_page():
     assert y["og_article"] == 1 and y["meta_published"] == 1 and y["url_date"] == 1
     assert y["long_paras"] == 7 and y["run_share"] > 0.8 and y["title_h1"] > 0.8
     assert y["link_share"] < x["link_share"]
+    # The article's date line is under its headline; the listing has no date by its <h1>.
+    assert y["date_near_h1"] == 1 and x["date_near_h1"] == 0 and 0 < y["h1_at"] < 0.2
+    assert y["tel_links"] == x["tel_links"] == 0
+    shop = Page(_frame("Call us", "<h1>Call us</h1><p><a href='tel:+15550100'>555 0100</a> "
+                       "<a href='mailto:desk@valley.example'>desk</a> <a href='tel:+15550100'>again</a></p>"))
+    z = page_type_features(shop.tree, None, page_facts(shop.tree))
+    assert z["tel_links"] == 1 and z["mail_links"] == 1  # (distinct addresses)
+    bare = Page("<html><body><p>No headline at all.</p></body></html>")
+    w = page_type_features(bare.tree, None, page_facts(bare.tree))
+    assert w["date_near_h1"] == w["h1_at"] == w["after_h1_log"] == -1
 
 
 def test_url_features_say_nothing_without_a_url_and_read_archived_urls():
@@ -141,6 +151,24 @@ def test_the_shipped_model_types_articles_listings_and_service_pages():
     assert home.kind == "listing" and not home.is_article
     about = page_type(Page(ABOUT, url="https://valley.example/about/"))
     assert about.kind in ("service", "error") and not about.is_article
+
+
+def test_the_kind_of_a_non_article_is_the_kind_models_but_for_error_and_media_pages():
+    from newsstemmer.pagetype.kinds import LEARNED_KINDS, non_article_kind, rule_kind, shared_kind_model
+
+    model = shared_kind_model()
+    assert model.kind == "pagekind" and model.info["classes"] == list(LEARNED_KINDS)
+    page = Page(LISTING, url="https://valley.example/business/")
+    facts = page_facts(page.tree)
+    x = page_type_features(page.tree, page.url, facts)
+    assert non_article_kind(x, page.url, facts) == "listing"
+    # Two rules come first: a near-empty page is an error page, a gallery a media page ...
+    assert non_article_kind({**x, "text_log": 4.0}, page.url, facts) == "error" == rule_kind(
+        {**x, "text_log": 4.0}, page.url, facts)
+    assert non_article_kind({**x, "og_video": 1.0}, page.url, facts) == "media"
+    # ... but a listing's address that names media (a gallery index's page 2) stays with the model.
+    listed = {**x, "url_media": 1.0, "url_listing": 1.0}
+    assert non_article_kind(listed, "https://valley.example/photos/page/2/", facts) in LEARNED_KINDS
 
 
 def test_what_a_page_declares_of_itself_decides_before_the_model():

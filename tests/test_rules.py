@@ -483,6 +483,40 @@ def test_cli_learns_stores_and_prints_rules(tmp_path, capsys):
     assert format_rules(stored, rules_of(stored)).startswith("# example.com:")
 
 
+def section_page(i: int) -> str:
+    """An index page of the same site: the same header and footer, a list of teaser cards
+    (a headline link, a summary, a "read more" link) in ``div.card-list``."""
+    rng = random.Random(100 + i)
+    cards = "".join(f'<div class="card"><h2><a href="/story/{i}-{k}">{sentence(rng, 9)}</a></h2>'
+                    f'<p>{sentence(rng, 18)}</p><a class="more" href="/story/{i}-{k}">Read more</a></div>'
+                    for k in range(12))
+    return f"""<!DOCTYPE html>
+<html><head><title>World news - Daily Example</title></head>
+<body class="section-page">
+<div id="header"><ul class="nav"><li><a href="/">Home page</a></li><li><a href="/world">World news</a></li></ul></div>
+<div id="main"><h1 class="section-title">World news, page {i + 1}</h1><div class="card-list">{cards}</div></div>
+<div id="footer"><p>Copyright 2024 Daily Example Media Group. All rights reserved.</p></div>
+</body></html>"""
+
+
+def test_cli_learns_rules_from_the_article_pages_of_a_site_folder(tmp_path, capsys):
+    # A site's folder holds its index pages too: their teaser cards must not become body
+    # rules.  The pages typed non-article are left out (and said so); --all-pages keeps them.
+    folder = write_site(tmp_path, 4)
+    for i in range(3):
+        (folder / f"index{i}.html").write_text(section_page(i), encoding="utf-8")
+    target = tmp_path / "example.json"
+    code, out, err = run_cli(["rules", str(target), "--learn", str(folder), "--site", "example.com"], capsys)
+    assert code == 0, err
+    assert "left out 3 pages not typed as articles (3 listing)" in err
+    rules = rules_of(SitePatterns.load(target))
+    assert rules.pages == 4 and "card" not in out and "#story > p" in out
+    every = tmp_path / "every.json"
+    code, out, err = run_cli(["rules", str(every), "--learn", str(folder), "--all-pages"], capsys)
+    assert code == 0 and "left out" not in err
+    assert rules_of(SitePatterns.load(every)).pages == 7 and "div.card-list" in out  # (what the issue saw)
+
+
 def test_cli_uses_the_file_layout_patterns(tmp_path, capsys):
     folder = write_site(tmp_path)
     target = tmp_path / "example.json"
@@ -510,6 +544,8 @@ def test_cli_errors(tmp_path, capsys):
     code, _, err = run_cli(["rules", str(tmp_path / "missing.json")], capsys)
     assert code == 2 and "cannot read" in err
     code, _, err = run_cli(["rules", str(target), "--no-patterns"], capsys)
+    assert code == 2 and "--learn" in err
+    code, _, err = run_cli(["rules", str(target), "--all-pages"], capsys)
     assert code == 2 and "--learn" in err
     one = tmp_path / "one"
     one.mkdir()

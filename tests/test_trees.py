@@ -76,6 +76,21 @@ def test_tree_model_matches_the_trees_walked_by_hand():
     assert model.raw(np.zeros((0, 2), dtype=np.float32)).shape == (0,)
 
 
+def test_a_multiclass_model_sums_each_class_trees():
+    """A multiclass booster's trees come a round at a time, one per class: with two
+    classes, DUMP's tree 0 is class 0's and tree 1 class 1's (the kind model's layout)."""
+    model = from_lightgbm(DUMP, ["a", "b"])
+    rows = [(0.0, 0.0), (2.0, 3.0), (float("nan"), -1.0), (5.0, -1.0)]
+    X = np.array(rows, dtype=np.float64)
+    by_class = model.raw_by_class(X, 2)
+    assert by_class.shape == (4, 2)
+    assert by_class.sum(axis=1).tolist() == pytest.approx(model.raw(X).tolist())
+    assert by_class[:, 1].tolist() == pytest.approx([0.25 if b <= -0.5 else -0.25 for _, b in rows])
+    for i in range(len(rows)):  # one row alone: the same as in the batch
+        assert model.raw_by_class(X[i:i + 1], 2)[0].tolist() == pytest.approx(by_class[i].tolist())
+    assert model.raw_by_class(np.zeros((0, 2)), 2).shape == (0, 2)
+
+
 def test_one_row_is_scored_as_in_a_batch():
     """A single row takes its own path (every node's next node first): it must give the
     batch's outputs exactly, missing values included, on the shipped page-type model too."""

@@ -56,7 +56,8 @@ class Step:
         if self.name == "sections":
             return [py + [str(HERE / "train_sections.py"), "--no-cv", "-o", str(out / "sections.json")] + data]
         if self.name == "pagetype":
-            return [py + [str(HERE / "train_pagetype.py"), "--no-cv", "-o", str(out / "pagetype.json")] + data]
+            return [py + [str(HERE / "train_pagetype.py"), "--no-cv", "-o", str(out / "pagetype.json"),
+                          "--kind-output", str(out / "pagekind.json")] + data]
         if self.name == "pagechoice":
             return [py + [str(HERE / "train_pagechoice.py"), "--no-cv", "-o", str(out / "pagechoice.json")] + data]
         return [py + [str(HERE / "train_crf.py"), "-o", str(out / "crf-default.zip")] + data]
@@ -68,7 +69,7 @@ CHAIN = (
     Step("sections", ("sections.json",), 50),
     Step("pagechoice", ("pagechoice.json",), 120),
     Step("crf", ("crf-default.zip",), 25),
-    Step("pagetype", ("pagetype.json",), 240),
+    Step("pagetype", ("pagetype.json", "pagekind.json"), 240),
 )
 
 

@@ -10,7 +10,9 @@
 CSS-selector rules from them (:mod:`newsstemmer.rules`: the blocks the learned
 single-page extractor keeps on each page generalised into selectors, unless
 ``--evidence none``; with the file's layout patterns as evidence unless
-``--no-patterns``), stores them in the pattern file
+``--no-patterns``), from the pages typed as articles only (:mod:`newsstemmer.pagetype`:
+a site's folder also holds index, tag and service pages, whose teaser lists would
+become body rules; ``--all-pages`` learns from every page), stores them in the pattern file
 (``extras["rules"]``, written atomically) and prints them.  If the file does not
 exist yet, a pattern file holding only the rules is created.
 
@@ -66,6 +68,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--evidence", choices=("region", "pagerank", "crf", "none"), default="region",
         help="with --learn: the single-page extractor whose choice of each page's article the rules "
         "generalise (default: region, the learned one); none: the unique-block test alone (the paper's)",
+    )
+    p.add_argument(
+        "--all-pages", action="store_true",
+        help="with --learn: learn from every page, not only from the pages typed as articles",
     )
     p.add_argument("--site", metavar="NAME", help="with --learn, for a new file: the site's name")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
@@ -130,7 +136,7 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     else:
         for flag, given in (
             ("--linkinfo", args.linkinfo), ("--no-patterns", args.no_patterns), ("--site", args.site),
-            ("--evidence", args.evidence != "region"),
+            ("--evidence", args.evidence != "region"), ("--all-pages", args.all_pages),
         ):
             if given:
                 raise CLIError(f"{flag} needs --learn PAGE...")
@@ -162,6 +168,8 @@ def _learn_into(args: argparse.Namespace, rep: Reporter) -> SitePatterns:
             pages.append(page_from_file(pf, text, linkinfo))
         rep.progress("reading", n, len(files))
     rep.finish()
+    if not args.all_pages:
+        pages = _article_pages(pages, rep)
     patterns = None if (args.no_patterns or site is None or not site.patterns) else site
     try:
         evidence = None if args.evidence == "none" else args.evidence
@@ -188,6 +196,30 @@ def _learn_into(args: argparse.Namespace, rep: Reporter) -> SitePatterns:
     )
     rep.info(f"wrote {target}")
     return site
+
+
+def _article_pages(pages: list[Page], rep: Reporter) -> list[Page]:
+    """The ``pages`` typed as articles (:func:`newsstemmer.pagetype.page_type`); the
+    others are named in a message with their kind."""
+    from ..dom.parse import HTMLParseError
+    from ..pagetype import page_type
+
+    kept: list[Page] = []
+    left: dict[str, int] = {}
+    for page in pages:
+        try:
+            kind = page_type(page).kind
+        except HTMLParseError:
+            kind = "unreadable"
+        if kind == "article":
+            kept.append(page)
+        else:
+            left[kind] = left.get(kind, 0) + 1
+    if left:
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(left.items(), key=lambda kv: -kv[1]))
+        rep.info(f"left out {sum(left.values())} page{plural(sum(left.values()))} not typed as articles ({kinds}); "
+                    "--all-pages learns from every page")
+    return kept
 
 
 def _majority_site(pages: list[Page], path: str) -> str:

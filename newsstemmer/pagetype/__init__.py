@@ -6,9 +6,9 @@ A learned model (``models/pagetype.json``, trained by ``training/train_pagetype.
 says how likely the page is an article from its URL, declared types and the shape of
 its text and links, before and whatever a method extracts from it (:mod:`.features`);
 where a site's learned layout has a say, its article flag moves the threshold
-(:func:`decide`).  The kind of a non-article comes from the same evidence, by plain
-rules (:func:`.kinds.non_article_kind`).  Three things the page says of itself decide
-before the model: a declared live blog (``LiveBlogPosting``) is kind ``live``, not an
+(:func:`decide`).  The kind of a non-article comes from the same evidence, by a second
+learned model (``models/pagekind.json``) and two rules (:func:`.kinds.non_article_kind`).
+Three things the page says of itself decide before the model: a declared live blog (``LiveBlogPosting``) is kind ``live``, not an
 article (the feed holds articles, and a live blog's rolling updates would be sent again
 on every crawl); a service address (``/about/``, ``/terms/``) and a declared video,
 gallery or podcast without a paragraph of article length are ``service`` and ``media``
@@ -120,10 +120,11 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
     import numpy as np
 
     facts, x = _evidence(page, facts)
-    score = float(shared_model().predict(np.array([[x[n] for n in FEATURES]], dtype=float))[0])
+    row = np.array([[x[n] for n in FEATURES]], dtype=float)
+    score = float(shared_model().predict(row)[0])
     declared = declared_kind(page, facts)
     if declared is not None:
         return PageType(declared, score)
     if decide(score, layout_article):
         return PageType(ARTICLE, score)
-    return PageType(non_article_kind(x, page.url, facts), score)
+    return PageType(non_article_kind(x, page.url, facts, row), score)

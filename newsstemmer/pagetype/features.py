@@ -230,7 +230,7 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
     f: dict[str, float] = {}
     _url_features(url, f)
     _facts_features(facts, f)
-    _body_features(tree.find("body") if tree is not None else None, f)
+    _body_features(tree.find("body") if tree is not None else None, f, facts.h1[0] if facts.h1 else "")
     return f
 
 
@@ -256,8 +256,9 @@ def _short_link(words: str) -> int:
     return found
 
 
-def _body_features(root: Any, f: dict[str, float]) -> None:
-    """The text, link and tag features of the ``<body>`` ``root`` (None: a page without one).
+def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
+    """The text, link and tag features of the ``<body>`` ``root`` (None: a page without one);
+    ``h1`` is the text of the page's first ``<h1>`` (:func:`_headline_features`).
 
     One walk in document order (lxml's ``iterwalk``: no recursion), skipping what a
     reader does not see (:data:`_SKIP`); text is counted as stripped text nodes (an
@@ -388,7 +389,8 @@ def _body_features(root: Any, f: dict[str, float]) -> None:
                 own[holder] = own.get(holder, 0) + n  # (the element itself: an id() of an lxml proxy may be reused)
             if in_boiler:
                 boiler += n
-    prices, dates, carts = _text_counts("\n".join(pieces))
+    joined = "\n".join(pieces)
+    prices, dates, carts = _text_counts(joined)
     f["text_log"] = _log(text)
     f["link_share"] = links / text if text else 1.0
     f["boiler_share"] = boiler / text if text else 0.0
@@ -426,6 +428,26 @@ def _body_features(root: Any, f: dict[str, float]) -> None:
     f["blocks_top5_share"] = sum(blocks[:5]) / text if text else 0.0
     for name in _ROLE_NAMES:
         f[f"role_{name}"] = min(roles[name], 100)
+    _headline_features(joined, h1, f)
+    f["tel_links"] = min(sum(1 for h in hrefs if h.startswith("tel:")), 50)  # (a business's service pages)
+    f["mail_links"] = min(sum(1 for h in hrefs if h.startswith("mailto:")), 50)
+
+
+def _headline_features(text: str, h1: str, f: dict[str, float]) -> None:
+    """Where the page's first ``<h1>`` stands in its ``text`` (the stripped text nodes,
+    joined) and whether a date is written near it: an article's date line sits by its
+    headline, where a service, product or documentation page has none.  -1 for each where
+    the headline's first 40 characters are not found in the text (no ``<h1>``, or one
+    split over text nodes).  (Its first occurrence: looking for it as a text node of its
+    own first, a short headline's menu link passed over, did not help under CV.)"""
+    head = h1.strip()[:40]
+    at = text.find(head) if head else -1
+    if at < 0:
+        f["date_near_h1"] = f["h1_at"] = f["after_h1_log"] = -1.0
+        return
+    f["date_near_h1"] = float(_DATE_TEXT.search(text, max(at - 150, 0), at + 300) is not None)
+    f["h1_at"] = at / len(text)  # how much of the page comes before the headline ...
+    f["after_h1_log"] = _log(len(text) - at)  # ... and how much after it
 
 
 def _text_counts(text: str) -> tuple[int, int, int]:
