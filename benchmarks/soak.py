@@ -49,6 +49,8 @@ from urllib.parse import urlsplit
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from newsstemmer.crawl.storage.redis_keys import Keys  # noqa: E402
+from newsstemmer.crawl.storage.redis_retention import redis_census  # noqa: E402
 from newsstemmer.crawl.storage.retention import census  # noqa: E402
 from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT, crawl_stats, free_port, redis_server  # noqa: E402
 from newsstemmer.demo import DemoServer  # noqa: E402
@@ -181,6 +183,13 @@ def redis_memory(url: str) -> tuple[int, int]:
     return int(r.info("memory")["used_memory"]), int(r.dbsize())
 
 
+def redis_families(url: str) -> dict[str, list[int]]:
+    """The crawl's key census (``scrapy state --redis``): family -> [keys, bytes]."""
+    import redis
+
+    return {f.name: [f.keys, f.bytes] for f in redis_census(redis.Redis.from_url(url), Keys("newsstemmer"))}
+
+
 def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
     """Run the days; one record per day."""
     lib = None if args.no_clock else faketime_lib()
@@ -236,6 +245,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             row["patterns_bytes"] = sum(folder_bytes(w / "patterns") for w in workers)
             if redis_url:
                 row["redis_used_memory"], row["redis_keys"] = redis_memory(redis_url)
+                row["redis_families"] = redis_families(redis_url)
             rows.append(row)
             before = list(sites)
             print_row(row, header=day == 1, redis=bool(redis_url))
@@ -338,6 +348,12 @@ def main(argv: list[str] | None = None) -> int:
           f"a day per site{', 2 Redis workers' if args.redis else ''}:")
     for name, value, met in checks:
         print(f"  {'met    ' if met else 'NOT met'} {name}: {value}")
+    if args.redis and rows:
+        first, last = rows[0]["redis_families"], rows[-1]["redis_families"]
+        print(f"Redis key families, day 1 -> day {rows[-1]['day']} (keys, KB):")
+        for name in sorted(set(first) | set(last), key=lambda n: -last.get(n, [0, 0])[1]):
+            a, b = first.get(name, [0, 0]), last.get(name, [0, 0])
+            print(f"  {name:<20} {a[0]:>7} {a[1] / 1e3:>9.0f}  ->  {b[0]:>7} {b[1] / 1e3:>9.0f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows,
                                                "targets": [{"target": n, "value": v, "met": m} for n, v, m in checks]},
