@@ -24,7 +24,7 @@ printed per day.
 
     python benchmarks/soak.py [--sites 5] [--days 60] [--new-per-day 50] [--updates-per-day 10]
                               [--redesign-day D] [--seed S] [--redis] [--keep DIR] [--keep-feeds]
-                              [--json FILE] [--no-clock] [--timeout S]
+                              [--json FILE] [--no-clock] [--timeout S] [--set NAME=VALUE ...]
 
 Figures and what a year needs: ``benchmarks/README.md``, "Soak: months of monitoring".
 """
@@ -207,6 +207,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
         for w in workers:
             w.mkdir(parents=True, exist_ok=True)
         settings = {"NEWSSTEMMER_WORKER_TIMEOUT": "5"} if redis_url else {}
+        settings.update(args.settings)
         if redis_url:
             settings["NEWSSTEMMER_REDIS_URL"] = redis_url
         for day in range(1, args.days + 1):
@@ -333,7 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", metavar="DIR", help="work in DIR (kept) instead of a temporary folder")
     ap.add_argument("--keep-feeds", action="store_true", help="keep each day's feed (dayN.jsonl)")
     ap.add_argument("--json", metavar="FILE", help="write the per-day figures and the targets as JSON")
+    ap.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
+                    help="a crawl setting for every day (e.g. NEWSSTEMMER_KEEP_TEXT_DAYS=3); repeatable")
     args = ap.parse_args(argv)
+    args.settings = dict(item.split("=", 1) for item in args.set)
     if args.keep:
         work = Path(args.keep)
         if work.exists() and any(work.iterdir()):
