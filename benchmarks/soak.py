@@ -13,7 +13,7 @@ months; ``--no-clock`` runs on the real clock.
 
 Printed per day: pages fetched (200 responses; requests in brackets), articles sent
 (new + updated), repeats (unchanged articles sent again), misses (new articles of the
-day not sent, updated ones not sent as updates), wall time of the crawl process,
+day not sent, updated ones not sent as updates), wall time of the crawl process (its CPU time, user + system, in ``--json`` and on stderr),
 its peak RSS (``os.wait4``: the largest of the crawl and its second process), and
 the state folder's bytes per store (``newsstemmer.crawl.storage.retention.census``).
 At the end: the issue's targets, met or not, with the numbers.
@@ -108,9 +108,11 @@ def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str]
         log.close()
 
 
-def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
-    """Wait for every process; their peak RSS in kB (``ru_maxrss``)."""
+def wait_all(procs: list[subprocess.Popen], timeout: float) -> tuple[list[int], list[float]]:
+    """Wait for every process; their peak RSS in kB (``ru_maxrss``) and CPU seconds (user + system:
+    less noisy than wall time on a shared machine)."""
     rss = [0] * len(procs)
+    cpu = [0.0] * len(procs)
     end = time.monotonic() + timeout
     left = set(range(len(procs)))
     try:
@@ -120,6 +122,7 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
                 if pid:
                     procs[i].returncode = os.waitstatus_to_exitcode(status)
                     rss[i] = usage.ru_maxrss
+                    cpu[i] = usage.ru_utime + usage.ru_stime  # (with its reaped children: the second process)
                     left.discard(i)
             if left and time.monotonic() > end:
                 raise TimeoutError(f"crawl still running after {timeout} s")
@@ -130,7 +133,7 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
             procs[i].kill()
             procs[i].wait()
         raise
-    return rss
+    return rss, cpu
 
 
 def read_items(path: Path) -> list[dict[str, Any]]:
@@ -221,7 +224,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             urls = [s.base_url + "/" for s in servers]
             t = time.perf_counter()
             procs = [run_worker(day, w, urls, settings, lib) for w in workers]
-            rss = wait_all(procs, args.timeout)
+            rss, cpu = wait_all(procs, args.timeout)
             wall = time.perf_counter() - t
             logs = [(w / f"day{day}.log").read_text(encoding="utf-8", errors="replace") for w in workers]
             for w, p, log in zip(workers, procs, logs):
@@ -231,7 +234,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             stats = [crawl_stats(log) for log in logs]
             keys = [urlsplit(u).netloc for u in urls]
             row: dict[str, Any] = {"day": day, "items": len(items), "wall_s": round(wall, 2), "gen_s": round(gen, 2),
-                                   "rss_mb": round(max(rss) / 1024, 1),
+                                   "rss_mb": round(max(rss) / 1024, 1), "cpu_s": round(sum(cpu), 2),
                                    "pages": sum(int(s.get("downloader/response_status_count/200", 0)) for s in stats),
                                    "requests": sum(int(s.get("downloader/request_count", 0)) for s in stats),
                                    "not_modified": sum(int(s.get("downloader/response_status_count/304", 0))
@@ -250,7 +253,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             rows.append(row)
             before = list(sites)
             print_row(row, header=day == 1, redis=bool(redis_url))
-            print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl, "
+            print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
                   f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB", file=sys.stderr, flush=True)
             if not args.keep_feeds:
                 for w in workers:
