@@ -13,7 +13,7 @@ months; ``--no-clock`` runs on the real clock.
 
 Printed per day: pages fetched (200 responses; requests in brackets), articles sent
 (new + updated), repeats (unchanged articles sent again), misses (new articles of the
-day not sent, updated ones not sent as updates), wall time of the crawl process,
+day not sent, updated ones not sent as updates), wall time of the crawl process (its CPU time, user + system, in ``--json`` and on stderr),
 its peak RSS (``os.wait4``: the largest of the crawl and its second process), and
 the state folder's bytes per store (``newsstemmer.crawl.storage.retention.census``).
 At the end: the issue's targets, met or not, with the numbers.
@@ -24,7 +24,7 @@ printed per day.
 
     python benchmarks/soak.py [--sites 5] [--days 60] [--new-per-day 50] [--updates-per-day 10]
                               [--redesign-day D] [--seed S] [--redis] [--keep DIR] [--keep-feeds]
-                              [--json FILE] [--no-clock] [--timeout S]
+                              [--json FILE] [--no-clock] [--timeout S] [--set NAME=VALUE ...]
 
 Figures and what a year needs: ``benchmarks/README.md``, "Soak: months of monitoring".
 """
@@ -49,6 +49,8 @@ from urllib.parse import urlsplit
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from newsstemmer.crawl.storage.redis_keys import Keys  # noqa: E402
+from newsstemmer.crawl.storage.redis_retention import redis_census  # noqa: E402
 from newsstemmer.crawl.storage.retention import census  # noqa: E402
 from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT, crawl_stats, free_port, redis_server  # noqa: E402
 from newsstemmer.demo import DemoServer  # noqa: E402
@@ -106,9 +108,11 @@ def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str]
         log.close()
 
 
-def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
-    """Wait for every process; their peak RSS in kB (``ru_maxrss``)."""
+def wait_all(procs: list[subprocess.Popen], timeout: float) -> tuple[list[int], list[float]]:
+    """Wait for every process; their peak RSS in kB (``ru_maxrss``) and CPU seconds (user + system:
+    less noisy than wall time on a shared machine)."""
     rss = [0] * len(procs)
+    cpu = [0.0] * len(procs)
     end = time.monotonic() + timeout
     left = set(range(len(procs)))
     try:
@@ -118,6 +122,7 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
                 if pid:
                     procs[i].returncode = os.waitstatus_to_exitcode(status)
                     rss[i] = usage.ru_maxrss
+                    cpu[i] = usage.ru_utime + usage.ru_stime  # (with its reaped children: the second process)
                     left.discard(i)
             if left and time.monotonic() > end:
                 raise TimeoutError(f"crawl still running after {timeout} s")
@@ -128,7 +133,7 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> list[int]:
             procs[i].kill()
             procs[i].wait()
         raise
-    return rss
+    return rss, cpu
 
 
 def read_items(path: Path) -> list[dict[str, Any]]:
@@ -181,6 +186,13 @@ def redis_memory(url: str) -> tuple[int, int]:
     return int(r.info("memory")["used_memory"]), int(r.dbsize())
 
 
+def redis_families(url: str) -> dict[str, list[int]]:
+    """The crawl's key census (``scrapy state --redis``): family -> [keys, bytes]."""
+    import redis
+
+    return {f.name: [f.keys, f.bytes] for f in redis_census(redis.Redis.from_url(url), Keys("newsstemmer"))}
+
+
 def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
     """Run the days; one record per day."""
     lib = None if args.no_clock else faketime_lib()
@@ -198,6 +210,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
         for w in workers:
             w.mkdir(parents=True, exist_ok=True)
         settings = {"NEWSSTEMMER_WORKER_TIMEOUT": "5"} if redis_url else {}
+        settings.update(args.settings)
         if redis_url:
             settings["NEWSSTEMMER_REDIS_URL"] = redis_url
         for day in range(1, args.days + 1):
@@ -211,7 +224,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             urls = [s.base_url + "/" for s in servers]
             t = time.perf_counter()
             procs = [run_worker(day, w, urls, settings, lib) for w in workers]
-            rss = wait_all(procs, args.timeout)
+            rss, cpu = wait_all(procs, args.timeout)
             wall = time.perf_counter() - t
             logs = [(w / f"day{day}.log").read_text(encoding="utf-8", errors="replace") for w in workers]
             for w, p, log in zip(workers, procs, logs):
@@ -221,7 +234,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             stats = [crawl_stats(log) for log in logs]
             keys = [urlsplit(u).netloc for u in urls]
             row: dict[str, Any] = {"day": day, "items": len(items), "wall_s": round(wall, 2), "gen_s": round(gen, 2),
-                                   "rss_mb": round(max(rss) / 1024, 1),
+                                   "rss_mb": round(max(rss) / 1024, 1), "cpu_s": round(sum(cpu), 2),
                                    "pages": sum(int(s.get("downloader/response_status_count/200", 0)) for s in stats),
                                    "requests": sum(int(s.get("downloader/request_count", 0)) for s in stats),
                                    "not_modified": sum(int(s.get("downloader/response_status_count/304", 0))
@@ -236,10 +249,11 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             row["patterns_bytes"] = sum(folder_bytes(w / "patterns") for w in workers)
             if redis_url:
                 row["redis_used_memory"], row["redis_keys"] = redis_memory(redis_url)
+                row["redis_families"] = redis_families(redis_url)
             rows.append(row)
             before = list(sites)
             print_row(row, header=day == 1, redis=bool(redis_url))
-            print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl, "
+            print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
                   f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB", file=sys.stderr, flush=True)
             if not args.keep_feeds:
                 for w in workers:
@@ -323,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", metavar="DIR", help="work in DIR (kept) instead of a temporary folder")
     ap.add_argument("--keep-feeds", action="store_true", help="keep each day's feed (dayN.jsonl)")
     ap.add_argument("--json", metavar="FILE", help="write the per-day figures and the targets as JSON")
+    ap.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
+                    help="a crawl setting for every day (e.g. NEWSSTEMMER_KEEP_TEXT_DAYS=3); repeatable")
     args = ap.parse_args(argv)
+    args.settings = dict(item.split("=", 1) for item in args.set)
     if args.keep:
         work = Path(args.keep)
         if work.exists() and any(work.iterdir()):
@@ -338,6 +355,12 @@ def main(argv: list[str] | None = None) -> int:
           f"a day per site{', 2 Redis workers' if args.redis else ''}:")
     for name, value, met in checks:
         print(f"  {'met    ' if met else 'NOT met'} {name}: {value}")
+    if args.redis and rows:
+        first, last = rows[0]["redis_families"], rows[-1]["redis_families"]
+        print(f"Redis key families, day 1 -> day {rows[-1]['day']} (keys, KB):")
+        for name in sorted(set(first) | set(last), key=lambda n: -last.get(n, [0, 0])[1]):
+            a, b = first.get(name, [0, 0]), last.get(name, [0, 0])
+            print(f"  {name:<20} {a[0]:>7} {a[1] / 1e3:>9.0f}  ->  {b[0]:>7} {b[1] / 1e3:>9.0f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows,
                                                "targets": [{"target": n, "value": v, "met": m} for n, v, m in checks]},

@@ -171,6 +171,9 @@ def test_frontier_contract(config):
     assert not fr.admit("a", "http://a/3", 1, limit=2)  # the site's limit
     assert fr.admit("b", "http://b/1", 0, limit=2)
     assert fr.count("a") == 2 and fr.known("http://a/1") and not fr.known("http://a/3")
+    # a re-check of a known article: admitted past the limit, and not counted toward it
+    assert fr.admit("a", "http://a/known", 1, limit=2, counted=False) and fr.count("a") == 2
+    assert not fr.admit("a", "http://a/known", 1, limit=2, counted=False)  # once per crawl, as any page
     if config.redis_url:
         other = Storage(config).frontier()  # another worker: same crawl, same limits
         assert not other.admit("a", "http://a/1", 0, limit=5)
@@ -365,7 +368,7 @@ def test_article_history_contract(config):
 
 
 def test_fetch_log_contract(config):
-    from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP
+    from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, RecheckPolicy
 
     fl = Storage(config).fetchlog()
     url = "http://a/story"
@@ -392,6 +395,16 @@ def test_fetch_log_contract(config):
     fl.commit([other], article=True)
     assert fl.plan(other, 3600, hint="2026-01-05").action == SKIP  # the baseline date: no change
     assert fl.plan(other, 3600, hint="2026-01-06").action == RECHECK
+    # by age (RecheckPolicy): due after an hour here, never by age past the 7-day window,
+    # where only a later sitemap/feed date calls for a re-check
+    policy = RecheckPolicy(3600, 0.5, 7 * 86400)
+    now = time.time()
+    assert fl.plan(other, policy, now=now + 1800).action == SKIP
+    assert fl.plan(other, policy, now=now + 3600).action == RECHECK
+    assert fl.plan(other, policy, now=now + 8 * 86400).action == SKIP
+    assert fl.plan(other, policy, hint="2026-01-06", now=now + 8 * 86400).action == RECHECK
+    fl.not_modified(other, None)  # checked again: its age still counts from its first check
+    assert fl.plan(other, policy, now=now + 8 * 86400).action == SKIP
     fl.not_modified("http://a/never-seen", None)  # nothing to update
     assert fl.plan("http://a/never-seen", 3600).action == FETCH
     fl.close()

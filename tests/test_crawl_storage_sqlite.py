@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from newsstemmer.crawl.items import FetchedPage
-from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, hint_is_later
+from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, RecheckPolicy, hint_is_later
 from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.storage.sqlite_fetchlog import FetchLog
@@ -151,3 +151,54 @@ def test_state_files_that_are_not_ours_are_moved_aside_or_refused(tmp_path, capl
     with pytest.raises(StateError, match="newer than this newsstemmer"):
         FetchLog(newer)
     assert newer.exists()
+
+
+DAY = 86400.0
+
+
+def _runs_due(policy: RecheckPolicy, days: int, jitter: float = 0.0) -> list[int]:
+    """The days (after the first check at 0) on which a run a day re-checks an article;
+    ``jitter``: each run reaches the article that much later than the run before."""
+    first = checked = 0.0
+    out = []
+    for day in range(1, days + 1):
+        now = day * DAY + (jitter * day if day % 2 else -jitter)
+        if policy.due(checked, first, now):
+            out.append(day)
+            checked = now
+    return out
+
+
+def test_recheck_policy_backs_off_with_age_and_stops_after_its_window():
+    default = RecheckPolicy()
+    assert _runs_due(default, 60) == [1, 2, 4]  # then older than 7 days: never by age
+    assert _runs_due(default, 60, jitter=300) == [1, 2, 4]  # a run that reaches it minutes later or sooner
+    assert _runs_due(RecheckPolicy(DAY, 0.0, None), 5) == [1, 2, 3, 4, 5]  # no backoff, no window: every day
+    assert _runs_due(RecheckPolicy(DAY, 0.5, None), 40) == [1, 2, 4, 8, 16, 32]  # 0.5: the waits double
+    assert _runs_due(RecheckPolicy(DAY, 0.25, None), 12) == [1, 2, 3, 4, 6, 8, 11]
+    assert _runs_due(RecheckPolicy(DAY, 0.5, 0.0), 10) == []  # window 0: only a sitemap/feed date re-checks
+    assert default.due(None, None, 0.0)  # never checked
+    assert default.due(0.0, None, DAY)  # first check unknown (an older record): taken as the last one
+
+
+def test_fetchlog_of_schema_1_gains_first_checks_and_keeps_its_records(tmp_path):
+    path = tmp_path / "f.sqlite"
+    url = BASE + "/old.html"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE urls (url TEXT PRIMARY KEY, site TEXT NOT NULL, etag TEXT, last_modified TEXT, checked REAL,
+            article INTEGER NOT NULL DEFAULT 0, hint TEXT, published TEXT, p_etag TEXT, p_last_modified TEXT,
+            p_hint TEXT, p_at REAL);
+        CREATE INDEX urls_site ON urls (site);
+        PRAGMA user_version = 1;""")
+    conn.execute("INSERT INTO urls (url, site, etag, checked, article) VALUES (?, 's', '\"e\"', 1000.0, 1)", (url,))
+    conn.commit()
+    conn.close()
+    log = FetchLog(path)
+    assert log.plan(url, RecheckPolicy(3600, 0.5, 7 * DAY), now=1000.0 + 1800).action == SKIP  # kept, not rebuilt
+    assert log.plan(url, RecheckPolicy(3600, 0.5, 7 * DAY), now=1000.0 + 7200).action == RECHECK
+    log.not_modified(url, None)  # its age now counts from the last check it had
+    row = log._conn.execute("SELECT first, checked FROM urls WHERE url = ?", (url,)).fetchone()
+    assert row[0] == 1000.0 and row[1] > 1000.0
+    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    log.close()

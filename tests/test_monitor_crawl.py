@@ -43,7 +43,8 @@ def days(tmp_path_factory):
     work = tmp_path_factory.mktemp("monitor")
     port = _free_port()
     out = {"work": work}
-    runs = [(1, {}), (2, {}), (3, {}), ("3b", {"NEWSSTEMMER_RECHECK_AFTER": "0", "NEWSSTEMMER_RETIRE_AFTER_RUNS": "2"})]
+    runs = [(1, {}), (2, {}), (3, {}), ("3b", {"NEWSSTEMMER_RECHECK_AFTER": "0", "NEWSSTEMMER_RECHECK_BACKOFF": "0",
+                                                   "NEWSSTEMMER_RETIRE_AFTER_RUNS": "2"})]
     for name, extra in runs:
         day = 3 if name == "3b" else name
         feed = work / f"day{name}.jsonl"

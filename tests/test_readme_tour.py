@@ -64,6 +64,8 @@ NOT_RUN = {
     "apt-get update": "CI's own command: .ci/run runs exactly this line",
     "curl http://localhost:6800": "needs a scrapyd server: tests/test_monitor_schedule.py deploys the egg to one",
     "redis-server --port": "needs several machines: tests/test_crawl_redis.py runs workers on one redis-server",
+    "scrapy state -s NEWSSTEMMER_REDIS_URL": "needs a redis-server: tests/test_redis_retention.py runs scrapy state "
+                                             "on a throwaway one",
     "FEEDS = {": "a settings fragment: tests/test_crawl_pagetype.py crawls the demo with these two feeds",
 }
 #: Examples the tour runs, by a phrase of their first line (in README order).

@@ -15,10 +15,13 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 from urllib.parse import urlsplit
 
 from ..errors import NewsstemmerError
+
+if TYPE_CHECKING:
+    from .storage.records import RecheckPolicy
 
 __all__ = ["DEFAULTS", "Config", "SettingError", "stop_on_user_error", "usable_cpus"]
 
@@ -41,6 +44,9 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_DEMO_DAY": 1,
     "NEWSSTEMMER_INCREMENTAL": True,
     "NEWSSTEMMER_RECHECK_AFTER": 24.0,
+    "NEWSSTEMMER_RECHECK_BACKOFF": 0.5,
+    "NEWSSTEMMER_RECHECK_WINDOW": 7.0,
+    "NEWSSTEMMER_MAX_RECHECKS_PER_SITE": 200,
     "NEWSSTEMMER_UPDATE_MIN_CHANGE": 0.02,
     "NEWSSTEMMER_SITEMAPS": True,
     "NEWSSTEMMER_FEEDS": True,
@@ -271,7 +277,11 @@ class Config:
     report_pages: int = 100  # pages per site kept for the reports
     demo_day: int = 1
     incremental: bool = True
-    recheck_after: float = 24.0  # hours
+    # When known articles are asked for again (newsstemmer.crawl.storage.records.RecheckPolicy):
+    recheck_after: float = 24.0  # hours: the shortest wait between two checks
+    recheck_backoff: float = 0.5  # the wait is at least this share of the article's age
+    recheck_window: float = 7.0  # days after its first check; older articles only when their sitemap/feed date changes
+    max_rechecks_per_site: int = 200  # per run, besides max_pages_per_site
     update_min_change: float = 0.02
     sitemaps: bool = True
     feeds: bool = True
@@ -340,6 +350,9 @@ class Config:
             demo_day=whole("NEWSSTEMMER_DEMO_DAY", 1, DEMO_LAST_DAY),
             incremental=flag("NEWSSTEMMER_INCREMENTAL"),
             recheck_after=number("NEWSSTEMMER_RECHECK_AFTER"),
+            recheck_backoff=number("NEWSSTEMMER_RECHECK_BACKOFF", 0.0, 10.0),
+            recheck_window=number("NEWSSTEMMER_RECHECK_WINDOW"),
+            max_rechecks_per_site=whole("NEWSSTEMMER_MAX_RECHECKS_PER_SITE", 0),
             update_min_change=share("NEWSSTEMMER_UPDATE_MIN_CHANGE"),
             sitemaps=flag("NEWSSTEMMER_SITEMAPS"),
             feeds=flag("NEWSSTEMMER_FEEDS"),
@@ -359,6 +372,13 @@ class Config:
             keep_runs=whole("NEWSSTEMMER_KEEP_RUNS", 20),
             health_max_mb=number("NEWSSTEMMER_HEALTH_MAX_MB", 0.01),
         )
+
+    @property
+    def recheck_policy(self) -> RecheckPolicy:
+        """When known articles are rechecked, in seconds (``NEWSSTEMMER_RECHECK_*``)."""
+        from .storage.records import RecheckPolicy
+
+        return RecheckPolicy(self.recheck_after * 3600, self.recheck_backoff, self.recheck_window * 86400)
 
     @property
     def buffer_path(self) -> Path:

@@ -1,6 +1,7 @@
 """Extension: starts newsstemmer's per-crawl learner early, logs what it did at close,
 writes the crawl's HTML reports when ``NEWSSTEMMER_REPORT`` asks for them, and prunes the
-state folder to what later runs need (``NEWSSTEMMER_PRUNE``, :mod:`.storage.retention`).
+state folder (or, under ``NEWSSTEMMER_REDIS_URL``, the crawl's keys in Redis) to what later
+runs need (``NEWSSTEMMER_PRUNE``, :mod:`.storage.retention`, :mod:`.storage.redis_retention`).
 
 Being an extension, it is built before the engine, after the feed exporters: its
 learner's ``item_scraped`` handler therefore runs after the feeds have written an
@@ -42,13 +43,31 @@ class NewsstemmerExtension:
         config = self.learner.config
         if config.prune and not self.learner.storage.shared:
             self._prune(config)
+        elif config.prune:
+            self._prune_redis(config)
+
+    def _retention(self, config: Config) -> Retention:
+        return Retention(config.keep_text_days, config.keep_anchors,
+                         max(config.keep_runs, config.retire_after_runs + 1), config.health_max_mb)
+
+    def _prune_redis(self, config: Config) -> None:
+        """The same in Redis: texts past their days, surplus anchors (every worker at its close: idempotent)."""
+        from .storage.redis_retention import redis_prune
+
+        storage = self.learner.storage
+        try:
+            removed = redis_prune(storage.worker.redis, storage.keys, self._retention(config))
+        except Exception as exc:  # noqa: BLE001 - Redis gone at the close: the next crawl prunes
+            log.warning("newsstemmer: could not prune the crawl's keys in Redis: %s: %s", type(exc).__name__, exc)
+            return
+        for name, n in removed.items():
+            if n:
+                self.crawler.stats.set_value(f"newsstemmer/state_pruned/redis {name}", n)
 
     def _prune(self, config: Config) -> None:
         """Drop what the state keeps no longer (texts past their days, surplus anchors, old runs)."""
-        keep = Retention(config.keep_text_days, config.keep_anchors,
-                         max(config.keep_runs, config.retire_after_runs + 1), config.health_max_mb)
         try:
-            removed = prune(config.state_dir, keep)
+            removed = prune(config.state_dir, self._retention(config))
         except OSError as exc:  # (a full or read-only disk: the crawl's own data is already safe)
             log.warning("newsstemmer: could not prune the state folder %s: %s", config.state_dir, exc)
             return

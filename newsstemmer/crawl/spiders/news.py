@@ -22,8 +22,11 @@ state folder (``NEWSSTEMMER_RESUME``); see :mod:`newsstemmer.crawl.storage.sqlit
 Scheduled monitoring (``NEWSSTEMMER_INCREMENTAL``): before a page is scheduled the
 fetch log (:mod:`newsstemmer.crawl.storage.sqlite_fetchlog`) says whether to fetch it, re-check
 it with a conditional request (``If-None-Match``/``If-Modified-Since``; a ``304``
-is counted as ``not_modified``), or skip it (an article checked recently, whose
-sitemap/feed date did not change).  New pages are also found in the sites'
+is counted as ``not_modified``), or skip it (a known article not due by its age,
+whose sitemap/feed date did not change: :class:`~newsstemmer.crawl.storage.records.RecheckPolicy`).
+Re-checks are scheduled after every page not known yet and do not count toward
+``NEWSSTEMMER_MAX_PAGES_PER_SITE``: at most ``NEWSSTEMMER_MAX_RECHECKS_PER_SITE`` a site
+and run, so that old articles never crowd out new ones.  New pages are also found in the sites'
 sitemaps (``robots.txt``, ``/sitemap.xml``; ``NEWSSTEMMER_SITEMAPS``) and feeds
 (``-a feeds=URL,...`` and the start pages' ``<link rel="alternate">``;
 ``NEWSSTEMMER_FEEDS``), newest first (:mod:`newsstemmer.crawl.discovery`).
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
 from urllib.parse import urldefrag, urljoin, urlparse, urlsplit
@@ -57,7 +61,7 @@ from ..link_reading import tree_links
 from ..monitor import RunMonitor
 from ..storage import Storage
 from ..storage.base import AnchorStore, FetchRecord, FrontierStore
-from ..storage.records import RECHECK, SKIP, Resume
+from ..storage.records import RECHECK, SKIP, Plan, RecheckPolicy, Resume
 
 __all__ = ["NewsSpider", "read_start_urls"]
 
@@ -72,6 +76,8 @@ _IGNORED_SUFFIXES = tuple("." + ext for ext in IGNORED_EXTENSIONS)
 HINT_META = "newsstemmer_hint"
 SITEMAP_DEPTH_META = "newsstemmer_sitemap_depth"
 MAX_SITEMAP_DEPTH = 3
+#: Scrapy priority of re-checks of known articles: after every page not known (0) and feed or sitemap (100).
+RECHECK_PRIORITY = -10
 
 
 def read_start_urls(urls: str | None = None, sites: str | None = None, argument: str = "urls") -> list[str]:
@@ -153,6 +159,7 @@ class NewsSpider(scrapy.Spider):
         self._limited_sites: set[str] = set()
         self._fetchlog: FetchRecord | None = None
         self._skipped: set[str] = set()  # fresh articles not downloaded this run
+        self._rechecks: Counter[str] = Counter()  # conditional requests per site this run
         self._discovery: set[str] = set()  # feeds and sitemaps requested this run
         self._sites: set[str] = set()  # the start URLs' sites (sitemap entries elsewhere are ignored)
 
@@ -407,7 +414,10 @@ class NewsSpider(scrapy.Spider):
         if hint is None and url in self._skipped:
             return None  # linked again (a sitemap/feed date could still call for a re-check)
         if self.fetchlog is not None and not self.frontier.known(url):
-            plan = self.fetchlog.plan(url, self.config.recheck_after * 3600, hint)
+            plan = self.fetchlog.plan(url, self._recheck, hint)
+            if plan.action == RECHECK and self._rechecks[site] >= self.config.max_rechecks_per_site:
+                plan = Plan(SKIP, plan.headers)  # this run's re-checks of the site are used up
+                self.crawler.stats.inc_value(STATS + "rechecks_over_limit")
             if plan.action == SKIP:
                 if url not in self._skipped:
                     self._skipped.add(url)
@@ -416,20 +426,26 @@ class NewsSpider(scrapy.Spider):
                     if monitor is not None:
                         monitor.count(site, "skipped_fresh")
                 return None
-        if not self._admit(site, url, depth):
+        recheck = plan is not None and plan.action == RECHECK
+        if not self._admit(site, url, depth, counted=not recheck):
             return None
         meta: dict[str, Any] = {HINT_META: hint} if hint else {}
         headers = {}
-        if plan is not None and plan.action == RECHECK:
+        if recheck:
+            assert plan is not None
+            self._rechecks[site] += 1
             headers = plan.headers
             meta["handle_httpstatus_list"] = [304]
             self.crawler.stats.inc_value(STATS + "rechecked")
-        return Request(url, callback=self.parse, errback=self.failed, headers=headers, meta=meta)
+        # re-checks after every new page: a crawl stopped early (time, a close) has found the new articles
+        return Request(url, callback=self.parse, errback=self.failed, headers=headers, meta=meta,
+                       priority=RECHECK_PRIORITY if recheck else 0)
 
-    def _admit(self, site: str, url: str, depth: int) -> bool:
-        """Schedule ``url`` only once per crawl (resumes included) and within its site's page limit."""
+    def _admit(self, site: str, url: str, depth: int, counted: bool = True) -> bool:
+        """Schedule ``url`` only once per crawl (resumes included) and within its site's page limit
+        (``counted``: it counts toward the limit; re-checks have ``NEWSSTEMMER_MAX_RECHECKS_PER_SITE``)."""
         limit = self.config.max_pages_per_site
-        if self.frontier.admit(site, url, depth, limit):
+        if self.frontier.admit(site, url, depth, limit, counted):
             return True
         if self.frontier.count(site) >= limit and url not in self._over_limit and not self.frontier.known(url):
             if site not in self._limited_sites:
@@ -462,6 +478,10 @@ class NewsSpider(scrapy.Spider):
                 )
                 self.crawler.stats.set_value(STATS + "resumed_pages", len(self._resume.pending))
         return self._frontier
+
+    @property
+    def _recheck(self) -> RecheckPolicy:
+        return self.config.recheck_policy
 
     @property
     def fetchlog(self) -> FetchRecord | None:

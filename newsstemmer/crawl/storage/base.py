@@ -14,7 +14,7 @@ from typing import Iterable, Protocol, Sequence
 
 from ...layout.patterns import SitePatterns
 from ..items import FetchedPage
-from .records import Emitted, Plan, Resume
+from .records import Emitted, Plan, RecheckPolicy, Resume
 
 __all__ = ["AnchorStore", "EmitRecord", "FetchRecord", "FrontierStore", "HistoryStore", "PageStore", "PatternStore",
            "SiteLeases"]
@@ -57,7 +57,9 @@ class FrontierStore(Protocol):
     def begin(self, jobdir: str | None = None, resume: bool = True) -> Resume | None:
         """Start a run; what an interrupted run left to fetch again (None: nothing, or the queue keeps it)."""
 
-    def admit(self, site: str, url: str, depth: int, limit: int | None = None) -> bool: ...
+    def admit(self, site: str, url: str, depth: int, limit: int | None = None, counted: bool = True) -> bool:
+        """Schedule ``url`` once per crawl, within its site's ``limit``; ``counted``: whether it
+        counts toward the limit (re-checks of known articles have a limit of their own)."""
     def count(self, site: str) -> int: ...
     def known(self, url: str) -> bool: ...
     def done(self, urls: list[str]) -> None: ...
@@ -115,7 +117,8 @@ class HistoryStore(Protocol):
 class FetchRecord(Protocol):
     """Per-URL validators and check times (see :mod:`newsstemmer.crawl.storage.sqlite_fetchlog`)."""
 
-    def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan: ...
+    def plan(self, url: str, recheck: RecheckPolicy | float, hint: str | None = None,
+             now: float | None = None) -> Plan: ...
     def baseline_hint(self, url: str, site: str, hint: str) -> None: ...
     def seen(self, url: str, site: str, etag: str | None, last_modified: str | None, hint: str | None) -> None: ...
     def commit(self, urls: list[str], article: bool) -> None: ...

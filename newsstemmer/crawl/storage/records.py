@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 
 __all__ = [
-    "FETCH", "MAX_ANCHOR_CHARS", "RECHECK", "SKIP", "Emitted", "Plan", "Resume", "clean_anchor_text", "decide",
-    "hint_is_later",
+    "FETCH", "MAX_ANCHOR_CHARS", "RECHECK", "SKIP", "Emitted", "Plan", "RecheckPolicy", "Resume", "clean_anchor_text",
+    "decide", "hint_is_later",
 ]
 
 
@@ -73,20 +73,64 @@ def hint_is_later(new: str, old: str) -> bool:
         return new != old
 
 
-def decide(record: tuple | None, recheck_after: float, hint: str | None, now: float | None) -> tuple[Plan, bool]:
-    """The plan for a URL from its record ``(etag, last_modified, checked, article, hint)`` (None:
-    never seen), and whether ``hint`` becomes its baseline date (see :meth:`.sqlite_fetchlog.FetchLog.plan`)."""
+@dataclass(frozen=True)
+class RecheckPolicy:
+    """When a known article is asked for again (a conditional request), by its age.
+
+    An article (a URL recorded as one: see :meth:`.sqlite_fetchlog.FetchLog.plan`) is due
+    once the time since its last check reaches its *interval*: ``after`` seconds
+    (``NEWSSTEMMER_RECHECK_AFTER``), or ``backoff`` times its age (the time since its
+    first check, ``NEWSSTEMMER_RECHECK_BACKOFF``) when that is longer; a tenth of the
+    interval (at most an hour) is slack, so that a run a day rechecks what yesterday's
+    run checked at a slightly later time.  An article first checked more than
+    ``window`` seconds ago (``NEWSSTEMMER_RECHECK_WINDOW``) is no longer due by age at
+    all.  Why: news articles change in their first hours and days; rechecking every
+    known article at a fixed interval makes a run's cost grow with every article ever
+    seen.  With the defaults (24 h, 0.5, 7 days) and a run a day an article is rechecked
+    1, 2 and 4 days after its first check, then never by age: a run's rechecks follow the articles
+    of its last week, not of all time.  A sitemap/feed date later than the recorded one
+    makes a recheck due at any age (:func:`decide`).
+    """
+
+    after: float = 24 * 3600.0
+    backoff: float = 0.5
+    window: float | None = 7 * 86400.0  # None: no window
+
+    def due(self, checked: float | None, first: float | None, now: float) -> bool:
+        """Whether an article last checked at ``checked`` and first at ``first`` (None:
+        unknown, as in records written before first checks were kept: taken as ``checked``)
+        is due for a recheck at ``now``."""
+        if checked is None:
+            return True
+        first = checked if first is None else min(first, checked)
+        age = now - first
+        if self.window is not None and age > self.window:
+            return False
+        interval = max(self.after, self.backoff * age)
+        return now - checked >= interval - min(interval / 10, 3600.0)
+
+
+def decide(record: tuple | None, recheck: "RecheckPolicy | float", hint: str | None,
+           now: float | None) -> tuple[Plan, bool]:
+    """The plan for a URL from its record ``(etag, last_modified, checked, article, hint[, first])``
+    (None: never seen; ``first``: its first check time), and whether ``hint`` becomes its
+    baseline date (see :meth:`.sqlite_fetchlog.FetchLog.plan`).  ``recheck``: the
+    :class:`RecheckPolicy`, or a number of seconds for a fixed interval (no backoff, no window)."""
     if record is None or not record[3]:
         return Plan(FETCH, {}), False
-    etag, last_modified, checked, _, old_hint = record
+    etag, last_modified, checked, _, old_hint = record[:5]
+    first = record[5] if len(record) > 5 else None
+    policy = recheck if isinstance(recheck, RecheckPolicy) else RecheckPolicy(float(recheck), 0.0, None)
     headers = {}
     if etag:
         headers["If-None-Match"] = etag
     if last_modified:
         headers["If-Modified-Since"] = last_modified
     now = time.time() if now is None else now
-    fresh = checked is not None and now - float(checked) < recheck_after
-    if fresh and (hint is None or old_hint is None or not hint_is_later(hint, old_hint)):
+    if hint is not None and old_hint is not None and hint_is_later(hint, old_hint):
+        return Plan(RECHECK, headers), False  # the sitemap or feed says it changed
+    due = policy.due(None if checked is None else float(checked), None if first is None else float(first), now)
+    if not due:
         return Plan(SKIP, headers), hint is not None and old_hint is None
     return Plan(RECHECK, headers), False
 

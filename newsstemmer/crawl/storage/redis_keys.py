@@ -30,7 +30,9 @@ key                                          type   what
 
 ``P:run:*`` and the queue belong to one crawl: the last worker to finish it clears
 them (the next crawl starts afresh, as with SQLite); the buffer, linkinfo and patterns
-stay.  ``redis`` is imported only here, and only when ``NEWSSTEMMER_REDIS_URL`` is set.
+stay.  The monitoring keys (``P:hist:*``, ``P:fl:*``) are in :mod:`.redis_monitor`; what
+each family holds, for how long, and its census (``scrapy state --redis``) in
+:mod:`.redis_retention`.  ``redis`` is imported only here, and only when ``NEWSSTEMMER_REDIS_URL`` is set.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ and the per-URL fetch records (:class:`RedisFetchLog`, twin of
 
 Keys (``P`` the prefix): ``P:hist:a:KEY`` (hash: one emitted article by canonical URL,
 body and page text zlib-compressed), ``P:hist:site:SITE`` (zset: its keys by emission
-time), ``P:hist:sites``; ``P:fl:URL`` (hash: validators, check time, pending record),
+time), ``P:hist:sites``, ``P:hist:texts`` (zset: the keys whose texts are kept, by emission
+time: :mod:`.redis_retention`); ``P:fl:URL`` (hash: validators, first and last check time, pending record),
 ``P:fl:articles:SITE`` (set: URLs recorded as articles).  They outlive the runs, as the
 SQLite files do.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..items import utc_now
 from .redis_keys import Keys
-from .records import Emitted, Plan, decide
+from .records import Emitted, Plan, RecheckPolicy, decide
 
 __all__ = ["RedisArticleHistory", "RedisFetchLog"]
 
@@ -51,7 +52,8 @@ class RedisArticleHistory:
         g = {_s(k): v for k, v in h.items()}
         return Emitted(key, _s(g.get("site")) or "", _s(g.get("url")) or "", _s(g.get("content_hash")) or "",
                        _unzip(g.get("body")), int(g.get("version") or 1), _s(g.get("first_seen")) or "",
-                       _s(g.get("published")), _unzip(g.get("page_text")))
+                       _s(g.get("published")), _unzip(g.get("page_text")),
+                       texts_dropped="body" not in g)  # pruned (redis_retention): known by its hash
 
     def put(self, record: Emitted) -> None:
         fields = {"site": record.site, "url": record.url, "content_hash": record.content_hash,
@@ -65,6 +67,7 @@ class RedisArticleHistory:
         else:
             pipe.hset(f"{self.p}:hist:a:{record.key}", "published", record.published)
         pipe.zadd(f"{self.p}:hist:site:{record.site}", {record.key: time.time()})
+        pipe.zadd(f"{self.p}:hist:texts", {record.key: time.time()})  # texts kept: pruned by age
         pipe.sadd(f"{self.p}:hist:sites", record.site)
         pipe.execute()
 
@@ -100,6 +103,7 @@ class RedisFetchLog:
             local hint = redis.call('HGET', k, 'p_hint')
             if hint then redis.call('HSET', k, 'hint', hint) end
             redis.call('HSET', k, 'checked', at, 'article', ARGV[2])
+            redis.call('HSETNX', k, 'first', at)
             redis.call('HDEL', k, 'p_etag', 'p_last_modified', 'p_hint', 'p_at')
             local site = redis.call('HGET', k, 'site') or ''
             if ARGV[2] == '1' then
@@ -122,10 +126,10 @@ class RedisFetchLog:
     def _key(self, url: str) -> str:
         return f"{self.p}:fl:{url}"
 
-    def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan:
-        etag, last_modified, checked, article, old_hint = (
-            _s(v) for v in self.redis.hmget(self._key(url), ["etag", "last_modified", "checked", "article", "hint"]))
-        plan, baseline = decide((etag, last_modified, checked, article == "1", old_hint), recheck_after, hint, now)
+    def plan(self, url: str, recheck: RecheckPolicy | float, hint: str | None = None, now: float | None = None) -> Plan:
+        etag, last_modified, checked, article, old_hint, first = (_s(v) for v in self.redis.hmget(
+            self._key(url), ["etag", "last_modified", "checked", "article", "hint", "first"]))
+        plan, baseline = decide((etag, last_modified, checked, article == "1", old_hint, first), recheck, hint, now)
         if baseline:
             self.baseline_hint(url, "", hint or "")
         return plan
@@ -152,9 +156,12 @@ class RedisFetchLog:
             self._commit(keys=[], args=[self.p, "1" if article else "0", *urls])
 
     def not_modified(self, url: str, hint: str | None) -> None:
+        checked = self.redis.hget(self._key(url), "checked")
         if not self.redis.exists(self._key(url)):
             return
         pipe = self.redis.pipeline(transaction=True)
+        if checked is not None:
+            pipe.hsetnx(self._key(url), "first", checked)  # (a record from before first checks were kept)
         pipe.hset(self._key(url), "checked", repr(time.time()))
         if hint is not None:
             pipe.hset(self._key(url), "hint", hint)

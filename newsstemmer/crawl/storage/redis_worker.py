@@ -53,19 +53,20 @@ redis.call('SREM', p .. ':workers', w)
 return #inflight / 2
 """
 
-#: Admit URLs of one site: ARGV = prefix, site, limit (-1: none), url...; returns per URL
-#: 1 (admitted), 2 (scheduled before) or 0 (the site reached its limit).
+#: Admit URLs of one site: ARGV = prefix, site, limit (-1: none), counted ('1': toward the
+#: limit, '0': not counted, no limit), url...; returns per URL 1 (admitted), 2 (scheduled
+#: before) or 0 (the site reached its limit).
 _ADMIT = """
-local p, site, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local p, site, limit, counted = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
 local out = {}
-for i = 4, #ARGV do
+for i = 5, #ARGV do
     local ok = 2
     if redis.call('SISMEMBER', p .. ':run:seen', ARGV[i]) == 0 then
         ok = 0
         local n = tonumber(redis.call('HGET', p .. ':run:counts', site) or '0')
-        if limit < 0 or n < limit then
+        if not counted or limit < 0 or n < limit then
             redis.call('SADD', p .. ':run:seen', ARGV[i])
-            redis.call('HINCRBY', p .. ':run:counts', site, 1)
+            if counted then redis.call('HINCRBY', p .. ':run:counts', site, 1) end
             ok = 1
         end
     end
@@ -197,11 +198,13 @@ class RedisWorker:
         self._quiet_before = quiet
         return confirmed
 
-    def admit(self, site: str, urls: list[str], limit: int | None) -> list[int]:
-        """Per URL: 1 admitted, 2 scheduled before, 0 refused (the site's limit)."""
+    def admit(self, site: str, urls: list[str], limit: int | None, counted: bool = True) -> list[int]:
+        """Per URL: 1 admitted, 2 scheduled before, 0 refused (the site's limit; ``counted``: see
+        :meth:`RedisFrontier.admit`)."""
         if not urls:
             return []
-        return [int(x) for x in self._admit(keys=[], args=[self.keys.prefix, site, -1 if limit is None else limit, *urls])]
+        return [int(x) for x in self._admit(keys=[], args=[self.keys.prefix, site, -1 if limit is None else limit,
+                                                           "1" if counted else "0", *urls])]
 
     # -- leaving ----------------------------------------------------------------------------
     def leave(self, reason: str) -> bool:
@@ -240,13 +243,15 @@ class RedisFrontier:
         """Nothing to re-schedule: the queue in Redis outlives the workers (see :meth:`RedisWorker.join`)."""
         return None
 
-    def admit(self, site: str, url: str, depth: int, limit: int | None = None) -> bool:
-        return self.admit_many(site, [url], limit)[0]
+    def admit(self, site: str, url: str, depth: int, limit: int | None = None, counted: bool = True) -> bool:
+        """Schedule ``url`` once per crawl (by any worker) within its site's ``limit``;
+        ``counted``: whether it counts toward the limit."""
+        return self.admit_many(site, [url], limit, counted)[0]
 
-    def admit_many(self, site: str, urls: list[str], limit: int | None = None) -> list[bool]:
+    def admit_many(self, site: str, urls: list[str], limit: int | None = None, counted: bool = True) -> list[bool]:
         """:meth:`admit` for many URLs of one site in one round trip."""
-        ask = [u for u in dict.fromkeys(urls) if u not in self._known and u not in self._refused]
-        got = dict(zip(ask, self.worker.admit(site, ask, limit)))
+        ask = [u for u in dict.fromkeys(urls) if u not in self._known and (u not in self._refused or not counted)]
+        got = dict(zip(ask, self.worker.admit(site, ask, limit, counted)))
         self._known.update(u for u, r in got.items() if r)
         self._refused.update(u for u, r in got.items() if not r)
         if ask and not all(got.values()):

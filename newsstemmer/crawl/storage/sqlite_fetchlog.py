@@ -5,11 +5,12 @@ it was last checked, whether it was an article, the last ``lastmod`` a sitemap o
 feed gave for it, and the date a feed gave as its publication.  The spider asks
 :meth:`FetchLog.plan` before scheduling a page:
 
-* an article checked less than ``NEWSSTEMMER_RECHECK_AFTER`` hours ago, whose
-  sitemap/feed date did not change, is not downloaded (``skip``; the first date seen
-  for a page fetched without one is its baseline: only later changes count);
-* an older one is asked for again with ``If-None-Match`` / ``If-Modified-Since``
+* an article whose sitemap/feed date changed, or that is due by its age
+  (:class:`~.records.RecheckPolicy`: ``NEWSSTEMMER_RECHECK_AFTER``, ``_BACKOFF``,
+  ``_WINDOW``), is asked for again with ``If-None-Match`` / ``If-Modified-Since``
   (``recheck``; a ``304`` costs no body);
+* any other article is not downloaded (``skip``; the first date seen for a page
+  fetched without one is its baseline: only later changes count);
 * anything else (pages never seen, index pages, pages no layout matched, pages typed
   non-article by the model) is fetched (``fetch``).  The record's ``article`` flag
   means "skipped while fresh": it is also set for the leaf pages that declare what they
@@ -29,12 +30,12 @@ import os
 import time
 from pathlib import Path
 
-from .records import Plan, decide
+from .records import Plan, RecheckPolicy, decide
 from .sqlite_files import open_versioned, transaction
 
 __all__ = ["FetchLog"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: ``first`` (the first check: an article's age for the recheck policy)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS urls (
     url TEXT PRIMARY KEY,
@@ -48,7 +49,8 @@ CREATE TABLE IF NOT EXISTS urls (
     p_etag TEXT,
     p_last_modified TEXT,
     p_hint TEXT,
-    p_at REAL
+    p_at REAL,
+    first REAL
 );
 CREATE INDEX IF NOT EXISTS urls_site ON urls (site);
 """
@@ -63,12 +65,13 @@ class FetchLog:
             if_unreadable="rebuild", consequence="Known articles will be downloaded again."
         )
 
-    def plan(self, url: str, recheck_after: float, hint: str | None = None, now: float | None = None) -> Plan:
-        """What to do with ``url`` (see the module docstring); ``hint``: its sitemap/feed date now."""
+    def plan(self, url: str, recheck: RecheckPolicy | float, hint: str | None = None, now: float | None = None) -> Plan:
+        """What to do with ``url`` (see the module docstring); ``recheck``: the policy (or a
+        fixed interval in seconds); ``hint``: its sitemap/feed date now."""
         row = self._conn.execute(
-            "SELECT etag, last_modified, checked, article, hint FROM urls WHERE url = ?", (url,)
+            "SELECT etag, last_modified, checked, article, hint, first FROM urls WHERE url = ?", (url,)
         ).fetchone()
-        plan, baseline = decide(row, recheck_after, hint, now)
+        plan, baseline = decide(row, recheck, hint, now)
         if baseline:
             self.baseline_hint(url, "", hint or "")
         return plan
@@ -95,6 +98,7 @@ class FetchLog:
         with transaction(self._conn) as conn:
             conn.executemany(
                 "UPDATE urls SET etag = p_etag, last_modified = p_last_modified, checked = p_at, article = ?, "
+                "first = COALESCE(first, p_at), "
                 "hint = COALESCE(p_hint, hint), p_etag = NULL, p_last_modified = NULL, p_hint = NULL, p_at = NULL "
                 "WHERE url = ? AND p_at IS NOT NULL",
                 [(int(article), u) for u in urls],
@@ -102,8 +106,8 @@ class FetchLog:
 
     def not_modified(self, url: str, hint: str | None) -> None:
         """A ``304``: the page is the one already recorded, checked now."""
-        self._conn.execute("UPDATE urls SET checked = ?, hint = COALESCE(?, hint) WHERE url = ?",
-                           (time.time(), hint, url))
+        self._conn.execute("UPDATE urls SET first = COALESCE(first, checked), checked = ?, hint = COALESCE(?, hint) "
+                           "WHERE url = ?", (time.time(), hint, url))
 
     def set_published(self, url: str, site: str, published: str) -> None:
         """A feed's publication date for ``url`` (used when the page has none of its own)."""

@@ -67,9 +67,22 @@ def _foreign(conn: sqlite3.Connection, schema: str) -> str | None:
     """Why the database's tables are not those of ``schema`` (None: they are, or absent)."""
     for table, columns in _expected_columns(schema).items():
         have = [c[1] for c in conn.execute(f"PRAGMA table_info('{table}')")]
-        if have and have != columns:
+        if have and have != columns[:len(have)]:  # (fewer columns: an older version, migrated by adding them)
             return f"table {table} has columns {', '.join(have)}, not {', '.join(columns)}"
     return None
+
+
+def _add_columns(conn: sqlite3.Connection, schema: str) -> None:
+    """Add the columns an older version's tables lack (appended, nullable: ``ALTER TABLE … ADD COLUMN``)."""
+    for table, columns in _expected_columns(schema).items():
+        have = [c[1] for c in conn.execute(f"PRAGMA table_info('{table}')")]
+        if len(have) < len(columns):
+            mem = sqlite3.connect(":memory:")
+            mem.executescript(schema)
+            types = {c[1]: c[2] for c in mem.execute(f"PRAGMA table_info('{table}')")}
+            mem.close()
+            for name in columns[len(have):]:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {types[name]}")
 
 
 def _check(path: Path, schema: str, version: int, what: str) -> str | None:
@@ -116,8 +129,8 @@ def open_versioned(
     consequence: str = "",
 ) -> sqlite3.Connection:
     """:func:`connect`, then create the tables of ``schema`` (schema ``version``, kept in
-    SQLite's ``user_version``; an older file is migrated forward by creating what it
-    lacks).
+    SQLite's ``user_version``; an older file is migrated forward by creating the tables
+    it lacks and appending the columns its tables lack).
 
     A file written by a newer newsstemmer raises :class:`StateError` naming the file and
     what to do.  A file that is not SQLite, or whose tables are not this store's
@@ -132,6 +145,7 @@ def open_versioned(
     if problem is None:
         conn = connect(path)
         conn.executescript(schema)
+        _add_columns(conn, schema)
         if conn.execute("PRAGMA user_version").fetchone()[0] < version:
             conn.execute(f"PRAGMA user_version = {int(version)}")
         return conn

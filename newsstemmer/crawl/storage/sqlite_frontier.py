@@ -86,18 +86,19 @@ class Frontier:
         ).lastrowid
         return found
 
-    def admit(self, site: str, url: str, depth: int, limit: int | None = None) -> bool:
-        """Record ``url`` as scheduled; False if it already was, or its site reached ``limit``.
+    def admit(self, site: str, url: str, depth: int, limit: int | None = None, counted: bool = True) -> bool:
+        """Record ``url`` as scheduled; False if it already was, or its site reached ``limit``
+        (``counted``: whether it counts toward the limit; a resumed crawl counts every page).
 
         A page links the same URLs as most other pages of its site: the in-memory set
         answers those repeats without an SQLite statement each.
         """
-        if url in self._known or (limit is not None and self._counts[site] >= limit):
+        if url in self._known or (counted and limit is not None and self._counts[site] >= limit):
             return False
         cur = self._conn.execute("INSERT OR IGNORE INTO urls (url, site, depth) VALUES (?, ?, ?)", (url, site, depth))
         self._known.add(url)
         if cur.rowcount:
-            self._counts[site] += 1
+            self._counts[site] += counted
             return True
         return False
 

@@ -1,0 +1,99 @@
+"""What a shared crawl keeps in Redis: the key census and the pruning that bounds it (issue #26),
+on a real ``redis-server``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from newsstemmer.crawl.config import Config
+from newsstemmer.crawl.storage import Storage
+from newsstemmer.crawl.storage.records import Emitted
+from newsstemmer.crawl.storage.redis_keys import Keys, client
+from newsstemmer.crawl.storage.redis_retention import family_of, redis_census, redis_prune
+from newsstemmer.crawl.storage.retention import Retention
+from newsstemmer.crawl.testing import REPO_ROOT
+
+from redis_fixture import flush, start_redis  # noqa: E402
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    yield from start_redis(tmp_path_factory)
+
+
+@pytest.fixture
+def config(redis_url, tmp_path) -> Config:
+    flush(redis_url)
+    return Config(state_dir=tmp_path / "state", redis_url=redis_url, redis_prefix="t", worker_timeout=2)
+
+
+def test_key_families_name_what_varies():
+    assert family_of("t:fl:http://a/1", "t") == "fl:*"
+    assert family_of("t:fl:articles:a", "t") == "fl:articles:*"
+    assert family_of("t:hist:a:http://a/1", "t") == "hist:a:*"
+    assert family_of("t:buf:127.0.0.1_80:html", "t") == "buf:*:html"
+    assert family_of("t:run:inflight:host:1:ab", "t") == "run:inflight:*"
+    assert family_of("t:news:dupefilter", "t") == "news:dupefilter"
+
+
+def _article(i: int, site: str = "a") -> Emitted:
+    body = f"Story {i}: " + " ".join(f"word{i}_{j}" for j in range(200))
+    return Emitted(f"http://{site}/{i}", site, f"http://{site}/{i}", f"h{i}", body, 1, "2026-01-01T00:00:00+00:00",
+                   None, "page " + body)
+
+
+def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config):
+    storage = Storage(config)
+    history, fetchlog, linkinfo = storage.history(), storage.fetchlog(), storage.linkinfo()
+    redis, keys = client(config.redis_url), Keys("t")
+    for i in range(30):
+        history.put(_article(i))
+        url = f"http://a/{i}"
+        fetchlog.seen(url, "a", None, None, None)
+        fetchlog.commit([url], article=True)
+        linkinfo.add("a", f"http://a/list{i % 3}", [(url, f"headline {i} v{v}") for v in range(12)])
+    linkinfo.add("a", "http://a/", [("http://a/tag", f"tag {v}") for v in range(12)])  # not an article
+    for url in ("http://a/tag", "http://a/"):  # listings: fetched every run, their records forgotten when unused
+        fetchlog.seen(url, "a", None, None, None)
+        fetchlog.commit([url], article=False)
+    before = {f.name: f for f in redis_census(redis, keys)}
+    assert before["hist:a:*"].keys == 30 and before["fl:*"].keys == 32 and before["li:a:*"].keys == 31
+    assert before["hist:a:*"].bytes > 30 * 500  # the texts
+
+    kept = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8), now=time.time())
+    assert kept["hist:a:*"] == 0 and kept["fl:*"] == 0  # sent and checked just now: kept
+    assert all(history.get(f"http://a/{i}").body for i in range(30))
+    assert kept["li:a:*"] == 30 * (12 - 2) + (12 - 8)  # articles keep 2 texts, other URLs 8
+    assert linkinfo.anchors("http://a/3") == ["headline 3 v0", "headline 3 v1"]  # the first seen
+    assert len(linkinfo.anchors("http://a/tag")) == 8
+
+    later = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8), now=time.time() + 31 * 86400)
+    assert later["hist:a:*"] == 30 and later["fl:*"] == 2  # the listings' records; the articles' stay
+    assert fetchlog.articles("a") == 30
+    old = history.get("http://a/7")
+    assert old.texts_dropped and old.body == "" and old.content_hash == "h7" and old.version == 1
+    after = {f.name: f for f in redis_census(redis, keys)}
+    assert after["hist:a:*"].keys == 30 and after["hist:a:*"].bytes < before["hist:a:*"].bytes / 2
+    assert "hist:texts" not in after or after["hist:texts"].keys == 0
+    assert redis_prune(redis, keys, Retention(), now=time.time() + 62 * 86400) == {"hist:a:*": 0, "li:a:*": 0, "fl:*": 0}
+
+
+def test_state_command_prints_the_census_and_prunes(config, tmp_path):
+    Storage(config).history().put(_article(1))
+    cmd = [sys.executable, "-m", "scrapy", "state", "--json", "--prune", "-s", f"NEWSSTEMMER_REDIS_URL={config.redis_url}",
+           "-s", "NEWSSTEMMER_REDIS_PREFIX=t"]
+    proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout)
+    families = {f["family"]: f for f in report["families"]}
+    assert families["hist:a:*"]["keys"] == 1 and families["hist:a:*"]["bytes"] > 0
+    assert report["pruned"] == {"hist:a:*": 0, "li:a:*": 0, "fl:*": 0} and report["used_memory"] > 0
+    table = subprocess.run(cmd[:4] + cmd[6:], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    assert "hist:a:*" in table.stdout and "keys" in table.stdout, table.stdout + table.stderr
