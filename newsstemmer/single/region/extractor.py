@@ -19,14 +19,17 @@ trained by ``training/train_region.py``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
 from lxml import etree
 
+from ...blocks import Block
 from ...dom.parse import parse_html
 from ...shipped import load_model
 from ...trees import ModelFileError, TreeModel
 from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from ..typed import region_block_maker
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from .fallback import BODY_CAP, near_empty_alternative, word_chars
@@ -95,15 +98,26 @@ class RegionExtractor:
         ``+``, what changed the plain path (``react``, ``noscript``, ``button``: hidden
         content read; ``pagerank``: the guard returned PageRank's own text;
         ``paragraphs``: the near-empty body gave way to the paragraph region), or None."""
+        return self.extract_typed(tree, url)[:3]
+
+    def extract_typed(
+        self, tree: etree._Element | str, url: str | None = None
+    ) -> tuple[str, str, str | None, Callable[[], list[Block]] | None]:
+        """(title, body, detail) as :meth:`extract_detail` gives them, and a function
+        that gives the body's typed blocks when called (None for an empty body):
+        :func:`~newsstemmer.single.typed.region_blocks` of the element and cleaning that
+        made the body, links and pictures made absolute against ``url``."""
         if isinstance(tree, str):
             tree = parse_html(tree)
         elif isinstance(tree, etree._ElementTree):
             tree = tree.getroot()
         tree, steps = revealed(tree)
-        title, body, step = self._extract(pagerank_analysis(tree, url, text=False))
+        an = pagerank_analysis(tree, url, text=False)
+        title, body, step, chosen = self._extract(an)
         if step:
             steps.append(step)
-        return title, body, "+".join(steps) or None
+        maker = region_block_maker(an, chosen[0], chosen[1], url) if chosen is not None else None
+        return title, body, "+".join(steps) or None, maker
 
     def choose_region(self, view: RegionView) -> int:
         """The node of the element chosen to hold the article."""
@@ -159,21 +173,24 @@ class RegionExtractor:
         """(title, body) from PageRank's analysis of the page (its text is not needed)."""
         return self._extract(an)[:2]
 
-    def _extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None]:
+    def _extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None, tuple[int, list[int] | None] | None]:
+        """(title, body, detail, (node, left-out nodes) of the body's element or None)."""
         title = an.result.title
         if an.main < 0:
-            return title, "", None
+            return title, "", None, None
         if self.region is None and self.clean is None:
-            return title, "\n".join(region_paragraphs(an, an.main)), None
+            return title, "\n".join(region_paragraphs(an, an.main)), None, (an.main, None)
         view = RegionView.of(an)
         region = self.choose_region(view)
-        lines = region_paragraphs(an, region, self.left_out(view, region))
+        left = self.left_out(view, region)
+        lines = region_paragraphs(an, region, left)
         kept = self.guarded(an, lines)
         step = "pagerank" if kept is not lines else None
+        chosen: tuple[int, list[int] | None] = (region, left) if kept is lines else (an.main, None)
         body = "\n".join(kept)
         alternative = near_empty_alternative(an, word_chars(body, BODY_CAP))
         if alternative is not None:
             other = "\n".join(region_paragraphs(an, *alternative))
             if word_chars(other) > word_chars(body):
-                return title, other, "paragraphs"
-        return title, body, step
+                return title, other, "paragraphs", alternative
+        return title, body, step, chosen
