@@ -29,7 +29,6 @@ from .dom.walk import START, element_text, walk
 
 __all__ = ["typed_blocks"]
 
-_SPACE = re.compile(r"\s+")  # (the same whitespace the plain text normalises)
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: Elements that make a table's cells hold running text: such a table lays a page out.
 _LAYOUT_IN_TABLE = ("table", "p", "ul", "ol", "blockquote", "pre", "figure", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -72,7 +71,7 @@ def _linkable(href: str, base: str | None) -> bool:
 
 
 def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(text.split())  # (str.split's whitespace is the regex's \s: the plain text's)
 
 
 def _out_kind(el: etree._Element) -> str:
@@ -235,13 +234,15 @@ def typed_blocks(
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
     out_root: etree._Element | None = None
     out_kind: str | None = None
+    out = False
+    parts = w.body_parts  # (the text of the side being read: the body, or a left-out part)
+    flush, entered = w.flush, w.entered
     walker = walk(main)
     for event, el in walker:
         tag = el.tag
-        out = out_root is not None
-        if not isinstance(tag, str):
+        if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
             if event != START and el.tail:
-                (w.out_parts if out else w.body_parts).append(el.tail)
+                parts.append(el.tail)
             continue
         if event == START:
             if tag in drop_tags or el in hidden:
@@ -249,42 +250,46 @@ def typed_blocks(
                 continue
             if not out and el in left_out:
                 out_root, out_kind, out = el, _out_kind(el), True
-                w.flush(True)
+                parts = w.out_parts
                 w.out_ctx = (_Owner(out_kind, False), None)  # (an inline element's text too)
-            elif tag in block_tags:
-                w.flush(out)  # (the plain walk's new line)
-            ctx = w.out_ctx if out else w.body_ctx
-            inner = w.entered(el, ctx, out_kind if out else None)
-            if inner is not None:
-                stack.append((el, ctx))
-                if out:
-                    w.out_ctx = inner
-                else:
-                    w.body_ctx = inner
-            if tag == "a":
+            if tag in block_tags:
+                if parts:
+                    flush(out)  # (the plain walk's new line; none at a left-out element's start)
+                ctx = w.out_ctx if out else w.body_ctx
+                inner = entered(el, ctx, out_kind)
+                if inner is not None:
+                    stack.append((el, ctx))
+                    if out:
+                        w.out_ctx = inner
+                    else:
+                        w.body_ctx = inner
+            elif tag == "a":
                 w.link(el, out)
             elif tag == "img":
                 w.image(el, out)
             if el.text:
-                (w.out_parts if out else w.body_parts).append(el.text)
+                parts.append(el.text)
         else:
             if el is main:
                 break
-            if stack and stack[-1][0] is el:
-                w.flush(out)
-                outside = stack.pop()[1]
-                if out:
-                    w.out_ctx = outside
-                else:
-                    w.body_ctx = outside
+            if tag in block_tags:
+                if parts:
+                    flush(out)  # (the plain walk's new line)
+                if stack and stack[-1][0] is el:
+                    outside = stack.pop()[1]
+                    if out:
+                        w.out_ctx = outside
+                    else:
+                        w.body_ctx = outside
             if el is out_root:
-                w.flush(True)
+                flush(True)
                 out_root = out_kind = None
                 out = False
-            if tag in block_tags:
-                w.flush(out)  # (the plain walk's new line)
+                parts = w.body_parts
+                if tag in block_tags:
+                    flush(False)  # (the plain walk's new line after a left-out element)
             if el.tail:
-                (w.out_parts if out else w.body_parts).append(el.tail)
+                parts.append(el.tail)
     w.flush(True)
     w.flush(False)
     records = w.records

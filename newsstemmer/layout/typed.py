@@ -21,7 +21,7 @@ from lxml import etree
 
 from ..blocks import Block
 from ..page import Page
-from .blocks import BlockOptions, block_elements, line_digest
+from .blocks import BlockOptions, block_elements, blocks_of, line_digest
 
 __all__ = ["LayoutBody", "layout_blocks"]
 
@@ -97,9 +97,13 @@ def _links(els: list[etree._Element], base: str | None) -> list[tuple[str, str]]
 
 def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[Block]:
     """The typed blocks of a layout's body on ``page`` (see the module)."""
-    pb, elements = block_elements(page.tree, options)
+    pb = blocks_of(page, options)
+    elements = pb.elements
+    if elements is None:  # (a page cut without its elements)
+        pb, elements = block_elements(page.tree, options)
     records: list[tuple] = []  # (line, kind, group, extra, element, in body)
     parts = set(body.parts)
+    kinds: dict[etree._Element | None, tuple] = {}  # (lines of one element share their kind)
     span = range(min(parts), max(parts) + 1) if parts else range(0)
     for i in span:
         lines = pb.blocks[i].text.split("\n")
@@ -108,7 +112,10 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             if not line or (body.static and line_digest(line) in body.static):
                 continue
             el = els[k] if k < len(els) else None
-            kind, group, extra = _line_kind(el)
+            found = kinds.get(el)
+            if found is None:
+                found = kinds[el] = _line_kind(el)
+            kind, group, extra = found
             if i in parts:
                 records.append((line, kind, group, extra, el, True))
             elif kind == "figure":  # a picture's caption the layout left out of the article
