@@ -11,6 +11,11 @@
 A page that cannot be read or extracted gives a record with ``"error"`` and a message;
 the exit code is then 1.
 
+``--formats markdown,html,blocks`` adds ``body_markdown``, ``body_html`` and the typed
+``blocks`` to each record (with ``captions`` and ``images``); ``--keep captions,code,...``
+makes the body keep those block kinds; ``--output-format text|markdown|html`` prints one
+page's body alone (:mod:`newsstemmer.blocks`, :mod:`newsstemmer.formats`).
+
 With ``--jobs N`` (default: every core this process may use), the pages are extracted by
 N processes, this one and N-1 forked ones (:mod:`newsstemmer.cli.forked`), in chunks, and
 printed in input order: the same lines as one process gives, in less wall time on a
