@@ -163,3 +163,44 @@ def test_a_figure_is_one_block_whatever_the_order_of_picture_and_caption() -> No
     assert [(b.kind, b.text, b.src) for b in blocks] == [
         ("figure", "Caption first", "https://site.example/a/x.jpg"), ("paragraph", "After.", None),
         ("figure", "", "https://site.example/lazy.jpg"), ("paragraph", "Inline picture.", None)]
+
+
+_WORDS = ("harbour council budget ferry museum election storm bridge farmers railway festival court market "
+          "tunnel library teachers energy coast village mayor contract airport orchestra lighthouse").split()
+
+
+def _layout_pages(n: int = 6) -> list[Page]:
+    """Pages of one template: a byline, paragraphs, a subheading, a list and a table."""
+    rng = random.Random(7)
+    words = lambda k: " ".join(rng.choice(_WORDS) for _ in range(k)).capitalize()  # noqa: E731
+    pages = []
+    for i in range(n):
+        body = (f"<p class='byline'>By {words(2)}</p>" + "".join(f"<p>{words(30)}.</p>" for _ in range(3))
+                + f"<h2>{words(4)}</h2><p>{words(25)}.</p><ul><li>{words(6)}</li><li>{words(5)}<ol><li>{words(4)}</li>"
+                f"</ol></li></ul><table><tr><th>{words(1)}</th><th>{words(1)}</th></tr><tr><td>{words(2)}</td>"
+                f"<td>{words(2)} {i}</td></tr></table><p>{words(28)}.</p>")
+        html = (f"<html><head><title>{words(6)}</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a>"
+                f"</nav><h1>{words(6)}</h1><div class='story'>{body}</div><footer>The Harbour Times</footer>"
+                "</body></html>")
+        pages.append(Page(html, url=f"https://harbour.example/news/{i}.html"))
+    return pages
+
+
+def test_a_layout_body_comes_as_typed_blocks() -> None:
+    import newsstemmer
+
+    pages = _layout_pages()
+    site = newsstemmer.learn(pages)
+    article = newsstemmer.extract(pages[2].html, site, url=pages[2].url,
+                                  options=newsstemmer.ExtractOptions(fallback="region", page_choice=False,
+                                                                     include_sub=True))  # (short parts: SUB)
+    assert article.matched and article.typed, article.method
+    assert blocks_text(in_convention(article.blocks)) == article.body
+    by_kind = {}
+    for b in article.blocks:
+        by_kind.setdefault(b.kind, []).append(b)
+    (listing,) = by_kind["list"]
+    assert listing.item_depths == [0, 0, 1] and listing.item_ordered == [False, False, True]
+    (table,) = by_kind["table"]
+    assert table.header and len(table.rows) == 2 and table.rows[1][1].endswith(" 2")
+    assert all(b.is_body() for b in article.blocks if b.kind in ("paragraph", "list", "table"))

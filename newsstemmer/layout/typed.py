@@ -7,8 +7,8 @@ for each piece, the innermost block element that holds it
 body line by that element and its ancestors (a heading, a list item and its depth, a
 table cell, a quotation, a code listing, a picture's caption) and groups the lines
 into blocks, so the blocks give exactly the body's lines.  The layout's byline and
-date-line sections, when the body does not hold them, come back as ``byline`` and
-``dateline`` blocks out of the body, and so do the pictures' captions among the
+date-line sections are ``byline`` and ``dateline`` blocks (in the body when the layout
+put them there, else out of it, first), and so do the pictures' captions among the
 body's blocks that the layout left out (``figure`` blocks).
 """
 
@@ -116,6 +116,8 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             if found is None:
                 found = kinds[el] = _line_kind(el)
             kind, group, extra = found
+            if i == body.byline or i == body.dateline:  # (the layout's own byline or date line)
+                kind, group, extra = ("byline" if i == body.byline else "dateline"), i, None
             if i in parts:
                 records.append((line, kind, group, extra, el, True))
             elif kind == "figure":  # a picture's caption the layout left out of the article
@@ -130,11 +132,10 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             j += 1
         blocks.append(_block(records[k:j], page.url))
         k = j
-    shown = {b.text for b in blocks}
     for kind, index in (("byline", body.byline), ("dateline", body.dateline)):
-        if index is not None and index < len(pb.blocks):
+        if index is not None and index < len(pb.blocks) and index not in parts:
             text = pb.blocks[index].text
-            if text and text not in shown:
+            if text:
                 blocks.insert(0, Block(kind, text, in_body=False))
     return blocks
 
