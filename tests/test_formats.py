@@ -156,3 +156,59 @@ def test_markdown_and_html_give_back_the_body(keep) -> None:
             assert html_words(a.body_html).replace(" ", "") == words(a.body).replace(" ", ""), url
             checked += 1
     assert checked > 30
+
+
+# -- generated pages -------------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from newsstemmer.blocks import blocks_text, in_convention  # noqa: E402
+from newsstemmer.dom.parse import parse_html  # noqa: E402
+from newsstemmer.single.pagerank import pagerank_analysis, region_paragraphs  # noqa: E402
+from newsstemmer.single.typed import region_blocks  # noqa: E402
+
+#: Words with every character that could make Markdown or HTML markup, and newlines.
+_TEXT = st.text(alphabet=st.sampled_from(list("ab cd\n*_`#>-+=|[]()!<&;.1\\~:")), min_size=0, max_size=12)
+
+
+def _tree(depth: int):
+    leaf = _TEXT.map(html_escape_text)
+    if depth == 0:
+        return leaf
+    inner = st.lists(_tree(depth - 1), min_size=1, max_size=3).map("".join)
+    wrap = st.sampled_from(["p", "div", "h2", "h3", "blockquote", "pre", "figcaption", "figure", "span", "b", "li",
+                            "td", "th", "section"])
+    wrapped = st.tuples(wrap, inner).map(lambda t: f"<{t[0]}>{t[1]}</{t[0]}>")
+    lists = st.tuples(st.sampled_from(["ul", "ol"]), st.lists(inner, min_size=1, max_size=3)).map(
+        lambda t: f"<{t[0]}>" + "".join(f"<li>{x}</li>" for x in t[1]) + f"</{t[0]}>")
+    tables = st.lists(st.lists(leaf, min_size=2, max_size=3), min_size=1, max_size=3).map(
+        lambda rows: "<table>" + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+        + "</table>")
+    extras = st.sampled_from(["<br>", "<img src='/p.jpg'>", "<a href='/x'>link text</a>", "<script>x<y</script>"])
+    return st.one_of(leaf, wrapped, lists, tables, extras)
+
+
+def html_escape_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=st.lists(_tree(3), min_size=1, max_size=5).map("".join), seed=st.integers(0, 10_000))
+def test_generated_pages_blocks_lines_and_markdown_round_trip(body: str, seed: int) -> None:
+    """Any generated body, any element of it with any parts left out: the typed blocks
+    give the plain text's lines, and Markdown and HTML give back their words."""
+    import random
+
+    rng = random.Random(seed)
+    an = pagerank_analysis(parse_html(f"<html><body><main>{body}</main></body></html>"), None, text=False)
+    elements = an.scores.graph.elements
+    nodes = [i for i, el in enumerate(elements) if el is not None]
+    node = rng.choice(nodes)
+    inside = [i for i in range(node + 1, node + an.size[node]) if elements[i] is not None]
+    skip = rng.sample(inside, min(len(inside), rng.randint(0, 3)))
+    blocks = region_blocks(an, node, skip, "https://g.example/a/")
+    assert blocks_text(in_convention(blocks)).split("\n") == (region_paragraphs(an, node, skip) or [""])
+    kept = in_convention(blocks, OPTIONAL_KINDS)
+    text = words(blocks_text(kept))
+    assert markdown_words(markdown(kept, images=False)) == text
+    assert html_words(html(kept)).replace(" ", "") == text.replace(" ", "")
