@@ -24,6 +24,11 @@ _HOMES: dict[str, str] = {
     # pages and results
     "Page": ".page",
     "Article": ".article",
+    # the article as typed blocks (issue #25)
+    "Block": ".blocks",
+    "BODY_KINDS": ".blocks",
+    "OPTIONAL_KINDS": ".blocks",
+    "in_convention": ".blocks",
     # learning and extraction (the combinations of methods)
     "learn": ".combine.learn",
     "LearnOptions": ".combine.learn",
@@ -62,6 +67,7 @@ __all__ = sorted(_HOMES)
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on demand
     from .article import Article
+    from .blocks import BODY_KINDS, OPTIONAL_KINDS, Block, in_convention
     from .combine.extract import ExtractOptions, extract, extract_with_patterns, extract_with_rules
     from .combine.learn import LearnOptions, learn
     from .combine.site_rules import learn_site_rules

@@ -3,8 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
-__all__ = ["METADATA_FIELDS", "Article"]
+from .blocks import Block, blocks_text, in_convention, kept_kinds, line_blocks
+
+__all__ = ["BODY_FORMATS", "METADATA_FIELDS", "Article", "body_formats"]
+
+#: The forms of the body an article's record may carry: ``text`` (``body``, always),
+#: ``markdown`` (``body_markdown``), ``html`` (``body_html``), ``blocks`` (the typed
+#: blocks as JSON).  Asking for any but text adds ``captions`` and ``images`` too.
+BODY_FORMATS = ("text", "markdown", "html", "blocks")
+
+
+def body_formats(names: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The body formats named in ``names`` (comma-separated or a collection), in
+    :data:`BODY_FORMATS` order, ``text`` always among them; ``ValueError`` for an unknown one."""
+    if isinstance(names, str):
+        names = [n for n in (part.strip().lower() for part in names.split(",")) if n]
+    wanted = set(names or ()) | {"text"}
+    unknown = wanted - set(BODY_FORMATS)
+    if unknown:
+        raise ValueError(
+            f"unknown body format {', '.join(sorted(unknown))}: the formats are {', '.join(BODY_FORMATS)}"
+        )
+    return tuple(f for f in BODY_FORMATS if f in wanted)
 
 #: The page's own metadata an article carries (:mod:`newsstemmer.metadata`), in output order.
 METADATA_FIELDS = ("published", "modified", "authors", "language", "section", "tags", "description", "image",
@@ -55,6 +77,117 @@ class Article:
     #: (region's near-empty body gave way to the page's paragraph region), ``react``
     #: (hidden streamed content read); None when nothing did.
     detail: str | None = None
+    #: The optional block kinds the body keeps beside the news convention's
+    #: (:data:`newsstemmer.blocks.OPTIONAL_KINDS`; set by :meth:`keep_kinds`).
+    keep: frozenset[str] = frozenset()
+    #: The body formats :meth:`to_json_dict` writes (:data:`BODY_FORMATS`).
+    formats: tuple[str, ...] = ("text",)
+    # The typed blocks are made on first use (:attr:`blocks`) by the method that found the
+    # body, for the body it gave (``_block_body``): a body changed since then has plain blocks.
+    _block_maker: Callable[[], list[Block]] | None = field(default=None, init=False, repr=False, compare=False)
+    _block_body: str | None = field(default=None, init=False, repr=False, compare=False)
+    _blocks: list[Block] | None = field(default=None, init=False, repr=False, compare=False)
+    _typed: bool = field(default=False, init=False, repr=False, compare=False)
+
+    # -- typed blocks ---------------------------------------------------------------------
+
+    def set_block_maker(self, maker: Callable[[], list[Block]] | None) -> None:
+        """Let ``maker`` give the typed blocks of the current body when they are asked for
+        (a method calls it with the walk that found the body; nothing runs until then)."""
+        self._block_maker, self._block_body, self._blocks = maker, self.body, None
+
+    def take_body(self, other: "Article") -> None:
+        """Take ``other``'s body and the way to its blocks (a chain that swaps one method's
+        body for another's)."""
+        self.body = other.body
+        self._block_maker, self._block_body, self._blocks = other._block_maker, other._block_body, other._blocks
+        self._typed = other._typed
+        self.keep = other.keep
+
+    @property
+    def blocks(self) -> list[Block]:
+        """The article as typed blocks, in page order: the body's blocks (the news
+        convention and the kinds in :attr:`keep`) and the ones the method left out of it
+        (``in_body`` False).  A method that keeps no structure, or a body changed after
+        extraction, gives one paragraph per body line."""
+        if self._blocks is None or self._block_body != self.body:
+            made = None
+            if self._block_maker is not None and self._block_body == self.body:
+                made = self._block_maker()
+                if blocks_text(in_convention(made, self.keep)) != self.body:
+                    made = None  # (never blocks that disagree with the body)
+            self._typed = made is not None
+            self._blocks = made if made is not None else line_blocks(self.body)
+            self._block_body = self.body
+        return self._blocks
+
+    @blocks.setter
+    def blocks(self, value: list[Block]) -> None:
+        self._blocks, self._block_body, self._typed = list(value), self.body, True
+
+    @property
+    def typed(self) -> bool:
+        """Whether :attr:`blocks` came from the page's structure (False: one paragraph a line)."""
+        self.blocks  # noqa: B018 (made on first use)
+        return self._typed
+
+    def keep_kinds(self, keep: str | list[str] | tuple[str, ...] | frozenset[str] | set[str] | None) -> "Article":
+        """Make ``body`` the article in the convention that keeps the optional kinds
+        ``keep`` beside the default ones (``ValueError`` for an unknown kind); returns the
+        article.  The blocks are the same; only which of them make the body changes."""
+        wanted = kept_kinds(keep)
+        if wanted == self.keep:
+            return self
+        blocks = self.blocks
+        self.keep = wanted
+        self.body = blocks_text(in_convention(blocks, wanted))
+        self._block_body = self.body
+        return self
+
+    def body_blocks(self) -> list[Block]:
+        """The blocks that make :attr:`body` (the default ones and the kept kinds)."""
+        return in_convention(self.blocks, self.keep)
+
+    @property
+    def body_markdown(self) -> str:
+        """The body as Markdown (:func:`newsstemmer.formats.markdown`)."""
+        from .formats import markdown
+
+        return markdown(self.body_blocks(), images="figure" in self.keep)  # (pictures: only kept ones)
+
+    @property
+    def body_html(self) -> str:
+        """The body as clean semantic HTML (:func:`newsstemmer.formats.html`)."""
+        from .formats import html
+
+        return html(self.body_blocks(), images="figure" in self.keep)
+
+    @property
+    def captions(self) -> list[str]:
+        """The captions of the article's pictures, in page order, kept in the body or not."""
+        out: list[str] = []
+        for b in self.blocks:
+            text = b.caption if b.kind == "figure" else b.text if b.kind == "caption" else None
+            if text and text not in out:
+                out.append(text)
+        return out
+
+    @property
+    def images(self) -> list[str]:
+        """The absolute URLs of the article's pictures, in page order."""
+        out: list[str] = []
+        for b in self.blocks:
+            if b.src and b.src not in out:
+                out.append(b.src)
+        return out
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        if state.get("_block_maker") is not None:  # (a walk over a tree does not pickle: its blocks do)
+            self.blocks  # noqa: B018
+            state = dict(self.__dict__)
+            state["_block_maker"] = None
+        return state
 
     def to_json_dict(self) -> dict[str, object]:
         """The object printed per page by ``newsstemmer extract``."""
@@ -76,4 +209,14 @@ class Article:
             out["error"] = self.error
         if self.detail:
             out["detail"] = self.detail
+        formats = self.formats
+        if "markdown" in formats:
+            out["body_markdown"] = self.body_markdown
+        if "html" in formats:
+            out["body_html"] = self.body_html
+        if "blocks" in formats:
+            out["blocks"] = [b.to_json_dict() for b in self.blocks]
+        if len(formats) > 1:
+            out["captions"] = self.captions
+            out["images"] = self.images
         return out

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "Block", "blocks_text", "in_convention"]
+__all__ = [
+    "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "Block", "blocks_text", "in_convention", "kept_kinds", "line_blocks",
+]
 
 #: Kinds that make the body in the news convention (the default ``body``).
 BODY_KINDS = frozenset({"paragraph", "heading", "list", "quote", "table"})
@@ -32,18 +34,29 @@ BLOCK_KINDS = BODY_KINDS | OPTIONAL_KINDS
 class Block:
     """One part of an article, in page order.
 
-    ``text`` is the block's plain text as it goes into ``body`` (list items one a line,
-    table rows one a line); the other fields keep the structure the renderers need:
-    ``level`` (heading 2-6), ``items`` and ``ordered`` (list), ``rows`` (table, cells per
-    row; ``header`` when the first row is a header row), ``src``/``caption``/``credit``
-    (figure), ``links`` ((text, absolute URL) pairs found in the block, for HTML and
-    Markdown output).
+    ``text`` is the block's plain text as it goes into ``body``: its lines as the page
+    gives them (a list's items, a table's rows, a paragraph the page breaks), joined by
+    newlines.  The other fields keep the structure the renderers need: ``level``
+    (heading 1-6), ``items``, ``item_depths`` (0 for a top-level item, 1 for an item of a
+    list inside it...), ``ordered`` (list) and ``item_ordered`` (whether each item's own
+    list is numbered), ``rows`` (table, cells per row; ``header``
+    when the first row is a header row; empty when the table's text does not sit in
+    cells), ``src``/``caption``/``credit`` (figure), ``links`` ((text, absolute URL) pairs
+    found in the block, for HTML and Markdown output).
+
+    ``in_body`` is the extraction's verdict: True for a block the method's cleaning kept
+    in the article (a picture's caption or a code listing inside the article's text
+    stays in the default body, so the body does not depend on how finely a block is
+    typed), False for one it left out (it comes back only when its kind is kept), None
+    to let the kind decide (:data:`BODY_KINDS` are body).
     """
 
     kind: str
     text: str
     level: int | None = None
     items: list[str] = field(default_factory=list)
+    item_depths: list[int] = field(default_factory=list)
+    item_ordered: list[bool] = field(default_factory=list)
     ordered: bool = False
     rows: list[list[str]] = field(default_factory=list)
     header: bool = False
@@ -51,6 +64,7 @@ class Block:
     caption: str | None = None
     credit: str | None = None
     links: list[tuple[str, str]] = field(default_factory=list)
+    in_body: bool | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in BLOCK_KINDS:
@@ -64,6 +78,9 @@ class Block:
         if self.items:
             out["items"] = list(self.items)
             out["ordered"] = self.ordered
+            if any(self.item_depths):
+                out["item_depths"] = list(self.item_depths)
+                out["item_ordered"] = list(self.item_ordered)
         if self.rows:
             out["rows"] = [list(r) for r in self.rows]
             out["header"] = self.header
@@ -71,21 +88,56 @@ class Block:
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
+        if self.links:
+            out["links"] = [list(pair) for pair in self.links]
+        out["in_body"] = self.is_body()
         return out
 
+    def is_body(self) -> bool:
+        """Whether the block belongs to the default body (the news convention)."""
+        return self.kind in BODY_KINDS if self.in_body is None else self.in_body
 
-def in_convention(blocks: list[Block], keep: frozenset[str] | set[str] = frozenset()) -> list[Block]:
-    """The blocks of the default body plus the optional kinds named in ``keep``."""
-    unknown = set(keep) - OPTIONAL_KINDS
+
+def kept_kinds(names: str | list[str] | tuple[str, ...] | frozenset[str] | set[str] | None) -> frozenset[str]:
+    """The optional kinds named in ``names`` (a comma-separated string or a collection;
+    ``captions`` and other plurals are accepted for the kinds).  Raises ``ValueError``
+    naming the kinds that may be kept for a name that is none of them."""
+    if not names:
+        return frozenset()
+    if isinstance(names, str):
+        names = [n for n in (part.strip() for part in names.split(",")) if n]
+    found = set()
+    for name in names:
+        kind = name.strip().lower()
+        if kind not in OPTIONAL_KINDS and kind.endswith("s") and kind[:-1] in OPTIONAL_KINDS:
+            kind = kind[:-1]  # captions, figures, bylines...
+        found.add(kind)
+    unknown = found - OPTIONAL_KINDS
     if unknown:
         raise ValueError(
             f"cannot keep {', '.join(sorted(unknown))}: the kinds that may be kept are "
             f"{', '.join(sorted(OPTIONAL_KINDS))}"
         )
-    wanted = BODY_KINDS | set(keep)
-    return [b for b in blocks if b.kind in wanted]
+    return frozenset(found)
+
+
+def in_convention(blocks: list[Block], keep: frozenset[str] | set[str] = frozenset()) -> list[Block]:
+    """The blocks of the default body (:meth:`Block.is_body`) plus those of the optional
+    kinds named in ``keep`` (``ValueError`` for a name that is not one), in page order.
+    Keeping ``caption`` keeps the figures too (their text is their caption; the picture
+    itself is written only where ``figure`` is kept)."""
+    wanted = kept_kinds(keep)
+    if "caption" in wanted:
+        wanted = wanted | {"figure"}
+    return [b for b in blocks if b.is_body() or b.kind in wanted]
 
 
 def blocks_text(blocks: list[Block]) -> str:
     """Plain text of ``blocks``: each block's text lines, one line per paragraph or item."""
     return "\n".join(b.text for b in blocks if b.text)
+
+
+def line_blocks(body: str) -> list[Block]:
+    """A body known only as text lines: one paragraph block per line (what a method
+    that keeps no structure gives, so every article has blocks)."""
+    return [Block("paragraph", line) for line in body.split("\n") if line]

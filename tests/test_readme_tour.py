@@ -67,6 +67,8 @@ NOT_RUN = {
     "scrapy state -s NEWSSTEMMER_REDIS_URL": "needs a redis-server: tests/test_redis_retention.py runs scrapy state "
                                              "on a throwaway one",
     "FEEDS = {": "a settings fragment: tests/test_crawl_pagetype.py crawls the demo with these two feeds",
+    "newsstemmer extract --formats markdown,html": "tests/test_cli_formats.py runs these three commands on a "
+    "folder of pages",
 }
 #: Examples the tour runs, by a phrase of their first line (in README order).
 RUN = (
@@ -81,6 +83,7 @@ RUN = (
     "python scripts/build_egg.py",
     "from pathlib import Path",
     "newsstemmer learn -o patterns/example.com.json",
+    "from newsstemmer import ExtractOptions, extract",
     "newsstemmer report patterns/example.com.json site/",
     "import scrapy",
 )
@@ -268,6 +271,11 @@ def test_the_readme_tour_runs_as_written(tmp_path):
         extracted = _lines(files.work / "articles.jsonl")
         assert sum(1 for a in extracted if a.get("body")) >= 100
         assert (files.work / "report.html").stat().st_size > 10_000
+
+        # The structured body: blocks and Markdown from the Python API.
+        structured = files.python(_example("from newsstemmer import ExtractOptions, extract").text).stdout
+        assert "('heading', 'What next')" in structured and "- Raise the banks" in structured, structured
+        assert structured.rstrip().endswith("True"), structured
 
         # Reports: one site, a crawl with reports, the last crawl again.
         files.sh(_example("newsstemmer report patterns/example.com.json site/").text)

@@ -88,3 +88,12 @@ def test_a_page_without_a_headline_reads_no_data() -> None:
     html, _ = state_page(4)
     assert embedded_article_html(parse_html(html), "") is None
     assert embedded_article_html(parse_html(html), TITLE) is not None
+
+
+def test_the_script_data_article_gives_typed_blocks() -> None:
+    """The blocks of a script-data body come from the article that data holds."""
+    html, text = flight_page(5)
+    article = extract_single(Page(html=html, url="https://news.example/a/5"))
+    paragraphs = [b.text for b in article.blocks if b.kind == "paragraph"]
+    assert len(paragraphs) >= len(text) - 1
+    assert _recall("\n".join(paragraphs), text) > 0.9

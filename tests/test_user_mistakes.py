@@ -177,6 +177,8 @@ CLI_MISTAKES = [
     ("extract --pattern-threshold 2 {site}", "must be between 0 and 1"),
     ("patterns history {missing_json}", "nope.json"),
     ("crawl {site}", "invalid choice: 'crawl'"),
+    ("extract --keep headlines {site}", "argument --keep: cannot keep headlines: the kinds that may be kept are bio, "),
+    ("extract --formats pdf {site}", "argument --formats: unknown body format pdf: the formats are text, markdown"),
 ]
 
 

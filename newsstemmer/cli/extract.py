@@ -11,6 +11,11 @@
 A page that cannot be read or extracted gives a record with ``"error"`` and a message;
 the exit code is then 1.
 
+``--formats markdown,html,blocks`` adds ``body_markdown``, ``body_html`` and the typed
+``blocks`` to each record (with ``captions`` and ``images``); ``--keep captions,code,...``
+makes the body keep those block kinds; ``--output-format text|markdown|html`` prints one
+page's body alone (:mod:`newsstemmer.blocks`, :mod:`newsstemmer.formats`).
+
 With ``--jobs N`` (default: every core this process may use), the pages are extracted by
 N processes, this one and N-1 forked ones (:mod:`newsstemmer.cli.forked`), in chunks, and
 printed in input order: the same lines as one process gives, in less wall time on a
@@ -25,7 +30,8 @@ import json
 import os
 from typing import Callable, Iterator
 
-from ..article import Article
+from ..article import Article, body_formats
+from ..blocks import OPTIONAL_KINDS, kept_kinds
 from ..combine.extract import ExtractOptions, add_metadata, add_page_type, extract_with_patterns
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from ..dom.parse import HTMLParseError
@@ -48,6 +54,9 @@ from .common import (
 )
 
 __all__ = ["add_arguments", "extract_records", "run"]
+
+#: The record's field that holds the body in each ``--output-format``.
+_FIELD_OF_FORMAT = {"text": "body", "markdown": "body_markdown", "html": "body_html"}
 
 DESCRIPTION = "Extract title and body of each page; prints one JSON object per line."
 
@@ -74,11 +83,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="give the body of pages whose layout is not an article layout")
     p.add_argument("--no-metadata", action="store_true",
                    help="leave out the pages' own metadata (authors, dates, language, section, tags, ...)")
+    p.add_argument("--formats", type=_formats, default=("text",), metavar="FORMAT[,FORMAT...]",
+                   help="body formats each record carries beside the plain body: markdown (body_markdown), "
+                   "html (body_html), blocks (the typed blocks); any of them adds captions and images")
+    p.add_argument("--keep", type=_keep, default=frozenset(), metavar="KIND[,KIND...]",
+                   help="block kinds the body keeps beside paragraphs, headings, lists, quotes and tables: "
+                   f"{', '.join(sorted(OPTIONAL_KINDS))} (plurals such as captions are accepted)")
+    p.add_argument("--output-format", choices=("text", "markdown", "html"),
+                   help="print one page's body alone in this format, for people, instead of JSON lines")
     p.add_argument("-j", "--jobs", type=non_negative_int, default=0, metavar="N",
                    help="processes that extract, this one included (default 0: one per core available; "
                    "1: this process alone)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
+
+
+def _formats(text: str) -> tuple[str, ...]:
+    """An argparse type: body formats, comma-separated."""
+    try:
+        return body_formats(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _keep(text: str) -> frozenset[str]:
+    """An argparse type: optional block kinds, comma-separated."""
+    try:
+        return kept_kinds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def error_record(source: str, reason: str, url: str | None = None) -> dict[str, object]:
@@ -121,6 +154,7 @@ def extract_file(pf: PageFile, job: Job) -> tuple[dict[str, object], str | None]
         if options.metadata and not article.meta_source and (
                 article.is_article or not (article.matched or options.page_type)):
             add_metadata(article, page)  # (the chain fills it; a single method or the rules alone do not)
+        options.apply_body_options(article)
     except HTMLParseError as exc:
         return error_record(pf.source, str(exc), page.url), f"{pf.source}: error: {exc}"
     except Exception as exc:  # a core bug on one page must not stop the run
@@ -186,6 +220,9 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
         include_sub=args.include_sub or None,
         include_non_articles=args.include_non_articles or None,
         metadata=False if args.no_metadata else None,
+        keep=args.keep or None,
+        formats=(*args.formats, *([args.output_format] if args.output_format else [])) if (
+            len(args.formats) > 1 or args.output_format) else None,
     )
     # auto: the site's layouts, else the best single-page method; pattern: layouts only.
     # (the per-page choice of region's body runs with "auto" only: "pattern" is the layouts alone)
@@ -216,12 +253,18 @@ def run(args: argparse.Namespace, rep: Reporter) -> int:
     rep.finish()
     if not files:
         raise CLIError(NO_PAGES)
+    if args.output_format and len(files) != 1:
+        raise CLIError(f"--output-format prints one page's body: give one page, not {len(files)}")
     errors = 0
     try:
         for record in extract_records(files, site, options, rep, args.method, extractor, single, args.jobs):
             if record.get("error"):
                 errors += 1
-            write_line(json.dumps(record, ensure_ascii=False))
+            if args.output_format:
+                body = record.get(_FIELD_OF_FORMAT[args.output_format]) or ""
+                write_line(str(body))
+            else:
+                write_line(json.dumps(record, ensure_ascii=False))
     except BrokenPipeError:
         silence_stdout()
         return 1 if errors else 0

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from ..article import METADATA_FIELDS, Article
+from ..article import METADATA_FIELDS, Article, body_formats
+from ..blocks import kept_kinds
 from ..dom.walk import element_text
 from ..layout.blocks import BlockOptions, blocks_of
 from ..layout.matching import LayoutExtractOptions, extract_with_layouts
@@ -54,6 +55,24 @@ class ExtractOptions(LayoutExtractOptions):
     # Off: ``is_article`` is the layout's flag (unmatched pages: false, or the single-page
     # method's true).
     page_type: bool = True
+    # Optional block kinds the body keeps beside the news convention's paragraphs,
+    # headings, lists, quotes and tables (newsstemmer.blocks.OPTIONAL_KINDS: "caption",
+    # "code", "figure", "byline", ...; a comma-separated string or a collection).
+    keep: frozenset[str] = frozenset()
+    # The body formats an article's record carries (Article.to_json_dict): "text" always,
+    # "markdown", "html", "blocks" when named (a comma-separated string or a collection).
+    formats: tuple[str, ...] = ("text",)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keep", kept_kinds(self.keep))  # (ValueError for an unknown kind)
+        object.__setattr__(self, "formats", body_formats(self.formats))
+
+    def apply_body_options(self, article: Article) -> Article:
+        """Give ``article`` this extraction's convention (``keep``) and formats."""
+        if self.keep:
+            article.keep_kinds(self.keep)
+        article.formats = self.formats
+        return article
 
 
 def add_metadata(article: Article, page: Page) -> Article:
@@ -82,21 +101,23 @@ def add_page_type(article: Article, page: Page, fallback: str | None = DEFAULT_S
     kind = page_type(page, layout)
     if layout is False and kind.is_article and fallback:
         alone = extract_single(page, fallback)
-        article.body, article.method = alone.body, f"{article.method}+{alone.method}"
+        article.take_body(alone)
+        article.method = f"{article.method}+{alone.method}"
         article.title = article.title or alone.title
     article.is_article, article.page_type, article.page_score = kind.is_article, kind.kind, round(kind.score, 4)
     return article
 
 
 def _finished(article: Article, page: Page, opts: ExtractOptions) -> Article:
-    """The chain's last steps: the page's type and, for an article, its metadata."""
+    """The chain's last steps: the page's type, for an article its metadata, and the
+    body's convention and formats."""
     if opts.page_type and not article.error:
         add_page_type(article, page, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD)
     if opts.metadata and (article.is_article or not (article.matched or opts.page_type)) and not article.error:
         add_metadata(article, page)
         if article.matched:
             apply_layout_metadata(article)  # the template's byline and date line, where the page lacks them
-    return article
+    return opts.apply_body_options(article)
 
 
 def extract_with_patterns(

@@ -313,8 +313,9 @@ def choose(page: Page, site: SitePatterns, article: Article, page_weight: int,
     could change the answer (``page_weight``: the page's blocks' total weight)."""
     from ..single import extract_single  # numpy and the region models: only when needed
 
-    region_body = extract_single(page, "region").body
+    region = extract_single(page, "region")
+    region_body = region.body
     if takes_region(page, site, article, region_body, page_weight, model):
-        article.body = region_body
+        article.take_body(region)
         article.method = f"{article.method}+region"
     return article

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 from urllib.parse import urlsplit
 
+from ..article import BODY_FORMATS, body_formats
+from ..blocks import OPTIONAL_KINDS, kept_kinds
 from ..errors import NewsstemmerError
 
 if TYPE_CHECKING:
@@ -65,6 +67,8 @@ DEFAULTS: dict[str, Any] = {
     "NEWSSTEMMER_KEEP_ANCHORS": 8,
     "NEWSSTEMMER_KEEP_RUNS": 100,
     "NEWSSTEMMER_HEALTH_MAX_MB": 10.0,
+    "NEWSSTEMMER_BODY_FORMATS": "text",
+    "NEWSSTEMMER_KEEP": "",
 }
 
 
@@ -243,6 +247,21 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _names(name: str, raw: Any, read: Any, allowed: str) -> Any:
+    """A comma-separated list (or a list) of names, read by ``read`` (which raises
+    ``ValueError`` for an unknown name)."""
+    if isinstance(raw, (list, tuple, set, frozenset)):
+        raw_names: Any = list(raw)
+    elif isinstance(raw, str):
+        raw_names = raw
+    else:
+        raise _wrong(name, raw, allowed)
+    try:
+        return read(raw_names)
+    except ValueError:
+        raise _wrong(name, raw, allowed) from None
+
+
 def _sidecar(raw: Any) -> bool:
     """``NEWSSTEMMER_SIDECAR``: ``auto`` (on when this process may use two CPUs or more), or a boolean."""
     if isinstance(raw, str) and raw.strip().lower() in ("auto", ""):
@@ -303,6 +322,10 @@ class Config:
     keep_anchors: int = 8
     keep_runs: int = 100
     health_max_mb: float = 10.0
+    # The body formats each article item carries ("text" always; "markdown", "html",
+    # "blocks") and the optional block kinds its body keeps (newsstemmer.blocks.OPTIONAL_KINDS).
+    body_formats: tuple[str, ...] = ("text",)
+    keep: frozenset[str] = frozenset()
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Config":
@@ -371,6 +394,10 @@ class Config:
             keep_anchors=whole("NEWSSTEMMER_KEEP_ANCHORS", 2),
             keep_runs=whole("NEWSSTEMMER_KEEP_RUNS", 20),
             health_max_mb=number("NEWSSTEMMER_HEALTH_MAX_MB", 0.01),
+            body_formats=_names("NEWSSTEMMER_BODY_FORMATS", get("NEWSSTEMMER_BODY_FORMATS"), body_formats,
+                                f"use a comma-separated list of {', '.join(BODY_FORMATS)}"),
+            keep=_names("NEWSSTEMMER_KEEP", get("NEWSSTEMMER_KEEP"), kept_kinds,
+                        f"use a comma-separated list of {', '.join(sorted(OPTIONAL_KINDS))} (or nothing)"),
         )
 
     @property

@@ -61,6 +61,14 @@ class FetchedPage:
         return f"FetchedPage(url={self.url!r}, site={self.site!r}, {len(self.html)} chars)"
 
 
+#: The fields an :class:`ArticleItem` has only when ``NEWSSTEMMER_BODY_FORMATS`` asks for them.
+BODY_FORMAT_FIELDS = ("body_markdown", "body_html", "blocks", "captions", "images")
+
+
+def _absent() -> None:
+    return None
+
+
 @dataclass
 class ArticleItem:
     """One page of the crawl as it reaches the feeds.
@@ -90,6 +98,11 @@ class ArticleItem:
     (:mod:`newsstemmer.pagetype`): only articles reach the feed as this class; the
     other pages, counted, go out as :class:`NonArticleItem` with
     ``NEWSSTEMMER_INCLUDE_NON_ARTICLES``.
+
+    The body in other formats comes only when ``NEWSSTEMMER_BODY_FORMATS`` asks
+    (feeds stay small): ``body_markdown``, ``body_html``, ``blocks`` (the typed blocks),
+    and with any of them ``captions`` and ``images`` (the pictures' captions and absolute
+    URLs).  An item not given them has no such fields at all (not even null ones).
     """
 
     url: str
@@ -120,9 +133,20 @@ class ArticleItem:
     canonical_url: str | None = None
     site_name: str | None = None
     meta_source: dict[str, str] = field(default_factory=dict)
+    # (fields absent unless set: see the class docstring and __post_init__)
+    body_markdown: str | None = field(default_factory=_absent, compare=False, repr=False)
+    body_html: str | None = field(default_factory=_absent, compare=False, repr=False)
+    blocks: list[dict[str, Any]] | None = field(default_factory=_absent, compare=False, repr=False)
+    captions: list[str] | None = field(default_factory=_absent, compare=False, repr=False)
+    images: list[str] | None = field(default_factory=_absent, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.page_text: str = ""  # the page's visible text (to tell a changed article from a body cut anew)
+        # A field given no value is removed from the object: Scrapy's exporters write the
+        # fields an item has (a dataclass field made by a factory has no class default).
+        for name in BODY_FORMAT_FIELDS:
+            if getattr(self, name) is None:
+                delattr(self, name)
 
 
 @dataclass

@@ -113,7 +113,8 @@ class SiteLearner:
         self.crawler = crawler
         self.config = config
         self.stats = crawler.stats
-        self.options = ExtractOptions(include_non_articles=config.include_non_articles)
+        self.options = ExtractOptions(include_non_articles=config.include_non_articles, keep=config.keep,
+                                      formats=config.body_formats)
         self.storage = Storage.for_crawler(crawler)
         loaded = self.storage.patterns.load()
         self.patterns: dict[str, SitePatterns] = {site: sp for site, (sp, _) in loaded.items()}

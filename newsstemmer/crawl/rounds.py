@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..article import METADATA_FIELDS
+from ..article import METADATA_FIELDS, Article
 from ..combine.extract import ExtractOptions, add_metadata, add_page_type, extract_with_patterns
 from ..pagetype import declared_kind, page_type
 from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single, load_single
@@ -86,6 +86,7 @@ def extract_page(
             add_page_type(art, core, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD)
             if art.is_article and not layout_article and opts.metadata:
                 add_metadata(art, core)
+            opts.apply_body_options(art)  # (the type may have given the page another method's body)
         emittable = art.is_article or not art.matched
         page_text = visible_text(core.tree) if emittable else ""  # what incremental runs compare
     except (Exception, RecursionError) as exc:  # hostile pages must not stop the crawl
@@ -101,6 +102,8 @@ def extract_page(
     )
     item.page_text = page_text
     item.detail = art.detail
+    if art.body:
+        add_body_formats(item, art, opts)
     if not art.matched:
         item.reason = "unmatched"
         return Outcome(page.url, UNMATCHED, item)
@@ -211,7 +214,7 @@ def run_round(
         if outcome.kind == UNMATCHED and learn_now:
             type_unmatched(outcome, core, options)  # (before the single-page method: only articles need it)
         if outcome.kind == UNMATCHED and outcome.item is not None and learn_now and config.single_page_method:
-            _single_page(outcome.item, core, config.single_page_method)
+            _single_page(outcome.item, core, config.single_page_method, options)
             if result.error:
                 outcome.item.reason = "learning failed"
             elif not (result.patterns and result.patterns.patterns):
@@ -220,14 +223,33 @@ def run_round(
     return result
 
 
-def _single_page(item: ArticleItem, core: Page, method: str) -> None:
+def _single_page(item: ArticleItem, core: Page, method: str, options: ExtractOptions | None = None) -> None:
     """Give a page no layout covers its single-page extraction (``NEWSSTEMMER_SINGLE_PAGE_METHOD``)."""
     try:
         art = extract_single(core, method)
+        if options is not None:
+            options.apply_body_options(art)
+        item.title, item.body, item.method = art.title or item.title, art.body, art.method
+        add_body_formats(item, art, options)
     except (Exception, RecursionError) as exc:  # the item still goes out, with its reason
         log.debug("newsstemmer: single-page extraction of %s failed: %s", item.url, exc)
+
+
+def add_body_formats(item: ArticleItem, art: Article, options: ExtractOptions | None) -> None:
+    """Give ``item`` the body formats ``options`` ask for beside the text
+    (``NEWSSTEMMER_BODY_FORMATS``): ``body_markdown``, ``body_html``, and with either
+    the article's ``captions`` and ``images``; an item asked for none carries none."""
+    formats = options.formats if options is not None else ("text",)
+    if len(formats) < 2:
         return
-    item.title, item.body, item.method = art.title or item.title, art.body, art.method
+    if "markdown" in formats:
+        item.body_markdown = art.body_markdown
+    if "html" in formats:
+        item.body_html = art.body_html
+    if "blocks" in formats:
+        item.blocks = [b.to_json_dict() for b in art.blocks]
+    item.captions = art.captions
+    item.images = art.images
 
 
 # --------------------------------------------------------------------------------------

@@ -98,6 +98,12 @@ class PageBlocks:
     meta_title: str = ""
     h1: list[str] = field(default_factory=list)
     description: str = ""
+    #: Per block, the block elements holding its pieces of text (:func:`block_elements`),
+    #: when the segmentation kept them (:func:`blocks_of` does: typed blocks read them).
+    elements: list[list[etree._Element]] | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "elements": None}  # (elements of a tree do not pickle)
 
     @property
     def total_weight(self) -> int:
@@ -358,7 +364,7 @@ def page_blocks(
         LayoutBlock(path, "\n".join(texts), "\n".join(plains), w, plain_w, tag, i, comments)
         for i, (path, texts, plains, w, plain_w, tag, comments) in enumerate(runs)
     ]
-    return PageBlocks(blocks, title=title, meta_title=meta_title, h1=h1, description=description)
+    return PageBlocks(blocks, title=title, meta_title=meta_title, h1=h1, description=description, elements=elements)
 
 
 def block_elements(
@@ -387,6 +393,7 @@ def line_digest(line: str) -> str:
 
 def blocks_of(page: Page, options: BlockOptions | None = None) -> PageBlocks:
     """The layout blocks of a :class:`~newsstemmer.page.Page`, cut once per segmenter
-    setting from the page's one parsed tree."""
+    setting from the page's one parsed tree, with the elements of each (``elements``:
+    keeping them costs the segmentation nothing measurable, and typed blocks need them)."""
     opts = options or BlockOptions()
-    return page.memo(("layout-blocks", opts), lambda: page_blocks(page.tree, opts))
+    return page.memo(("layout-blocks", opts), lambda: page_blocks(page.tree, opts, []))

@@ -16,6 +16,7 @@ from ..page import Page
 from .alignment import PathCodes, align
 from .blocks import BlockOptions, PageBlocks, blocks_of, layout_weight, line_digest
 from .patterns import LayoutPattern, SitePatterns
+from .typed import LayoutBody
 
 __all__ = [
     "EncodedPage",
@@ -228,7 +229,8 @@ def extract_with_layouts(
     body_parts: list[str] = []
     seen: set[str] = set()
     static = set(p.static_lines)
-    for block, role in zip(pb.blocks, roles):
+    typed = LayoutBody(static)  # (what the body's typed blocks are made from, on first use)
+    for index, (block, role) in enumerate(zip(pb.blocks, roles)):
         if role is None or role == "static":
             continue
         text = _without_lines(block.text, static) if static else block.text
@@ -242,6 +244,7 @@ def extract_with_layouts(
             if text not in seen:
                 seen.add(text)
                 body_parts.append(text)
+                typed.parts.append(index)
     if p.article and not any(role == "main" for role, _ in sections):
         # An article layout that finds no main text in this page (an index page that
         # shares the site's frame, a one-off page) does not cover it.
@@ -253,6 +256,7 @@ def extract_with_layouts(
         b = best.blocks[s] if s is not None and s < len(best.blocks) else None
         if b is not None:
             sections.append((role, pb.blocks[b].text))
+            setattr(typed, "byline" if role == "byline" else "dateline", b)
     lost = _lost_share(pb, roles) if method == "pattern-loose" else 0.0
     article = Article(
         page.url,
@@ -266,6 +270,7 @@ def extract_with_layouts(
         source=page.source,
         sections=sections,
     )
+    article.set_block_maker(typed.maker(page, block_options or site.block_options()))
     if lost >= LOST_BODY_SHARE:
         # The nearest layout leaves out text beside the body it knows: the page's article
         # may be longer than what it gives (the user is told; the body is left as it is).

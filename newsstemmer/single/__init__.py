@@ -64,6 +64,15 @@ class _PageRank:
         result = self.load()(page.tree, page.url)
         return result.title, result.body
 
+    def extract_typed(self, page: Page) -> tuple[str, str, None, Any]:
+        """(title, body, None) and the maker of the body's typed blocks."""
+        from .pagerank import pagerank_analysis
+        from .typed import region_block_maker
+
+        an = pagerank_analysis(page.tree, page.url)
+        maker = region_block_maker(an, an.main, None, page.url) if an.main >= 0 else None
+        return an.result.title, an.result.body, None, maker
+
 
 class _Region:
     """One region extractor per process: it holds no per-page state."""
@@ -89,6 +98,10 @@ class _Region:
     def extract_detail(self, page: Page) -> tuple[str, str, str | None]:
         """(title, body, what changed the plain path or None): see ``RegionExtractor.extract_detail``."""
         return self.load().extract_detail(page.tree, page.url)
+
+    def extract_typed(self, page: Page) -> tuple[str, str, str | None, Any]:
+        """:meth:`extract_detail` and the maker of the body's typed blocks (``RegionExtractor.extract_typed``)."""
+        return self.load().extract_typed(page.tree, page.url)
 
 
 class _CRF:
@@ -139,13 +152,16 @@ def extract_single(page: Page, method: str = DEFAULT_SINGLE_PAGE_METHOD, crf: "C
     extractor to use for ``method="crf"`` instead of the shipped model's).  ``matched``
     stays False (no pattern applied); ``method`` names the extractor and ``detail`` what
     changed its plain path, where the method says (``region``)."""
-    detail = None
+    detail = maker = None
     if method == "crf" and crf is not None:
         title, body = crf.extract(page.tree)
     else:
         found = get(method)
-        if isinstance(found, _Region):
-            title, body, detail = found.extract_detail(page)
+        if isinstance(found, (_Region, _PageRank)):
+            title, body, detail, maker = found.extract_typed(page)
         else:
             title, body = found.extract(page)
-    return Article(page.url, title, body, matched=False, method=method, source=page.source, detail=detail)
+    article = Article(page.url, title, body, matched=False, method=method, source=page.source, detail=detail)
+    if maker is not None:
+        article.set_block_maker(maker)  # (typed blocks on first use: see Article.blocks)
+    return article

@@ -21,14 +21,17 @@ trained by ``training/train_region.py``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
 from lxml import etree
 
+from ...blocks import Block
 from ...dom.parse import parse_html
 from ...shipped import load_model
 from ...trees import ModelFileError, TreeModel
 from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from ..typed import region_block_maker
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
 from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from .embedded import MARKUP_BODY_MAX, embedded_article_html
@@ -39,6 +42,10 @@ __all__ = ["GUARD_SHORTER", "RegionExtractor"]
 
 #: The guard keeps the learned body when PageRank's own text is less than this share of it.
 GUARD_SHORTER = 0.5
+
+#: Where a body was found: the analysis of the page (or of the article in its script
+#: data), the node of the element and the nodes left out of it (None: its own cleaning).
+Chosen = tuple[PageRankAnalysis, int, "list[int] | None"]
 
 
 def _margin(model: TreeModel | None, key: str, default: float) -> float:
@@ -99,18 +106,28 @@ class RegionExtractor:
         content read; ``pagerank``: the guard returned PageRank's own text;
         ``paragraphs``: the near-empty body gave way to the paragraph region;
         ``embedded``: to the article in the page's script data), or None."""
+        return self.extract_typed(tree, url)[:3]
+
+    def extract_typed(
+        self, tree: etree._Element | str, url: str | None = None
+    ) -> tuple[str, str, str | None, Callable[[], list[Block]] | None]:
+        """(title, body, detail) as :meth:`extract_detail` gives them, and a function
+        that gives the body's typed blocks when called (None for an empty body):
+        :func:`~newsstemmer.single.typed.region_blocks` of the element and cleaning that
+        made the body, links and pictures made absolute against ``url``."""
         if isinstance(tree, str):
             tree = parse_html(tree)
         elif isinstance(tree, etree._ElementTree):
             tree = tree.getroot()
         tree, steps = revealed(tree)
-        title, body, step = self._extract(pagerank_analysis(tree, url, text=False))
+        title, body, step, chosen = self._extract(pagerank_analysis(tree, url, text=False))
         if step:
             steps.append(step)
-        return title, body, "+".join(steps) or None
+        maker = region_block_maker(chosen[0], chosen[1], chosen[2], url) if chosen is not None else None
+        return title, body, "+".join(steps) or None, maker
 
-    def _embedded(self, an: PageRankAnalysis, title: str, body_chars: int) -> str | None:
-        """The body of the article the page's scripts carry as HTML data, for a body found in
+    def _embedded(self, an: PageRankAnalysis, title: str, body_chars: int) -> tuple[str, Chosen] | None:
+        """The body (and where it was found) of the article the page's scripts carry as HTML data, for a body found in
         the markup of fewer than :data:`MARKUP_BODY_MAX` word characters, when that
         article stands beside the page's headline ``title``, is long enough
         (:data:`REGION_MIN` paragraph word characters) and the body found in the markup
@@ -124,8 +141,8 @@ class RegionExtractor:
         if found is None or found[1] < REGION_MIN or body_chars >= BODY_SHARE * found[1]:
             return None
         page = parse_html("<html><body><article>" + found[0] + "</article></body></html>")
-        body = self._markup_extract(pagerank_analysis(page, None, text=False))[1]
-        return body if word_chars(body) > body_chars else None
+        _, body, _, chosen = self._markup_extract(pagerank_analysis(page, None, text=False))
+        return (body, chosen) if chosen is not None and word_chars(body) > body_chars else None
 
     def choose_region(self, view: RegionView) -> int:
         """The node of the element chosen to hold the article."""
@@ -181,30 +198,33 @@ class RegionExtractor:
         """(title, body) from PageRank's analysis of the page (its text is not needed)."""
         return self._extract(an)[:2]
 
-    def _extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None]:
-        """(title, body, step): the body found in the markup, or the article the page's
-        script data holds where that body is near-empty."""
-        title, body, step = self._markup_extract(an)
+    def _extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None, Chosen | None]:
+        """(title, body, step, where the body was found): the body found in the markup, or
+        the article the page's script data holds where that body is near-empty."""
+        title, body, step, chosen = self._markup_extract(an)
         other = self._embedded(an, title, word_chars(body, BODY_CAP))
         if other is None:
-            return title, body, step
-        return title, other, f"{step}+embedded" if step else "embedded"
+            return title, body, step, chosen
+        return title, other[0], f"{step}+embedded" if step else "embedded", other[1]
 
-    def _markup_extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None]:
+    def _markup_extract(self, an: PageRankAnalysis) -> tuple[str, str, str | None, Chosen | None]:
+        """(title, body, step, (analysis, node, left-out nodes) of the body's element or None)."""
         title = an.result.title
         if an.main < 0:
-            return title, "", None
+            return title, "", None, None
         if self.region is None and self.clean is None:
-            return title, "\n".join(region_paragraphs(an, an.main)), None
+            return title, "\n".join(region_paragraphs(an, an.main)), None, (an, an.main, None)
         view = RegionView.of(an)
         region = self.choose_region(view)
-        lines = region_paragraphs(an, region, self.left_out(view, region))
+        left = self.left_out(view, region)
+        lines = region_paragraphs(an, region, left)
         kept = self.guarded(an, lines)
         step = "pagerank" if kept is not lines else None
+        chosen: Chosen = (an, region, left) if kept is lines else (an, an.main, None)
         body = "\n".join(kept)
         alternative = near_empty_alternative(an, word_chars(body, BODY_CAP))
         if alternative is not None:
             other = "\n".join(region_paragraphs(an, *alternative))
             if word_chars(other) > word_chars(body):
-                return title, other, "paragraphs"
-        return title, body, step
+                return title, other, "paragraphs", (an, *alternative)
+        return title, body, step, chosen

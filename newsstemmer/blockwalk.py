@@ -1,0 +1,388 @@
+"""Typed blocks of an element's text: the same lines as a method's plain text, each
+with what it is (issue #25).
+
+A method that takes an element's text minus the parts its cleaning leaves out
+(DOM PageRank, the region extractor) gives its body as lines: text between
+block-level tags, split at the page's own newlines, whitespace-normalised.
+:func:`typed_blocks` walks the same element with the same rules and keeps, beside
+each line, the structure it sits in: a heading, a list item (and how deep), a table
+cell, a quotation, a code listing, a figure with its picture; lines of one element
+make one block.  The lines of the blocks it marks as body are exactly the plain
+text's lines, in order: the default body does not depend on this module.
+
+What the cleaning left out comes back too, marked out of the body: a picture's
+caption, a code listing, a byline, a related-links box, a comment thread (told by
+the element's tag and its ``class``/``id`` names), so a convention that keeps one of
+them can ask for it by kind.  Hidden elements never come back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from .blocks import Block
+from .dom.walk import START, element_text, walk
+
+__all__ = ["typed_blocks"]
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+#: Elements that make a table's cells hold running text: such a table lays a page out.
+_LAYOUT_IN_TABLE = ("table", "p", "ul", "ol", "blockquote", "pre", "figure", "h1", "h2", "h3", "h4", "h5", "h6")
+_LINK_SCHEMES = ("http://", "https://", "mailto:")
+_KIND_OF_TAG = {"ul": "list", "ol": "list", "table": "table", "blockquote": "quote", "pre": "code",
+                "figure": "figure", "figcaption": "caption", **{h: "heading" for h in _HEADINGS}}
+#: Owners whose inner block-level elements do not start blocks of their own.
+_COMPOUND = frozenset({"list", "table", "quote", "code", "figure", "caption", "heading"})
+
+#: What a left-out element is, by words in its ``class`` and ``id`` (first match wins).
+_OUT_NAMES = (
+    ("comments", re.compile(r"comment|disqus|discussion|reply|replies", re.I)),
+    ("caption", re.compile(r"caption|credit|figcap", re.I)),
+    ("byline", re.compile(r"byline|author|contributor|writer", re.I)),
+    ("dateline", re.compile(r"dateline|date|time|publish|posted|updated", re.I)),
+    ("bio", re.compile(r"\bbio|about-the-author|author-info", re.I)),
+    ("lead", re.compile(r"standfirst|\blead\b|\bdek\b|subtitle|summary|intro|teaser-text", re.I)),
+    ("related", re.compile(r"related|recommend|more|promo|teaser|read-?next|also|trending|popular|outbrain|taboola",
+                           re.I)),
+)
+
+
+#: Names that type a block the cleaning kept (it stays in the body, typed).
+_KEPT_NAMES = re.compile(r"byline|dateline|caption", re.I)
+
+
+def _named_kind(el: etree._Element) -> str:
+    """``paragraph``, or ``byline``/``dateline``/``caption`` for an element named so."""
+    names = el.get("class") or el.get("id")
+    if names:
+        found = _KEPT_NAMES.search(names)
+        if found:
+            return found.group(0).lower()
+    return "paragraph"
+
+
+def _linkable(href: str, base: str | None) -> bool:
+    """Whether a link may be written: http(s) or mailto, or (a page with no URL) relative."""
+    return href.startswith(_LINK_SCHEMES) or (not base and ":" not in href.split("/", 1)[0])
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())  # (str.split's whitespace is the regex's \s: the plain text's)
+
+
+def _out_kind(el: etree._Element) -> str:
+    """The optional kind of an element the cleaning left out."""
+    tag = el.tag
+    if tag == "figcaption":
+        return "caption"
+    if tag == "figure":
+        return "figure"
+    if tag == "pre":
+        return "code"
+    if tag == "time":
+        return "dateline"
+    names = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
+    if names.strip():
+        for kind, pattern in _OUT_NAMES:
+            if pattern.search(names):
+                return kind
+    return "boilerplate"
+
+
+class _Owner:
+    """The element a run of lines belongs to, and what it makes of them."""
+
+    __slots__ = ("kind", "level", "ordered", "in_body")
+
+    def __init__(self, kind: str, in_body: bool, level: int | None = None, ordered: bool = False) -> None:
+        self.kind = kind
+        self.in_body = in_body
+        self.level = level
+        self.ordered = ordered
+
+
+def _data_table(el: etree._Element) -> bool:
+    """Whether a table holds data (a row of two cells or more, no running text in
+    them) rather than laying out a page."""
+    for _ in el.iterdescendants(*_LAYOUT_IN_TABLE):
+        return False
+    return any(sum(1 for _ in row.iterchildren("td", "th")) > 1 for row in el.iterdescendants("tr"))
+
+
+def _image_src(el: etree._Element, base: str | None) -> str | None:
+    src = el.get("src") or ""
+    if not src or src.startswith("data:"):
+        src = el.get("data-src") or el.get("data-lazy-src") or el.get("data-original") or ""
+    src = src.strip()
+    if not src or src.startswith("data:"):
+        return None
+    for size in (el.get("width"), el.get("height")):
+        if size and size.strip().isdigit() and int(size) <= 2:  # (tracking pixels)
+            return None
+    return urljoin(base, src) if base else src
+
+
+class _Walk:
+    """One walk of an element: line records in page order, then blocks."""
+
+    def __init__(self, base: str | None, block_tags: Collection[str]) -> None:
+        self.base = base
+        self.block_tags = block_tags
+        # records: (text, owner, sub, links) for lines, (None, owner, src, None) for pictures
+        self.records: list[tuple] = []
+        self.body_parts: list[str] = []
+        self.out_parts: list[str] = []
+        self.body_links: list[tuple[str, str]] = []
+        self.out_links: list[tuple[str, str]] = []
+        self.body_ctx: tuple = (None, None)
+        self.out_ctx: tuple = (None, None)
+
+    # -- lines ---------------------------------------------------------------------
+
+    def flush(self, out: bool) -> None:
+        """End the current run of text: its non-empty lines become records."""
+        parts = self.out_parts if out else self.body_parts
+        if not parts:
+            return
+        owner, sub = self.out_ctx if out else self.body_ctx
+        links = self.out_links if out else self.body_links
+        first = True
+        for raw in "".join(parts).split("\n"):
+            line = _norm(raw)
+            if line:
+                self.records.append((line, owner, sub, links if first else None))
+                first = False
+        parts.clear()
+        if out:
+            self.out_links = []
+        else:
+            self.body_links = []
+
+    # -- structure -----------------------------------------------------------------
+
+    def entered(self, el: etree._Element, ctx: tuple, out_kind: str | None) -> tuple | None:
+        """The context inside block-level ``el`` (None: the same as outside it)."""
+        owner, sub = ctx
+        tag = el.tag
+        if tag not in self.block_tags:
+            return None
+        if owner is not None and owner.kind in _COMPOUND:
+            if owner.kind == "list":
+                if tag in ("ul", "ol"):
+                    return owner, (sub[0], sub[1] + 1, tag == "ol")
+                if tag == "li":
+                    return owner, (el, sub[1], sub[2])
+            elif owner.kind == "table":
+                if tag == "tr":
+                    return owner, (el, None, False)
+                if tag in ("td", "th"):
+                    return owner, (sub[0] if sub else None, el, tag == "th")
+            return None
+        kind = _KIND_OF_TAG.get(tag, "paragraph")
+        if kind == "table" and not _data_table(el):
+            kind = "paragraph"
+        in_body = out_kind is None
+        if not in_body and kind not in ("code", "figure", "caption"):
+            kind = out_kind
+        elif kind == "paragraph":
+            kind = _named_kind(el)
+        new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol")
+        return new, ((None, 0, tag == "ol") if kind == "list" else None)
+
+    def link(self, el: etree._Element, out: bool) -> None:
+        href = (el.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            return
+        href = urljoin(self.base, href) if self.base else href
+        if _linkable(href, self.base):
+            text = element_text(el)
+            if text:
+                (self.out_links if out else self.body_links).append((text, href))
+
+    def image(self, el: etree._Element, out: bool) -> None:
+        src = _image_src(el, self.base)
+        if src:
+            owner = (self.out_ctx if out else self.body_ctx)[0]
+            self.records.append((None, owner, src, None))
+
+
+def typed_blocks(
+    main: etree._Element,
+    left_out: Collection[etree._Element],
+    hidden: Collection[etree._Element],
+    drop_tags: Collection[str],
+    block_tags: Collection[str],
+    title: str | None = None,
+    base_url: str | None = None,
+) -> list[Block]:
+    """The blocks of ``main``'s text, in page order.
+
+    The blocks marked as body (``in_body``) hold, in order, exactly the lines of the
+    plain walk: ``main``'s text without the subtrees of ``drop_tags`` elements, of
+    ``left_out`` and of ``hidden`` elements, a new line at each ``block_tags``
+    element's start and end, split at newlines and whitespace-normalised, empty lines
+    dropped, and a first line equal to ``title`` (ignoring case) dropped too (pass
+    None to keep it).  ``left_out`` elements' own text comes back as blocks marked
+    out of the body, typed by :func:`_out_kind`.  Links and pictures are made
+    absolute against ``base_url``.
+    """
+    w = _Walk(base_url, block_tags)
+    stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
+    out_root: etree._Element | None = None
+    out_kind: str | None = None
+    out = False
+    parts = w.body_parts  # (the text of the side being read: the body, or a left-out part)
+    flush, entered = w.flush, w.entered
+    walker = walk(main)
+    for event, el in walker:
+        tag = el.tag
+        if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
+            if event != START and el.tail:
+                parts.append(el.tail)
+            continue
+        if event == START:
+            if tag in drop_tags or el in hidden:
+                walker.skip_subtree()
+                continue
+            if not out and el in left_out:
+                out_root, out_kind, out = el, _out_kind(el), True
+                parts = w.out_parts
+                w.out_ctx = (_Owner(out_kind, False), None)  # (an inline element's text too)
+            if tag in block_tags:
+                if parts:
+                    flush(out)  # (the plain walk's new line; none at a left-out element's start)
+                ctx = w.out_ctx if out else w.body_ctx
+                inner = entered(el, ctx, out_kind)
+                if inner is not None:
+                    stack.append((el, ctx))
+                    if out:
+                        w.out_ctx = inner
+                    else:
+                        w.body_ctx = inner
+            elif tag == "a":
+                w.link(el, out)
+            elif tag == "img":
+                w.image(el, out)
+            if el.text:
+                parts.append(el.text)
+        else:
+            if el is main:
+                break
+            if tag in block_tags:
+                if parts:
+                    flush(out)  # (the plain walk's new line)
+                if stack and stack[-1][0] is el:
+                    outside = stack.pop()[1]
+                    if out:
+                        w.out_ctx = outside
+                    else:
+                        w.body_ctx = outside
+            if el is out_root:
+                flush(True)
+                out_root = out_kind = None
+                out = False
+                parts = w.body_parts
+                if tag in block_tags:
+                    flush(False)  # (the plain walk's new line after a left-out element)
+            if el.tail:
+                parts.append(el.tail)
+    w.flush(True)
+    w.flush(False)
+    records = w.records
+    if title:
+        wanted = _norm(title).lower()
+        for k, rec in enumerate(records):
+            if rec[0] is not None and (rec[1] is None or rec[1].in_body):
+                if rec[0].lower() == wanted:
+                    del records[k]
+                break
+    return _assemble(records)
+
+
+def _assemble(records: list[tuple]) -> list[Block]:
+    """Blocks from line and picture records: one block per run of one owner's lines."""
+    blocks: list[Block] = []
+    k = 0
+    n = len(records)
+    while k < n:
+        owner = records[k][1]
+        j = k + 1
+        if owner is not None and owner.kind == "figure":  # (its pictures and caption lines, in any order)
+            while j < n and records[j][1] is owner:
+                j += 1
+        elif records[k][0] is not None:
+            while j < n and records[j][1] is owner and records[j][0] is not None:
+                j += 1
+        blocks.append(_block(owner, records[k:j]))
+        k = j
+    return blocks
+
+
+def _block(owner: _Owner | None, run: list[tuple]) -> Block:
+    lines = [r[0] for r in run if r[0] is not None]
+    links = [pair for r in run if r[0] is not None and r[3] for pair in r[3]]
+    in_body = True if owner is None else owner.in_body
+    text = "\n".join(lines)
+    if owner is None:
+        return Block("paragraph", text, links=links, in_body=True)
+    kind = owner.kind
+    if lines == [] or kind == "figure":
+        pictures = [r for r in run if r[0] is None]
+        src = pictures[0][2] if pictures else None
+        if src is not None or kind == "figure":
+            caption = " ".join(lines)
+            return Block("figure", text, src=src, caption=caption or None, links=links, in_body=in_body)
+    if kind == "list":
+        items: list[str] = []
+        depths: list[int] = []
+        numbered: list[bool] = []
+        last = object()
+        for r in run:
+            item = r[2][0] if r[2] else None
+            if item is not None and item is last:
+                items[-1] += " " + r[0]
+            else:
+                items.append(r[0])
+                depths.append(r[2][1] if r[2] else 0)
+                numbered.append(r[2][2] if r[2] else owner.ordered)
+            last = item
+        return Block("list", text, items=items, item_depths=depths, item_ordered=numbered,
+                     ordered=owner.ordered, links=links, in_body=in_body)
+    if kind == "table":
+        return Block("table", text, rows=_rows(run), header=_header(run), links=links, in_body=in_body)
+    if kind == "heading":
+        return Block("heading", text, level=owner.level, links=links, in_body=in_body)
+    if kind == "caption" and in_body:
+        return Block("caption", text, caption=" ".join(lines), links=links, in_body=True)
+    return Block(kind, text, links=links, in_body=in_body)
+
+
+def _rows(run: list[tuple]) -> list[list[str]]:
+    """A table's cells per row, or [] when some of its text sits outside the cells."""
+    rows: list[list[str]] = []
+    last_row = last_cell = None
+    for r in run:
+        sub = r[2]
+        if not sub or sub[1] is None:
+            return []
+        row, cell = sub[0], sub[1]
+        if row is not last_row or not rows:
+            rows.append([])
+            last_row, last_cell = row, None
+        if cell is last_cell:
+            rows[-1][-1] += " " + r[0]
+        else:
+            rows[-1].append(r[0])
+            last_cell = cell
+    return rows
+
+
+def _header(run: list[tuple]) -> bool:
+    """Whether the table's first row is all header cells."""
+    first = run[0][2][0] if run and run[0][2] else None
+    cells = [r[2] for r in run if r[2] and r[2][0] is first]
+    return bool(cells) and all(c[2] for c in cells)

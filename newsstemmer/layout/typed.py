@@ -1,0 +1,195 @@
+"""Typed blocks of a body a learned layout gives (issue #25).
+
+A layout's body is the text of the page's layout blocks its MAIN sections match,
+one line per piece of text the segmenter cut (:mod:`.blocks`).  The segmenter knows,
+for each piece, the innermost block element that holds it
+(:func:`~newsstemmer.layout.blocks.block_elements`); :func:`layout_blocks` types each
+body line by that element and its ancestors (a heading, a list item and its depth, a
+table cell, a quotation, a code listing, a picture's caption) and groups the lines
+into blocks, so the blocks give exactly the body's lines.  The layout's byline and
+date-line sections are ``byline`` and ``dateline`` blocks (in the body when the layout
+put them there, else out of it, first), and so do the pictures' captions among the
+body's blocks that the layout left out (``figure`` blocks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from ..blocks import Block
+from ..page import Page
+from .blocks import BlockOptions, block_elements, blocks_of, line_digest
+
+__all__ = ["LayoutBody", "layout_blocks"]
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_LINK_SCHEMES = ("http://", "https://", "mailto:")
+
+
+class LayoutBody:
+    """What a matched layout took for the body, enough to type it later: per body part,
+    the layout block's index and the lines kept of it (static lines dropped); the
+    byline and date-line blocks of the layout (index or None)."""
+
+    __slots__ = ("parts", "static", "byline", "dateline")
+
+    def __init__(self, static: set[str]) -> None:
+        self.parts: list[int] = []
+        self.static = static
+        self.byline: int | None = None
+        self.dateline: int | None = None
+
+    def maker(self, page: Page, options: BlockOptions) -> Callable[[], list[Block]]:
+        """A function giving :func:`layout_blocks` when called."""
+        return lambda: layout_blocks(page, options, self)
+
+
+def _linkable(href: str, base: str | None) -> bool:
+    """Whether a link may be written: http(s) or mailto, or (a page with no URL) relative."""
+    return href.startswith(_LINK_SCHEMES) or (not base and ":" not in href.split("/", 1)[0])
+
+
+def _line_kind(el: etree._Element | None) -> tuple:
+    """(kind, the element grouping lines into one block, extra) for a line held by ``el``."""
+    if el is None:
+        return "paragraph", None, None
+    chain = [el, *el.iterancestors()]
+    for a in chain:
+        tag = a.tag
+        if tag == "pre":
+            return "code", a, None
+        if tag == "blockquote":
+            return "quote", a, None
+        if tag == "figcaption" or tag == "figure":
+            figure = a if tag == "figure" else next(a.iterancestors("figure"), None)
+            return "figure", figure if figure is not None else a, None
+        if tag in ("ul", "ol"):
+            lists = [x for x in chain if x.tag in ("ul", "ol")]
+            item = next((x for x in chain if x.tag == "li"), None)
+            return "list", lists[-1], (item, len(lists) - 1, lists[0].tag == "ol")
+        if tag in ("td", "th"):
+            row = next(a.iterancestors("tr"), None)
+            table = next(a.iterancestors("table"), None)
+            if table is not None and not any(True for _ in table.iterdescendants("table", "p", "ul", "ol")):
+                return "table", table, (row, a, tag == "th")
+            return "paragraph", el, None
+    if el.tag in _HEADINGS:
+        return "heading", el, _HEADINGS[el.tag]
+    return "paragraph", el, None
+
+
+def _links(els: list[etree._Element], base: str | None) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for el in dict.fromkeys(e for e in els if e is not None):
+        for a in el.iter("a"):
+            href = (a.get("href") or "").strip()
+            if not href or href.startswith("#"):
+                continue
+            href = urljoin(base, href) if base else href
+            text = " ".join("".join(a.itertext()).split())
+            if text and _linkable(href, base):
+                out.append((text, href))
+    return out
+
+
+def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[Block]:
+    """The typed blocks of a layout's body on ``page`` (see the module)."""
+    pb = blocks_of(page, options)
+    elements = pb.elements
+    if elements is None:  # (a page cut without its elements)
+        pb, elements = block_elements(page.tree, options)
+    records: list[tuple] = []  # (line, kind, group, extra, element, in body)
+    parts = set(body.parts)
+    kinds: dict[etree._Element | None, tuple] = {}  # (lines of one element share their kind)
+    span = range(min(parts), max(parts) + 1) if parts else range(0)
+    for i in span:
+        lines = pb.blocks[i].text.split("\n")
+        els = elements[i] if i < len(elements) else []
+        for k, line in enumerate(lines):
+            if not line or (body.static and line_digest(line) in body.static):
+                continue
+            el = els[k] if k < len(els) else None
+            found = kinds.get(el)
+            if found is None:
+                found = kinds[el] = _line_kind(el)
+            kind, group, extra = found
+            if i == body.byline or i == body.dateline:  # (the layout's own byline or date line)
+                kind, group, extra = ("byline" if i == body.byline else "dateline"), i, None
+            if i in parts:
+                records.append((line, kind, group, extra, el, True))
+            elif kind == "figure":  # a picture's caption the layout left out of the article
+                records.append((line, kind, group, extra, el, False))
+    blocks: list[Block] = []
+    k = 0
+    while k < len(records):
+        kind, group, kept = records[k][1], records[k][2], records[k][5]
+        j = k + 1
+        while (j < len(records) and records[j][1] == kind and records[j][2] is group and group is not None
+               and records[j][5] == kept):
+            j += 1
+        blocks.append(_block(records[k:j], page.url))
+        k = j
+    for kind, index in (("byline", body.byline), ("dateline", body.dateline)):
+        if index is not None and index < len(pb.blocks) and index not in parts:
+            text = pb.blocks[index].text
+            if text:
+                blocks.insert(0, Block(kind, text, in_body=False))
+    return blocks
+
+
+def _block(run: list[tuple], base: str | None) -> Block:
+    block = _typed(run, base)
+    block.in_body = run[0][5]
+    return block
+
+
+def _typed(run: list[tuple], base: str | None) -> Block:
+    lines = [r[0] for r in run]
+    text = "\n".join(lines)
+    kind = run[0][1]
+    links = _links([r[4] for r in run], base)
+    if kind == "heading":
+        return Block("heading", text, level=run[0][3], links=links, in_body=True)
+    if kind == "list":
+        items: list[str] = []
+        depths: list[int] = []
+        numbered: list[bool] = []
+        last = object()
+        for r in run:
+            item, depth, ordered = r[3]
+            if item is not None and item is last:
+                items[-1] += " " + r[0]
+            else:
+                items.append(r[0])
+                depths.append(depth)
+                numbered.append(ordered)
+            last = item
+        return Block("list", text, items=items, item_depths=depths, item_ordered=numbered,
+                     ordered=numbered[0], links=links, in_body=True)
+    if kind == "table":
+        rows: list[list[str]] = []
+        last_row = last_cell = None
+        for r in run:
+            row, cell, _ = r[3]
+            if row is not last_row or not rows:
+                rows.append([])
+                last_row, last_cell = row, None
+            if cell is last_cell:
+                rows[-1][-1] += " " + r[0]
+            else:
+                rows[-1].append(r[0])
+                last_cell = cell
+        header = all(r[3][2] for r in run if r[3][0] is run[0][3][0])
+        return Block("table", text, rows=rows, header=header, links=links, in_body=True)
+    if kind == "figure":
+        figure = run[0][2]
+        img = next(figure.iter("img"), None) if figure is not None else None
+        src = (img.get("src") or img.get("data-src") or "").strip() if img is not None else ""
+        if src.startswith("data:"):
+            src = ""
+        src_url = (urljoin(base, src) if base else src) if src else None
+        return Block("figure", text, src=src_url, caption=" ".join(lines), links=links, in_body=True)
+    return Block(kind, text, links=links, in_body=True)

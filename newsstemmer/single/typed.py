@@ -1,0 +1,45 @@
+"""Typed blocks of the body DOM PageRank and the region extractor give (issue #25).
+
+Both take an element's text minus what their cleaning leaves out
+(:func:`~newsstemmer.single.pagerank.region_paragraphs`); :func:`region_blocks` walks
+the same element with the same left-out and hidden elements and types each line
+(:func:`newsstemmer.blockwalk.typed_blocks`), so the body's blocks give exactly its
+lines and the left-out captions, bylines or code come back as optional kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..blocks import Block
+from ..blockwalk import typed_blocks
+from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_cleaning
+
+__all__ = ["region_blocks", "region_block_maker"]
+
+
+def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
+                  base_url: str | None = None) -> list[Block]:
+    """The typed blocks of element ``node``'s body as
+    :func:`~newsstemmer.single.pagerank.region_paragraphs` gives its lines (same
+    ``skip``: node indices left out, default PageRank's cleaning); links and pictures
+    made absolute against ``base_url``."""
+    scores, opts = an.scores, an.options
+    elements = scores.graph.elements
+    element = elements[node]
+    if element is None:
+        raise ValueError(f"node {node} is a text node, not an element")
+    if skip is None:
+        skip = region_cleaning(an, node)
+    left_out = {elements[i] for i in skip}
+    hidden = scores.graph.hidden if opts.skip_hidden else set()
+    title = scores.signals.headline if opts.strip_title else None
+    return typed_blocks(element, left_out, hidden, DROP_TAGS, BLOCK_TAGS, title, base_url)
+
+
+def region_block_maker(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
+                       base_url: str | None = None) -> Callable[[], list[Block]]:
+    """A function giving :func:`region_blocks` when called (the walk waits until the
+    blocks are asked for: the plain body does not pay for them)."""
+    kept = None if skip is None else list(skip)
+    return lambda: region_blocks(an, node, kept, base_url)

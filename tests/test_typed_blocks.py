@@ -1,0 +1,206 @@
+"""Typed blocks (issue #25): the single-page methods' bodies as paragraphs, headings,
+lists, tables, figures, quotes and code, with the same lines as the plain body."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from newsstemmer import Page
+from newsstemmer.blocks import BODY_KINDS, OPTIONAL_KINDS, Block, blocks_text, in_convention, kept_kinds
+from newsstemmer.blockwalk import typed_blocks
+from newsstemmer.demo import build_site
+from newsstemmer.dom.decoding import decode_html
+from newsstemmer.dom.parse import parse_html
+from newsstemmer.single import extract_single
+from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_paragraphs
+from newsstemmer.single.typed import region_blocks
+
+ARTICLE = Path(__file__).parent / "fixtures" / "structure" / "article.html"
+URL = "https://valley.example/news/river-towns"
+
+
+def walk_blocks(html: str, left_out_xpath: str | None = None, title: str | None = None) -> list[Block]:
+    root = parse_html(html)
+    main = root.xpath("//body")[0]
+    left = set(root.xpath(left_out_xpath)) if left_out_xpath else set()
+    return typed_blocks(main, left, set(), DROP_TAGS, BLOCK_TAGS, title, "https://site.example/a/b")
+
+
+@pytest.fixture(scope="module", params=["region", "pagerank"])
+def article(request):
+    return extract_single(Page(ARTICLE.read_text(encoding="utf-8"), url=URL), request.param)
+
+
+def test_the_fixture_article_comes_as_typed_blocks(article) -> None:
+    assert article.typed
+    kinds = [b.kind for b in article.blocks]
+    for kind in ("paragraph", "heading", "list", "table", "quote", "code", "figure"):
+        assert kind in kinds, kind
+    headings = [(b.text, b.level) for b in article.blocks if b.kind == "heading"]
+    assert headings == [("What the towns will pay", 2), ("The three stages of the works", 3)]
+    (table,) = [b for b in article.blocks if b.kind == "table"]
+    assert table.header and table.rows[0] == ["Town", "Share"] and table.rows[-1] == ["Crane Hill", "28 %"]
+    (steps,) = [b for b in article.blocks if b.kind == "list"]
+    assert steps.ordered and steps.item_depths == [0, 0, 1, 1, 0]
+    assert steps.items[2] == "the north meadow at Ashby"
+    (figure,) = [b for b in article.blocks if b.kind == "figure"]
+    assert figure.src == "https://valley.example/media/bridge.jpg"
+    assert article.images == ["https://valley.example/media/bridge.jpg"]
+    assert article.captions == ["The old bridge under water in February. Photo: Lena Park"]
+    (code,) = [b for b in article.blocks if b.kind == "code"]
+    assert code.text.splitlines() == ["level_cm = gauge.read()", "if level_cm > 420: warn(residents)"]
+    paragraph = next(b for b in article.blocks if "engineers' report" in b.text)
+    assert ("The engineers' report", "https://example.org/report.pdf") in paragraph.links
+    byline = article.blocks[0]
+    assert byline.kind == "byline" and byline.text == "By Ana Ruiz, environment reporter"
+
+
+def test_the_default_body_is_the_blocks_the_cleaning_kept(article) -> None:
+    """Typing changes no line of the body; the headline, the menu, the related box and
+    the footer stay out of it, the related box coming back only when kept."""
+    assert blocks_text(in_convention(article.blocks)) == article.body
+    assert "River towns plan for a wetter decade" not in article.body
+    assert "Home" not in article.body.split("\n") and "About us" not in article.body
+    assert "Bridge reopens after repairs" not in article.body
+
+
+def test_left_out_parts_come_back_by_kind() -> None:
+    html = ("<p>Lead paragraph of the story, long enough.</p><figure><img src='/p.jpg'>"
+            "<figcaption>A caption</figcaption></figure><p class='byline'>By Kim Lee</p>"
+            "<div class='related-links'><p>Other story</p></div><pre>x = 1</pre><p>End.</p>")
+    blocks = walk_blocks(html, "//figcaption|//div[@class='related-links']|//pre|//p[@class='byline']")
+    assert blocks_text(in_convention(blocks)) == "Lead paragraph of the story, long enough.\nEnd."
+    out = {b.kind: b.text for b in blocks if not b.is_body()}
+    assert out == {"caption": "A caption", "related": "Other story", "code": "x = 1", "byline": "By Kim Lee"}
+    kept = in_convention(blocks, {"caption", "code"})
+    assert [b.text for b in kept if b.text] == ["Lead paragraph of the story, long enough.", "A caption", "x = 1", "End."]
+    assert [b.kind for b in blocks][:2] == ["paragraph", "figure"]
+    assert blocks[1].src == "https://site.example/p.jpg" and blocks[1].is_body() and blocks[1].text == ""
+
+
+def test_nested_lists_keep_their_depth_and_order() -> None:
+    html = "<ul><li>a<ol><li>a1</li><li>a2<ul><li>a2x</li></ul></li></ol></li><li>b</li></ul>"
+    (block,) = walk_blocks(html)
+    assert block.kind == "list" and not block.ordered
+    assert block.items == ["a", "a1", "a2", "a2x", "b"] and block.item_depths == [0, 1, 1, 2, 0]
+
+
+def test_a_layout_table_is_not_a_data_table() -> None:
+    html = "<table><tr><td><p>First paragraph.</p><p>Second one.</p></td><td><table><tr><td>x</td></tr></table></td></tr></table>"
+    blocks = walk_blocks(html)
+    assert [b.kind for b in blocks] == ["paragraph", "paragraph", "paragraph"]
+    assert blocks_text(blocks) == "First paragraph.\nSecond one.\nx"
+
+
+def test_a_table_with_text_outside_its_cells_keeps_its_lines_but_no_rows() -> None:
+    (block,) = walk_blocks("<table><caption>Results</caption><tr><td>1</td><td>2</td></tr></table>")
+    assert block.kind == "table" and block.rows == [] and block.text == "Results\n1\n2"
+
+
+def test_lines_split_as_the_plain_text_splits_them() -> None:
+    """Newlines in the page's text split lines (as the plain body does) within one block;
+    an inline left-out element leaves the line around it whole."""
+    blocks = walk_blocks("<p>one\ntwo <span class='ad'>AD</span>three</p><h2>Head\nline</h2>",
+                         "//span[@class='ad']")
+    assert [(b.kind, b.text) for b in blocks if b.is_body()] == [("paragraph", "one\ntwo three"), ("heading", "Head\nline")]
+    assert [(b.kind, b.text, b.is_body()) for b in blocks if not b.is_body()] == [("boilerplate", "AD", False)]
+
+
+def test_the_title_line_is_dropped_as_the_plain_text_drops_it() -> None:
+    blocks = walk_blocks("<h1>The Headline</h1><p>Text.</p>", title="the  headline")
+    assert [b.text for b in blocks] == ["Text."]
+
+
+def test_scripts_and_hidden_elements_never_come_back() -> None:
+    root = parse_html("<body><p>Shown.</p><script>var x='<p>no</p>'</script><div id='h'>Hidden</div></body>")
+    hidden = set(root.xpath("//div[@id='h']"))
+    blocks = typed_blocks(root.xpath("//body")[0], set(), hidden, DROP_TAGS, BLOCK_TAGS)
+    assert [b.text for b in blocks] == ["Shown."]
+
+
+def test_keep_names_are_checked() -> None:
+    assert kept_kinds("captions, code") == {"caption", "code"}
+    with pytest.raises(ValueError, match="cannot keep headlines: the kinds that may be kept are"):
+        kept_kinds("headlines")
+    assert not (BODY_KINDS & OPTIONAL_KINDS)
+
+
+def _demo_pages(count: int) -> list[tuple[str, str]]:
+    site = build_site(3, 12)
+    pages = [p for p in site if p.content_type.startswith("text/html")][:count]
+    return [(f"http://demo.example{p.path}", decode_html(p.body, p.content_type).text) for p in pages]
+
+
+def test_blocks_give_the_lines_of_any_element_with_any_parts_left_out() -> None:
+    """For any element of a page and any set of its descendants left out, the typed
+    blocks' body lines are exactly the plain text's lines (the demo site's pages and the
+    fixture, random choices)."""
+    rng = random.Random(25)
+    docs = _demo_pages(8) + [(URL, ARTICLE.read_text(encoding="utf-8"))]
+    tried = 0
+    for url, html in docs:
+        an = pagerank_analysis(parse_html(html), url, text=False)
+        elements = an.scores.graph.elements
+        nodes = [i for i, el in enumerate(elements) if el is not None]
+        for _ in range(12):
+            node = rng.choice(nodes)
+            inside = [i for i in range(node + 1, node + an.size[node]) if elements[i] is not None]
+            skip = rng.sample(inside, min(len(inside), rng.randint(0, 6)))
+            lines = region_paragraphs(an, node, skip)
+            blocks = region_blocks(an, node, skip, url)
+            assert blocks_text(in_convention(blocks)).split("\n") == (lines or [""]), (url, node, skip)
+            tried += 1
+    assert tried == 9 * 12
+
+
+def test_a_figure_is_one_block_whatever_the_order_of_picture_and_caption() -> None:
+    blocks = walk_blocks("<figure><figcaption>Caption first</figcaption><img src='x.jpg'></figure><p>After.</p>"
+                         "<p>Inline <img src='data:image/gif;base64,AA' data-src='/lazy.jpg'> picture.</p>"
+                         "<img src='/pixel.gif' width='1' height='1'>")
+    assert [(b.kind, b.text, b.src) for b in blocks] == [
+        ("figure", "Caption first", "https://site.example/a/x.jpg"), ("paragraph", "After.", None),
+        ("figure", "", "https://site.example/lazy.jpg"), ("paragraph", "Inline picture.", None)]
+
+
+_WORDS = ("harbour council budget ferry museum election storm bridge farmers railway festival court market "
+          "tunnel library teachers energy coast village mayor contract airport orchestra lighthouse").split()
+
+
+def _layout_pages(n: int = 6) -> list[Page]:
+    """Pages of one template: a byline, paragraphs, a subheading, a list and a table."""
+    rng = random.Random(7)
+    words = lambda k: " ".join(rng.choice(_WORDS) for _ in range(k)).capitalize()  # noqa: E731
+    pages = []
+    for i in range(n):
+        body = (f"<p class='byline'>By {words(2)}</p>" + "".join(f"<p>{words(30)}.</p>" for _ in range(3))
+                + f"<h2>{words(4)}</h2><p>{words(25)}.</p><ul><li>{words(6)}</li><li>{words(5)}<ol><li>{words(4)}</li>"
+                f"</ol></li></ul><table><tr><th>{words(1)}</th><th>{words(1)}</th></tr><tr><td>{words(2)}</td>"
+                f"<td>{words(2)} {i}</td></tr></table><p>{words(28)}.</p>")
+        html = (f"<html><head><title>{words(6)}</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a>"
+                f"</nav><h1>{words(6)}</h1><div class='story'>{body}</div><footer>The Harbour Times</footer>"
+                "</body></html>")
+        pages.append(Page(html, url=f"https://harbour.example/news/{i}.html"))
+    return pages
+
+
+def test_a_layout_body_comes_as_typed_blocks() -> None:
+    import newsstemmer
+
+    pages = _layout_pages()
+    site = newsstemmer.learn(pages)
+    article = newsstemmer.extract(pages[2].html, site, url=pages[2].url,
+                                  options=newsstemmer.ExtractOptions(fallback="region", page_choice=False,
+                                                                     include_sub=True))  # (short parts: SUB)
+    assert article.matched and article.typed, article.method
+    assert blocks_text(in_convention(article.blocks)) == article.body
+    by_kind = {}
+    for b in article.blocks:
+        by_kind.setdefault(b.kind, []).append(b)
+    (listing,) = by_kind["list"]
+    assert listing.item_depths == [0, 0, 1] and listing.item_ordered == [False, False, True]
+    (table,) = by_kind["table"]
+    assert table.header and len(table.rows) == 2 and table.rows[1][1].endswith(" 2")
+    assert all(b.is_body() for b in article.blocks if b.kind in ("paragraph", "list", "table"))
