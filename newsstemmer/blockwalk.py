@@ -19,7 +19,7 @@ them can ask for it by kind.  Hidden elements never come back.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -27,7 +27,7 @@ from lxml import etree
 from .blocks import Block
 from .dom.walk import START, element_text, walk
 
-__all__ = ["typed_blocks"]
+__all__ = ["table_rows", "typed_blocks"]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: Elements that make a table's cells hold running text: such a table lays a page out.
@@ -363,20 +363,24 @@ def _block(owner: _Owner | None, run: list[tuple]) -> Block:
 
 def _rows(run: list[tuple]) -> list[list[str]]:
     """A table's cells per row, or [] when some of its text sits outside the cells."""
+    if any(not r[2] or r[2][1] is None for r in run):
+        return []
+    return table_rows((r[0], r[2][0], r[2][1]) for r in run)
+
+
+def table_rows(cells: Iterable[tuple[str, object, object]]) -> list[list[str]]:
+    """Texts with their row and cell elements, in page order, as rows of cell texts: texts
+    of one cell are joined by a space, a new row element starts a new row."""
     rows: list[list[str]] = []
     last_row = last_cell = None
-    for r in run:
-        sub = r[2]
-        if not sub or sub[1] is None:
-            return []
-        row, cell = sub[0], sub[1]
+    for text, row, cell in cells:
         if row is not last_row or not rows:
             rows.append([])
             last_row, last_cell = row, None
         if cell is last_cell:
-            rows[-1][-1] += " " + r[0]
+            rows[-1][-1] += " " + text
         else:
-            rows[-1].append(r[0])
+            rows[-1].append(text)
             last_cell = cell
     return rows
 

@@ -20,6 +20,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from ..blocks import Block
+from ..blockwalk import table_rows
 from ..page import Page
 from .blocks import BlockOptions, block_elements, blocks_of, line_digest
 
@@ -170,18 +171,7 @@ def _typed(run: list[tuple], base: str | None) -> Block:
         return Block("list", text, items=items, item_depths=depths, item_ordered=numbered,
                      ordered=numbered[0], links=links, in_body=True)
     if kind == "table":
-        rows: list[list[str]] = []
-        last_row = last_cell = None
-        for r in run:
-            row, cell, _ = r[3]
-            if row is not last_row or not rows:
-                rows.append([])
-                last_row, last_cell = row, None
-            if cell is last_cell:
-                rows[-1][-1] += " " + r[0]
-            else:
-                rows[-1].append(r[0])
-                last_cell = cell
+        rows = table_rows((r[0], r[3][0], r[3][1]) for r in run)
         header = all(r[3][2] for r in run if r[3][0] is run[0][3][0])
         return Block("table", text, rows=rows, header=header, links=links, in_body=True)
     if kind == "figure":
