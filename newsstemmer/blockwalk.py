@@ -27,7 +27,7 @@ from lxml import etree
 from .blocks import Block
 from .dom.walk import START, element_text, walk
 
-__all__ = ["table_rows", "typed_blocks"]
+__all__ = ["list_items", "table_rows", "typed_blocks"]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: Elements that make a table's cells hold running text: such a table lays a page out.
@@ -337,19 +337,8 @@ def _block(owner: _Owner | None, run: list[tuple]) -> Block:
             caption = " ".join(lines)
             return Block("figure", text, src=src, caption=caption or None, links=links, in_body=in_body)
     if kind == "list":
-        items: list[str] = []
-        depths: list[int] = []
-        numbered: list[bool] = []
-        last = object()
-        for r in run:
-            item = r[2][0] if r[2] else None
-            if item is not None and item is last:
-                items[-1] += " " + r[0]
-            else:
-                items.append(r[0])
-                depths.append(r[2][1] if r[2] else 0)
-                numbered.append(r[2][2] if r[2] else owner.ordered)
-            last = item
+        items, depths, numbered = list_items(
+            (r[0], *r[2]) if r[2] else (r[0], None, 0, owner.ordered) for r in run)
         return Block("list", text, items=items, item_depths=depths, item_ordered=numbered,
                      ordered=owner.ordered, links=links, in_body=in_body)
     if kind == "table":
@@ -366,6 +355,25 @@ def _rows(run: list[tuple]) -> list[list[str]]:
     if any(not r[2] or r[2][1] is None for r in run):
         return []
     return table_rows((r[0], r[2][0], r[2][1]) for r in run)
+
+
+def list_items(lines: Iterable[tuple[str, object, int, bool]]) -> tuple[list[str], list[int], list[bool]]:
+    """Texts with their item element, depth and numbering, in page order, as a list's items
+    (texts of one item joined by a space) with each item's depth and numbering; a text
+    whose item is None is an item of its own."""
+    items: list[str] = []
+    depths: list[int] = []
+    numbered: list[bool] = []
+    last = object()
+    for text, item, depth, ordered in lines:
+        if item is not None and item is last:
+            items[-1] += " " + text
+        else:
+            items.append(text)
+            depths.append(depth)
+            numbered.append(ordered)
+        last = item
+    return items, depths, numbered
 
 
 def table_rows(cells: Iterable[tuple[str, object, object]]) -> list[list[str]]:

@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from ..blocks import Block
-from ..blockwalk import table_rows
+from ..blockwalk import list_items, table_rows
 from ..page import Page
 from .blocks import BlockOptions, block_elements, blocks_of, line_digest
 
@@ -155,19 +155,7 @@ def _typed(run: list[tuple], base: str | None) -> Block:
     if kind == "heading":
         return Block("heading", text, level=run[0][3], links=links, in_body=True)
     if kind == "list":
-        items: list[str] = []
-        depths: list[int] = []
-        numbered: list[bool] = []
-        last = object()
-        for r in run:
-            item, depth, ordered = r[3]
-            if item is not None and item is last:
-                items[-1] += " " + r[0]
-            else:
-                items.append(r[0])
-                depths.append(depth)
-                numbered.append(ordered)
-            last = item
+        items, depths, numbered = list_items((r[0], *r[3]) for r in run)
         return Block("list", text, items=items, item_depths=depths, item_ordered=numbered,
                      ordered=numbered[0], links=links, in_body=True)
     if kind == "table":

@@ -70,6 +70,7 @@ __all__ = [
     "pagerank_analysis",
     "pagerank_extract",
     "region_cleaning",
+    "region_element",
     "region_paragraphs",
     "solve_tree",
 ]
@@ -606,18 +607,23 @@ def region_cleaning(analysis: PageRankAnalysis, node: int) -> list[int]:
     return _left_out_nodes(analysis.scores, node, sums, analysis.options)
 
 
+def region_element(
+    analysis: PageRankAnalysis, node: int, skip: Iterable[int] | None = None
+) -> tuple[etree._Element, set]:
+    """(element ``node``, the elements ``skip`` names: default its cleaning's); hidden ones
+    are the caller's to add.  ``ValueError`` for a text node."""
+    elements = analysis.scores.graph.elements
+    if elements[node] is None:
+        raise ValueError(f"node {node} is a text node, not an element")
+    return elements[node], {elements[i] for i in (region_cleaning(analysis, node) if skip is None else skip)}
+
+
 def region_paragraphs(analysis: PageRankAnalysis, node: int, skip: Iterable[int] | None = None) -> list[str]:
     """The body PageRank would extract had it chosen element ``node`` as the main
     element: its text without the nodes ``skip`` (default: what its cleaning leaves
     out, :func:`region_cleaning`) and without hidden elements."""
     scores, opts = analysis.scores, analysis.options
-    elements = scores.graph.elements
-    element = elements[node]
-    if element is None:
-        raise ValueError(f"node {node} is a text node, not an element")
-    if skip is None:
-        skip = region_cleaning(analysis, node)
-    left_out = {elements[i] for i in skip}
+    element, left_out = region_element(analysis, node, skip)
     if opts.skip_hidden:
         left_out |= scores.graph.hidden
     return _titleless(_paragraphs(element, left_out), scores.signals.headline, opts)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 from ..blocks import Block
 from ..blockwalk import typed_blocks
-from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_cleaning
+from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_element
 
 __all__ = ["region_blocks", "region_block_maker"]
 
@@ -25,13 +25,7 @@ def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = 
     ``skip``: node indices left out, default PageRank's cleaning); links and pictures
     made absolute against ``base_url``."""
     scores, opts = an.scores, an.options
-    elements = scores.graph.elements
-    element = elements[node]
-    if element is None:
-        raise ValueError(f"node {node} is a text node, not an element")
-    if skip is None:
-        skip = region_cleaning(an, node)
-    left_out = {elements[i] for i in skip}
+    element, left_out = region_element(an, node, skip)
     hidden = scores.graph.hidden if opts.skip_hidden else set()
     title = scores.signals.headline if opts.strip_title else None
     return typed_blocks(element, left_out, hidden, DROP_TAGS, BLOCK_TAGS, title, base_url)
