@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT, crawl_stats
+from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT, crawl_stats, run_crawl
 from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 from newsstemmer.layout.patterns import SitePatterns
@@ -51,10 +51,7 @@ def days(tmp_path_factory):
         settings = {**REPRODUCIBLE_SETTINGS, **SPIDERMON, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
                     "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
                     "NEWSSTEMMER_DEMO_DAY": str(day), **extra}
-        cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(feed)]
-        for k, v in settings.items():
-            cmd += ["-s", f"{k}={v}"]
-        proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=180)
+        proc = run_crawl([], feed, settings, timeout=180)
         assert proc.returncode == 0, proc.stderr[-3000:]
         items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
         out[name] = {"items": items, "stats": crawl_stats(proc.stderr), "log": proc.stderr}

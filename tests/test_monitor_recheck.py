@@ -12,13 +12,11 @@ articles a sitemap announced) were left over it.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT, crawl_stats, free_port
+from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, crawl_stats, free_port, run_crawl
 from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 
@@ -32,10 +30,7 @@ def _crawl(work, day: int, port: int, extra: dict[str, str]) -> tuple[list[dict]
     settings = {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
                 "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
                 "NEWSSTEMMER_DEMO_DAY": str(day), **extra}
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(feed)]
-    for k, v in settings.items():
-        cmd += ["-s", f"{k}={v}"]
-    proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=180)
+    proc = run_crawl([], feed, settings, timeout=180)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()], crawl_stats(proc.stderr)
 

@@ -237,8 +237,12 @@ REPRODUCIBLE_SETTINGS = {**FAST_SETTINGS, "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
 def crawl_command(
     urls: Sequence[str], output: Path, settings: dict[str, str] | None = None, extra_args: Sequence[str] = ()
 ) -> list[str]:
-    """``python -m scrapy crawl news -a urls=… -O output -s …`` (run it from :data:`REPO_ROOT`)."""
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "urls=" + ",".join(urls), "-O", str(output)]
+    """``python -m scrapy crawl news -a urls=… -O output -s …`` (run it from :data:`REPO_ROOT`);
+    without ``urls``, the crawl of its settings' start (the bundled demo site)."""
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news"]
+    if urls:
+        cmd += ["-a", "urls=" + ",".join(urls)]
+    cmd += ["-O", str(output)]
     for name, value in {**FAST_SETTINGS, **(settings or {})}.items():
         cmd += ["-s", f"{name}={value}"]
     return cmd + list(extra_args)
