@@ -90,7 +90,7 @@ def test_a_date_in_a_marked_element_after_the_article_and_the_sites_own_meta_nam
     meta = _meta("<h1>Rain all week</h1><p>x</p>", head='<meta name="w-published-date" content="2021-02-16T06:03:43Z">')
     assert meta.published.startswith("2021-02-16") and meta.meta_source["published"] == "meta"
     meta = _meta("<h1>Rain all week</h1><p>x</p>", head='<meta property="article:modified_time" content="2023-06-12">')
-    assert meta.published == "2023-06-12"  # (only the last change is given: published then at the latest)
+    assert meta.published is None and meta.modified == "2023-06-12"  # (the crawl's feed or first version decides)
 
 
 def test_title_without_a_kicker_or_the_site_name() -> None:

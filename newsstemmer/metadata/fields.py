@@ -356,7 +356,9 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
     iso = _date_in_marked_element(facts.html)
     if iso:
         return iso, "text"
-    return _modified(facts)  # (a page that gives only its last change was at least published then)
+    # (a page's modified date is not taken for it: the crawl then fills ``published`` from a
+    # feed, a sitemap or the article's first version, and it must not move with each update)
+    return None, None
 
 
 _DATE_MARKS = ("date", "publish")
