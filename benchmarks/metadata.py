@@ -72,7 +72,7 @@ def main() -> int:
             page = Page(e.html(), url=e.url)
             _ = page.tree
             t0 = time.perf_counter()
-            meta = article_metadata(page.tree, e.url)
+            meta = article_metadata(page.tree, e.url, html=page.html)  # (as the chain calls it)
             spent += time.perf_counter() - t0
             checks = {}
             if gold.get("title"):

@@ -62,6 +62,47 @@ def test_names() -> None:
     assert names_in_text("Pamela Geller - on November 3, 2019") == ["Pamela Geller"]
     assert names_in_text("By Theresa May") == ["Theresa May"] and names_in_text("Byron Smith") == ["Byron Smith"]
     assert names_in_text("By Rachel MacDonald") == ["Rachel MacDonald"]
+    # acronyms and names that open like a by-word keep their letters; a remark in brackets goes
+    assert split_names("AFP Deutschland") == ["AFP Deutschland"]
+    assert split_names("DeAndre Hopkins") == ["DeAndre Hopkins"]
+    assert split_names("Mike Dennison (MTN News)") == ["Mike Dennison"]
+
+
+def _meta(body: str, head: str = "", url: str = "https://paper.test/story") -> object:
+    html = f"<html><head><title>Rain all week | Paper</title>{head}</head><body>{body}</body></html>"
+    page = Page(html, url=url)
+    return article_metadata(page.tree, url, html=page.html)
+
+
+def test_a_link_to_the_authors_page_under_the_headline_names_the_author() -> None:
+    body = ('<nav><a href="/author/editors/">Our Editors</a></nav><h1>Rain all week</h1>'
+            '<div><span>By</span> <a href="/author/ann-lee/">Ann Lee</a> and '
+            '<a href="/author/bo-kim/">Bo Kim</a></div><p>It rained.</p>'
+            '<aside><a href="/author/cy-dee/">Cy Dee</a></aside>')
+    meta = _meta(body)
+    assert meta.authors == ["Ann Lee", "Bo Kim"] and meta.meta_source["authors"] == "html"
+
+
+def test_a_date_in_a_marked_element_after_the_article_and_the_sites_own_meta_names() -> None:
+    body = "<h1>Rain all week</h1>" + "<p>It rained again.</p>" * 80 + '<div class="post-date"><i></i>March 4, 2025</div>'
+    meta = _meta(body)
+    assert meta.published == "2025-03-04" and meta.meta_source["published"] == "text"
+    meta = _meta("<h1>Rain all week</h1><p>x</p>", head='<meta name="w-published-date" content="2021-02-16T06:03:43Z">')
+    assert meta.published.startswith("2021-02-16") and meta.meta_source["published"] == "meta"
+    meta = _meta("<h1>Rain all week</h1><p>x</p>", head='<meta property="article:modified_time" content="2023-06-12">')
+    assert meta.published is None and meta.modified == "2023-06-12"  # (the crawl's feed or first version decides)
+
+
+def test_title_without_a_kicker_or_the_site_name() -> None:
+    meta = _meta("<h1>Olympics: Rain stops the final again</h1>",
+                 head='<meta property="og:title" content="Rain stops the final again">')
+    assert meta.title == "Rain stops the final again"
+    meta = _meta("<h1>Olympics: Rain stops the final again</h1>",
+                 head='<meta property="og:title" content="Olympics: Rain stops the final again">')
+    assert meta.title == "Olympics: Rain stops the final again"
+    meta = _meta("<p>x</p>", head='<meta property="og:title" content="Rain all week - Die Neue Südtiroler Tageszeitung">',
+                 url="https://www.tageszeitung.test/rain")
+    assert meta.title == "Rain all week"
 
 
 PAGE = """<html lang="de_DE"><head><title>Großer Brand - Die Zeitung</title>

@@ -29,12 +29,19 @@ _OPENGRAPH = ("og:", "article:", "twitter:")
 _BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 _LINES_WITHOUT_HEADLINE = 300
+#: ``<meta>`` names that say "published" in a site's own words (``published-date``,
+#: ``w-published-date``, ``article_date_original``): tried after the known names
+_PUBLISHED_NAME = re.compile(r"publi(?:sh|cation)|pub_?date|date_?original|release_?date|creat", re.IGNORECASE)
+_NOT_PUBLISHED_NAME = re.compile(r"modif|updat|expir|revis|edit|review|image|schema", re.IGNORECASE)
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
 _MAX_MARKUP_MATCHES = 40
 _ABSOLUTE = re.compile(r"https?://[^/\\\s]")
 _LINES_AFTER = 60  # text lines after the headline searched for the date line
 _LINES_BEFORE = 20
 _BY_LINES_AFTER = 15  # text lines under the headline searched for a line opening with a by-word
+#: the path of a link to an author's own page (``/author/ann-lee``, ``/autoren/...``, ``?author=3``)
+_AUTHOR_PAGE = re.compile(r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
+                          r"skribent)/[^/?#]|[?&]author=", re.IGNORECASE)
 
 
 @dataclass
@@ -141,7 +148,14 @@ def _strip_site(title: str, site_name: str | None, host: str) -> str:
     if len(parts) < 2:
         return title
     site_words = set(re.findall(r"\w+", (site_name or "").lower())) | set(re.findall(r"[a-z0-9]+", host.lower()))
-    kept = [p for p in parts if not (set(re.findall(r"\w+", p.lower())) <= site_words)]
+    labels = {w for w in re.findall(r"[a-z0-9]+", host.lower()) if len(w) >= 5 and w not in ("www", "blogs")}
+
+    def the_site(i: int, part: str) -> bool:
+        words = set(re.findall(r"\w+", part.lower()))
+        # (the last part may name the site in more words: "Die Neue Südtiroler Tageszeitung")
+        return words <= site_words or (i == len(parts) - 1 and bool(words & labels) and len(words) <= 5)
+
+    kept = [p for i, p in enumerate(parts) if not the_site(i, p)]
     if not kept:
         return title
     if len(kept) < len(parts):
@@ -176,7 +190,11 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
     ld, og, _ = _own_titles(facts)
     at = _headline_index(facts)
     if at is not None:
-        return facts.h1[at], "html"
+        h1 = _strip_site(facts.h1[at], site_name, host)
+        for own, source in ((ld, "json-ld"), (_strip_site(og[1], site_name, host) if og else None, "opengraph")):
+            if own and _kicker_before(h1, own):
+                return own, source
+        return h1, "html"
     if ld:
         return ld, "json-ld"
     if og:
@@ -186,6 +204,15 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
     if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
         return facts.h1[0], "html"
     return None, None
+
+
+def _kicker_before(h1: str, title: str) -> bool:
+    """Whether the ``<h1>`` is the page's own title after a kicker and a colon
+    ("Olympics: Title" where ``og:title`` says "Title"): the kicker is a label, not the title."""
+    if len(title) < 12 or len(h1) <= len(title) or not h1.endswith(title):
+        return False
+    kicker = h1[:-len(title)].rstrip()
+    return kicker.endswith(":") and 0 < len(kicker) <= 80
 
 
 def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], str | None]:
@@ -266,6 +293,7 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
     for value in facts.author_links:
         yield split_names(value), "html"
     hood = _hood(tree, facts)
+    yield _author_page_names(hood), "html"
     for el in hood.bylines:
         if not _in_comments(el):
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
@@ -319,7 +347,55 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
         return in_url, "url"
     if iso:
         return iso, "text"
+    for name, values in facts.meta.items():  # (the site's own name for "published")
+        if _PUBLISHED_NAME.search(name) and not _NOT_PUBLISHED_NAME.search(name):
+            for value in values:
+                iso = parse_date(value)
+                if iso:
+                    return iso, _source(name)
+    iso = _date_in_marked_element(facts.html)
+    if iso:
+        return iso, "text"
+    # (a page's modified date is not taken for it: the crawl then fills ``published`` from a
+    # feed, a sitemap or the article's first version, and it must not move with each update)
     return None, None
+
+
+_DATE_MARKS = ("date", "publish")
+_MAX_DATE_MARKS = 200
+_MAX_DATE_MARK_CHARS = 150_000  # of the page's text from <body> on (a page's date line is not past its scripts)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _date_in_marked_element(html: str | None) -> str | None:
+    """The first written date at the start of an element whose class or id names a date
+    (``class="post-date"``, ``id="published"``), anywhere in the page: a date line after
+    the article or far from a headline not found.  (Searched in the page's text with
+    ``str.find``: a search of the tree's attributes costs ~10 ms on a large page.)"""
+    if not html:
+        return None
+    starts: list[int] = []
+    seen = 0
+    body = max(0, html.find("<body"))
+    end = body + _MAX_DATE_MARK_CHARS
+    for word in _DATE_MARKS:
+        at = html.find(word, body, end)
+        while at >= 0 and seen < _MAX_DATE_MARKS:
+            seen += 1
+            lt = html.rfind("<", max(0, at - 300), at)
+            gt = html.find(">", at)
+            if lt >= 0 and gt >= 0 and html.find(">", lt, at) < 0 and html[lt + 1:lt + 2].isalpha():
+                head = html[lt:at]
+                if "class=" in head or "id=" in head:
+                    starts.append(gt + 1)
+            at = html.find(word, at + len(word), end)
+    for start in sorted(starts):
+        text = " ".join(_TAG.sub(" ", html[start:start + 400]).split())[:100]
+        if len(text) >= 6:
+            iso = date_in_text(text)
+            if iso:
+                return iso
+    return None
 
 
 def _days_apart(a: str, b: str) -> int:
@@ -338,6 +414,8 @@ class _Neighbourhood:
     lines: list[str]
     at: int  # index of the headline's first line, -1 without a headline
     bylines: list[Any]
+    #: (line index, element) of links to an author's page (``/author/ann-lee``), nearest the headline first
+    author_links: list[tuple[int, Any]] = field(default_factory=list)
 
 
 def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
@@ -345,7 +423,7 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
     hood = _Neighbourhood([], -1, [])
     if body is None:
         return hood
-    lines, bylines = hood.lines, hood.bylines
+    lines, bylines, links = hood.lines, hood.bylines, hood.author_links
     at = -1
     agreed = _headline_index(facts) if facts.h1 else None
     headline = facts.h1_elements[agreed] if agreed is not None else None  # else the first <h1>
@@ -367,6 +445,10 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
                 marks = el.get("class") or el.get("id")
                 if marks and _BYLINE_MARK.search(marks):
                     bylines.append((len(lines), el))
+                if tag == "a" and at >= 0:  # (links above the headline are menus)
+                    href = el.get("href")
+                    if href and _AUTHOR_PAGE.search(href):
+                        links.append((len(lines), el))
                 if el.text and el.text.strip():
                     lines.append(el.text)
             else:
@@ -382,8 +464,27 @@ def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
         return hood
     hood.at = at
     # the byline elements nearest the headline first (those after it before those above it)
-    hood.bylines = [el for _, el in sorted(bylines, key=lambda item: (item[0] < at, abs(item[0] - at)))]
+    nearest = (lambda item: (item[0] < at, abs(item[0] - at)))
+    hood.bylines = [el for _, el in sorted(bylines, key=nearest)]
+    hood.author_links = sorted(links, key=nearest)
     return hood
+
+
+def _author_page_names(hood: _Neighbourhood) -> list[str]:
+    """The names of the link to an author page nearest the headline, and of the links
+    beside it in the same element (a byline that links each of its writers)."""
+    if not hood.author_links:
+        return []
+    parent = hood.author_links[0][1].getparent()
+    names: list[str] = []
+    for _, el in hood.author_links:
+        if el.getparent() is not parent:
+            continue
+        text = " ".join("".join(el.itertext()).split())
+        found = split_names(text) if 0 < len(text) <= 60 else []
+        if found and all(plausible_name(n) for n in found):
+            names.extend(n for n in found if n not in names)
+    return names
 
 
 def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:

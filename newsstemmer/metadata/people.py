@@ -14,8 +14,10 @@ from typing import Any
 
 __all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
-_BY = re.compile(r"^\s*(?:written\s+by|posted\s+by|by|von|por|par|av|door|di|de|af|da|fra|av)(?:\b|(?=(?-i:[A-Z])))[:\s]*",
-                 re.IGNORECASE)
+#: a by-word glued to the name by the markup ("ByAnn Lee") is taken only for the by-words
+#: that do not also open names, acronyms or brands ("DeAndre", "DiCaprio", "AFP", "DoorDash")
+_BY = re.compile(r"^\s*(?:(?:written\s+by|posted\s+by|by|von|por|par)(?:\b|(?=(?-i:[A-Z])))"
+                 r"|(?:door|av|di|de|af|da|fra)\b)[:\s]*", re.IGNORECASE)
 #: where a byline's names end in a line whose parts were glued together ("Ann LeeMarch 4",
 #: "Ann LeeLast Updated"), or at a month abbreviation before a day ("Ann Lee Jul 3"; not
 #: May, March, June, April or August: surnames too)
@@ -42,8 +44,13 @@ _CALENDAR = frozenset(
 MAX_NAME_CHARS = 60
 
 
+#: a parenthesised remark after a name ("Ann Lee (Reuters)", "Bo Kim (MTN News)")
+_PAREN_TAIL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
+
+
 def _clean(name: str) -> str:
     name = _BY.sub("", " ".join(name.split()))
+    name = _PAREN_TAIL.sub("", name) or name
     name = _ROLE_TAIL.sub("", name).strip(" .,:;-–—|")
     name = _NOISE_TAIL.sub("", name).strip(" .,:;-–—|")
     return name
