@@ -7,7 +7,9 @@ block-level tags, split at the page's own newlines, whitespace-normalised.
 :func:`typed_blocks` walks the same element with the same rules and keeps, beside
 each line, the structure it sits in: a heading, a list item (and how deep), a table
 cell, a quotation, a code listing, a figure with its picture; lines of one element
-make one block.  The lines of the blocks it marks as body are exactly the plain
+make one block.  A definition list (``dl``) is a list of its terms and definitions, and
+a short line all in bold that heads running text is a heading (pages often write
+subheadings as ``<p><strong>...</strong></p>``; told by markup alone, in any language).  The lines of the blocks it marks as body are exactly the plain
 text's lines, in order: the default body does not depend on this module.
 
 What the cleaning left out comes back too, marked out of the body: a picture's
@@ -33,7 +35,7 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: Elements that make a table's cells hold running text: such a table lays a page out.
 _LAYOUT_IN_TABLE = ("table", "p", "ul", "ol", "blockquote", "pre", "figure", "h1", "h2", "h3", "h4", "h5", "h6")
 _LINK_SCHEMES = ("http://", "https://", "mailto:")
-_KIND_OF_TAG = {"ul": "list", "ol": "list", "table": "table", "blockquote": "quote", "pre": "code",
+_KIND_OF_TAG = {"ul": "list", "ol": "list", "dl": "list", "table": "table", "blockquote": "quote", "pre": "code",
                 "figure": "figure", "figcaption": "caption", **{h: "heading" for h in _HEADINGS}}
 #: Owners whose inner block-level elements do not start blocks of their own.
 _COMPOUND = frozenset({"list", "table", "quote", "code", "figure", "caption", "heading"})
@@ -49,6 +51,19 @@ _OUT_NAMES = (
     ("related", re.compile(r"related|recommend|more|promo|teaser|read-?next|also|trending|popular|outbrain|taboola",
                            re.I)),
 )
+
+
+#: Inline elements whose text is set in bold: a line of nothing else is a heading written
+#: without a heading tag (:func:`_bold_headings`).
+_BOLD_TAGS = frozenset({"b", "strong"})
+#: A bold line is typed a heading only when it is this short (tokens) and ends no sentence.
+BOLD_HEADING_WORDS = 15
+_SENTENCE_END = (".", ",", ";")
+#: The level of a heading written as a bold line (a subheading under the article's title).
+BOLD_HEADING_LEVEL = 3
+# Marks of a bold element's start and end in the walked text: NUL never occurs in text
+# lxml gives, and the marks are taken out before a line is made.
+_BOLD_ON, _BOLD_OFF = "\x00[", "\x00]"
 
 
 #: Names that type a block the cleaning kept (it stays in the body, typed).
@@ -140,6 +155,7 @@ class _Walk:
         self.out_links: list[tuple[str, str]] = []
         self.body_ctx: tuple = (None, None)
         self.out_ctx: tuple = (None, None)
+        self.bold_depth = [0, 0]  # (body, left-out side): bold elements open at the run's end
 
     # -- lines ---------------------------------------------------------------------
 
@@ -151,16 +167,38 @@ class _Walk:
         owner, sub = self.out_ctx if out else self.body_ctx
         links = self.out_links if out else self.body_links
         first = True
-        for raw in "".join(parts).split("\n"):
+        text = "".join(parts)
+        marked = "\x00" in text or self.bold_depth[out] > 0
+        for raw in text.split("\n"):
+            bold = False
+            if marked:
+                raw, bold = self.unmark(raw, out)
             line = _norm(raw)
             if line:
-                self.records.append((line, owner, sub, links if first else None))
+                self.records.append((line, owner, sub, links if first else None, bold))
                 first = False
         parts.clear()
         if out:
             self.out_links = []
         else:
             self.body_links = []
+
+    def unmark(self, raw: str, out: bool) -> tuple[str, bool]:
+        """(``raw`` without the bold marks, whether all its visible text is bold)."""
+        pieces = raw.split("\x00")
+        depth = self.bold_depth[out]
+        text = [pieces[0]]
+        bold = not pieces[0].strip() or depth > 0
+        seen = bool(pieces[0].strip())
+        for piece in pieces[1:]:
+            depth += 1 if piece[:1] == "[" else -1
+            rest = piece[1:]
+            text.append(rest)
+            if rest.strip():
+                seen = True
+                bold = bold and depth > 0
+        self.bold_depth[out] = max(depth, 0)
+        return "".join(text), bold and seen
 
     # -- structure -----------------------------------------------------------------
 
@@ -172,9 +210,9 @@ class _Walk:
             return None
         if owner is not None and owner.kind in _COMPOUND:
             if owner.kind == "list":
-                if tag in ("ul", "ol"):
+                if tag in ("ul", "ol", "dl"):
                     return owner, (sub[0], sub[1] + 1, tag == "ol")
-                if tag == "li":
+                if tag in ("li", "dt", "dd"):
                     return owner, (el, sub[1], sub[2])
             elif owner.kind == "table":
                 if tag == "tr":
@@ -207,7 +245,7 @@ class _Walk:
         src = _image_src(el, self.base)
         if src:
             owner = (self.out_ctx if out else self.body_ctx)[0]
-            self.records.append((None, owner, src, None))
+            self.records.append((None, owner, src, None, False))
 
 
 def typed_blocks(
@@ -236,6 +274,7 @@ def typed_blocks(
     out_kind: str | None = None
     out = False
     parts = w.body_parts  # (the text of the side being read: the body, or a left-out part)
+    bold_open: list[etree._Element] = []  # (bold elements whose start was marked)
     flush, entered = w.flush, w.entered
     walker = walk(main)
     for event, el in walker:
@@ -267,11 +306,17 @@ def typed_blocks(
                 w.link(el, out)
             elif tag == "img":
                 w.image(el, out)
+            elif tag in _BOLD_TAGS:
+                parts.append(_BOLD_ON)
+                bold_open.append(el)
             if el.text:
                 parts.append(el.text)
         else:
             if el is main:
                 break
+            if bold_open and bold_open[-1] is el:
+                parts.append(_BOLD_OFF)
+                bold_open.pop()
             if tag in block_tags:
                 if parts:
                     flush(out)  # (the plain walk's new line)
@@ -303,19 +348,54 @@ def typed_blocks(
     return _assemble(records)
 
 
+def _running_text(rec: tuple) -> bool:
+    """Whether a record is a line of the body's running text (a paragraph's line)."""
+    owner = rec[1]
+    return rec[0] is not None and (owner is None or (owner.in_body and owner.kind == "paragraph"))
+
+
+def _bold_headings(records: list[tuple]) -> set[int]:
+    """The records that are headings written as bold lines: a running-text line all in
+    bold (``<p><strong>...</strong></p>``, or a ``<b>`` alone between line breaks), of at
+    most :data:`BOLD_HEADING_WORDS` words, not ending like a sentence, and followed by a
+    running-text line that is not all bold (a bold line before a list, or one of a run
+    of bold lines, is text set in bold, not a heading)."""
+    found = set()
+    for k in range(len(records) - 1):
+        rec = records[k]
+        if rec[0] is None or not rec[4] or not _running_text(rec):
+            continue
+        nxt = records[k + 1]
+        if not _running_text(nxt) or nxt[4]:
+            continue
+        if k and _running_text(records[k - 1]) and records[k - 1][4]:
+            continue
+        line = rec[0]
+        if len(line.split()) <= BOLD_HEADING_WORDS and not line.endswith(_SENTENCE_END):
+            found.add(k)
+    return found
+
+
 def _assemble(records: list[tuple]) -> list[Block]:
-    """Blocks from line and picture records: one block per run of one owner's lines."""
+    """Blocks from line and picture records: one block per run of one owner's lines, a
+    bold line that heads the text after it (:func:`_bold_headings`) a heading of its own."""
     blocks: list[Block] = []
+    heads = _bold_headings(records)
     k = 0
     n = len(records)
     while k < n:
         owner = records[k][1]
         j = k + 1
+        if k in heads:
+            blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or [],
+                                in_body=True))
+            k = j
+            continue
         if owner is not None and owner.kind == "figure":  # (its pictures and caption lines, in any order)
             while j < n and records[j][1] is owner:
                 j += 1
         elif records[k][0] is not None:
-            while j < n and records[j][1] is owner and records[j][0] is not None:
+            while j < n and records[j][1] is owner and records[j][0] is not None and j not in heads:
                 j += 1
         blocks.append(_block(owner, records[k:j]))
         k = j

@@ -88,6 +88,33 @@ def test_nested_lists_keep_their_depth_and_order() -> None:
     assert block.items == ["a", "a1", "a2", "a2x", "b"] and block.item_depths == [0, 1, 1, 2, 0]
 
 
+def test_a_definition_list_is_a_list_of_its_terms_and_definitions() -> None:
+    (block,) = walk_blocks("<dl><dt>Latency</dt><dd>The time a request takes.</dd><dt>Traffic</dt><dd>Demand.</dd></dl>")
+    assert block.kind == "list"
+    assert block.items == ["Latency", "The time a request takes.", "Traffic", "Demand."]
+
+
+def test_a_bold_line_before_running_text_is_a_heading() -> None:
+    """``<p><strong>...</strong></p>`` and a ``<b>`` alone between line breaks head the text
+    after them; bold words inside a line, a bold line before no text, a bold sentence and
+    a run of bold lines stay paragraphs; the lines are the plain text's either way."""
+    html = ("<p><strong>Water woes </strong></p><p><strong>W</strong>orld Vision built <b>a</b> well.</p>"
+            "<p>Line one<br><b>Su <i>titre</i></b><br>after it</p>"
+            "<p><b>A bold sentence that ends.</b></p><p>Text.</p>"
+            "<p><b>One of two</b></p><p><b>bold lines</b></p><p>Text.</p>"
+            "<p><b>Before a list</b></p><ul><li>item</li></ul><p><b>Last bold</b></p>")
+    blocks = walk_blocks(html)
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("heading", "Water woes"), ("paragraph", "World Vision built a well."), ("paragraph", "Line one"),
+        ("heading", "Su titre"), ("paragraph", "after it"), ("paragraph", "A bold sentence that ends."),
+        ("paragraph", "Text."), ("paragraph", "One of two"), ("paragraph", "bold lines"), ("paragraph", "Text."),
+        ("paragraph", "Before a list"), ("list", "item"), ("paragraph", "Last bold"),
+    ]
+    an = pagerank_analysis(parse_html(html), None, text=False)
+    body = next(i for i, el in enumerate(an.scores.graph.elements) if el is not None and el.tag == "body")
+    assert blocks_text(in_convention(region_blocks(an, body, []))).split("\n") == region_paragraphs(an, body, [])
+
+
 def test_a_layout_table_is_not_a_data_table() -> None:
     html = "<table><tr><td><p>First paragraph.</p><p>Second one.</p></td><td><table><tr><td>x</td></tr></table></td></tr></table>"
     blocks = walk_blocks(html)
