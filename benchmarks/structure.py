@@ -21,7 +21,9 @@ depends on it) at its defaults, its structure read from its XML output.
 ``--conventions`` checks ``shared.conventions.CONVENTIONS`` against the golds: per set, the
 share of pages whose gold holds the headline (the manifest's or the page's own title) in its
 first three lines, a "By ..." line among its first ten, the page's description (a teaser or
-standfirst, from ``og:description`` / ``description``) and its picture captions (``figcaption``).
+standfirst, from ``og:description`` / ``description``), its picture captions (``figcaption``)
+and the standfirst the region method finds apart from the article's element (its ``lead``
+block left out of the body: ``newsstemmer/single/standfirst.py``).
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ from benchmarks.shared import Entry, data_dir, load_manifest, page_id, predictio
 from benchmarks.shared.conventions import CONVENTIONS, article_blocks, convention_of, keep_of
 from benchmarks.shared.structure import blocks_from_xml, covered, gold_blocks, mean_structure, score_structure
 
+from newsstemmer import Page
 from newsstemmer.blocks import Block, in_convention
 from newsstemmer.evaluation import evaluate, tokens
+from newsstemmer.single import extract_single
 
 DEFAULT_DATASETS = ("readability", "fundus-recent")
 METHODS = ("region", "pagerank", "crf", "trafilatura")
@@ -110,8 +114,8 @@ _BY_LINE = re.compile(r"^\s*(by|von|par|por)\s+\w", re.IGNORECASE)
 
 
 def convention_evidence(e: Entry) -> dict[str, bool | None]:
-    """What of the page's headline, byline, description and captions its gold holds
-    (None: the page has none to look for)."""
+    """What of the page's headline, byline, description, captions and standfirst its gold
+    holds (None: the page has none to look for)."""
     from lxml import html as lxml_html
 
     gold = e.gold()
@@ -119,7 +123,7 @@ def convention_evidence(e: Entry) -> dict[str, bool | None]:
     try:
         root = lxml_html.document_fromstring(e.html() or "<p></p>")
     except Exception:
-        return {"headline": None, "byline": None, "description": None, "caption": None}
+        return {"headline": None, "byline": None, "description": None, "caption": None, "standfirst": None}
     own_title = (root.findtext(".//title") or "").strip()
     titles = [t for t in ((e.meta or {}).get("title"), own_title) if t and len(tokens(t)) >= 3]
     top = "\n".join(lines[:3])
@@ -135,16 +139,24 @@ def convention_evidence(e: Entry) -> dict[str, bool | None]:
     description = covered(desc, gold) >= 0.9 if desc and len(tokens(desc)) >= 8 else None
     caps = [c.text_content() for c in root.iter("figcaption") if len(tokens(c.text_content())) >= 5]
     caption = any(covered(c, gold) >= 0.9 for c in caps) if caps else None
-    return {"headline": headline, "byline": byline, "description": description, "caption": caption}
+    try:
+        article = extract_single(Page(e.html(), url=e.url))
+        leads = [b.text for b in article.blocks if b.kind == "lead" and b.in_body is False]
+    except Exception:  # an unreadable page has no standfirst to look for
+        leads = []
+    standfirst = covered(leads[0], gold) >= 0.9 if leads else None
+    return {"headline": headline, "byline": byline, "description": description, "caption": caption,
+            "standfirst": standfirst}
 
 
 def check_conventions(entries: list[Entry], names: list[str]) -> None:
     print("| set | pages | headline in first 3 lines | \"By ...\" line in first 10 | description in gold "
-          "| a caption in gold | table: headline, kept kinds |")
-    print("|---|---:|---|---|---|---|---|")
+          "| a caption in gold | a standfirst apart in gold | table: headline, kept kinds |")
+    print("|---|---:|---|---|---|---|---|---|")
     for name in names:
         pages = [e for e in entries if e.dataset == name]
-        found: dict[str, list[bool]] = {"headline": [], "byline": [], "description": [], "caption": []}
+        found: dict[str, list[bool]] = {"headline": [], "byline": [], "description": [], "caption": [],
+                                        "standfirst": []}
         for e in pages:
             for key, value in convention_evidence(e).items():
                 if value is not None:

@@ -48,13 +48,14 @@ class Convention:
 #: dataset (manifest name) -> its gold's convention.  Derived from the datasets README's
 #: table and checked against the golds (benchmarks/README.md, "Structure and conventions").
 CONVENTIONS: dict[str, Convention] = {
-    "big9-05": Convention(note="body; bylines mostly not in the gold"),
-    "big9-09": Convention(note="body; bylines mostly not in the gold"),
+    "big9-05": Convention(frozenset({"lead"}), note="body and standfirst; bylines mostly not in the gold"),
+    "big9-09": Convention(frozenset({"lead"}), note="body and standfirst; bylines mostly not in the gold"),
     "cleanportal": Convention(note="CleanEval-style body; bylines vary"),
-    "dragnet": Convention(note="conventions vary by page (bylines often, captions sometimes kept)"),
+    "dragnet": Convention(frozenset({"lead"}),
+                          note="conventions vary by page (bylines often, captions sometimes, standfirsts mostly kept)"),
     "readability": Convention(frozenset({"figure", "caption", "code"}), "no",
                               "Readability's output: picture captions and code listings kept"),
-    "chaos": Convention(),
+    "chaos": Convention(frozenset({"lead"}), note="body and the standfirst above it"),
     "wcxb-dev": Convention(headline="per page", note="headline where gold_has_title"),
     "cttf": Convention(frozenset({"byline", "dateline"}), note="byline and dateline lines kept"),
     "fundus-recent": Convention(frozenset({"lead"}), "no", "the summary (standfirst) is the gold's first block"),

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from ..blocks import Block
 from ..blockwalk import typed_blocks
 from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_element
+from .standfirst import with_standfirst
 
 __all__ = ["region_blocks", "region_block_maker"]
 
@@ -33,7 +34,8 @@ def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = 
 
 def region_block_maker(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
                        base_url: str | None = None) -> Callable[[], list[Block]]:
-    """A function giving :func:`region_blocks` when called (the walk waits until the
-    blocks are asked for: the plain body does not pay for them)."""
+    """A function giving :func:`region_blocks` when called, the standfirst above the
+    element first where the page has one (:func:`~newsstemmer.single.standfirst.with_standfirst`);
+    the walk waits until the blocks are asked for: the plain body does not pay for them."""
     kept = None if skip is None else list(skip)
-    return lambda: region_blocks(an, node, kept, base_url)
+    return lambda: with_standfirst(an, node, region_blocks(an, node, kept, base_url))
