@@ -60,8 +60,9 @@ shipped CRF's dev figure is in-sample: those sites trained it).
 article's typed blocks cut to the kinds the set's gold keeps, e.g. readability's captions and
 code, cttf's byline and dateline, fundus-recent's standfirst), ``both`` adds those rows
 ("METHOD (own convention)") under the plain ones; the default, ``news``, prints the plain
-default-body figures alone.  The fold models of the trained methods (layout, layout-choice,
-region, crf) give text, not blocks: their own-convention rows carry the dev figure alone.
+default-body figures alone.  region's fold models give typed blocks, so its own-convention
+rows have CV figures; those of layout, layout-choice and crf give text, not blocks: their
+own-convention rows carry the dev figure alone.
 
 ``--dev`` (region and pagerank): the dev figures alone, nothing trained per fold.  Every
 table has a near-empty column: pages scoring F1 < 0.2 whose gold has > 50 words
@@ -86,7 +87,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared.conventions import CONVENTION_CHOICES, article_blocks, keep_of
+from benchmarks.shared.conventions import CONVENTION_CHOICES, own_pair
 from benchmarks.shared.scoring import by_language
 from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
                                grouped_folds, load_manifest, page_id, prediction, print_tables, set_entries, site_groups)
@@ -94,14 +95,6 @@ from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT
 METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf", "trafilatura")
 
 # --- per-page predictions, one (prediction, gold) pair per page --------------------------------
-
-
-def own_pair(e: Entry, title: str, article: object, gold: str) -> tuple[str, str]:
-    """The page's (prediction, gold) in its set's own convention: the article's typed blocks
-    (``article_blocks``: ``Article.blocks``, else its body's lines as paragraphs) with the
-    optional kinds the set's gold keeps, the title first where the gold has the headline."""
-    return prediction(title, "", e.gold_has_title, article_blocks(article), keep_of(e, "own")), gold
-
 
 
 def layout_pairs(pages: list[Entry], options=None, extract=None, own: dict | None = None) -> dict[tuple, tuple[str, str]]:
@@ -179,11 +172,13 @@ def region_pairs(pages: list[Entry], own: dict | None = None) -> dict[tuple, tup
 
 
 def region_fold_pairs(root: Path, entries: list[Entry], folds: list[list[Entry]], pages: list[Entry],
-                      data_file: str | None, merge_hosts: bool) -> list[dict[tuple, tuple[str, str]]]:
-    """Per fold: the region models trained (train_region.py's defaults) without the fold's groups."""
+                      data_file: str | None, merge_hosts: bool,
+                      own: list[dict] | None = None) -> list[dict[tuple, tuple[str, str]]]:
+    """Per fold: the region models trained (train_region.py's defaults) without the fold's
+    groups (``own``: gets each fold's pairs in each set's own convention)."""
     from training.train_region import fold_pairs, region_rows
 
-    return fold_pairs(region_rows(entries, data_file), entries, folds, pages, merge_hosts=merge_hosts)
+    return fold_pairs(region_rows(entries, data_file), entries, folds, pages, merge_hosts=merge_hosts, own=own)
 
 
 def trafilatura_pairs(pages: list[Entry], own: dict | None = None) -> dict[tuple, tuple[str, str]]:
@@ -348,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         pages = union(sets)
         t0 = time.perf_counter()
         own: dict | None = {} if args.convention != "news" else None
+        own_folds: list[dict] | None = None  # region: each fold's own-convention pairs
         if method == "layout":
             from training.train_sections import fold_pairs as section_fold_pairs, load_data
 
@@ -371,8 +367,10 @@ def main(argv: list[str] | None = None) -> int:
             page_rows += page_scores(method, sets, dev, None)
         elif method == "region":
             dev = region_pairs(pages, own)
+            if own is not None and not args.dev:
+                own_folds = []
             per_fold = None if args.dev else region_fold_pairs(root, entries, folds, pages, args.region_data,
-                                                               args.merge_hosts)
+                                                               args.merge_hosts, own_folds)
             results[method] = figures(dev, sets, folds, per_fold, dev_only=frozenset(sets) if args.dev else frozenset())
             if per_fold:
                 held = {pid: pair for fold in per_fold for pid, pair in fold.items()}
@@ -391,11 +389,12 @@ def main(argv: list[str] | None = None) -> int:
             results[method] = figures(dev, sets, folds, per_fold)
             extra["crf"] = info
         if own is not None:
-            # Own convention: the fold models of the trained methods give text, not blocks,
-            # so their own-convention rows have the dev figure alone; the untrained methods'
-            # CV figure is their figure on each held-out fold.
-            dev_alone = method in ("layout", "layout-choice", "region", "crf") or (args.dev and method == "pagerank")
-            results[f"{method} (own convention)"] = figures(own, sets, folds,
+            # Own convention: region's fold models give typed blocks (their own-convention
+            # CV rows); the fold models of layout, layout-choice and crf give text, so their
+            # own-convention rows have the dev figure alone; the untrained methods' CV
+            # figure is their figure on each held-out fold.
+            dev_alone = method in ("layout", "layout-choice", "crf") or (args.dev and method in ("pagerank", "region"))
+            results[f"{method} (own convention)"] = figures(own, sets, folds, own_folds,
                                                             dev_only=frozenset(sets) if dev_alone else frozenset())
             if args.convention == "own":
                 del results[method]

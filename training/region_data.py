@@ -28,6 +28,7 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from benchmarks.shared import cache_file, code_stamp, data_dir, load_manifest, prediction, site_groups
+from benchmarks.shared.conventions import training_gold
 
 from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from newsstemmer.single.region.candidates import REGION_FEATURES, RegionView, region_candidates, region_features
@@ -139,7 +140,7 @@ def page_record(e, group: str) -> dict:
     """Features and labels of one page's candidates (an empty record if PageRank finds nothing)."""
     meta = {"dataset": e.dataset, "site": e.site, "id": e.id, "group": group, "gold_has_title": e.gold_has_title,
             "page_type": e.page_type}
-    gold = e.gold()
+    gold = training_gold(e)  # the news convention (training/README.md, "Conventions")
     rec = {"meta": meta, "cands": [], "X": np.zeros((0, len(REGION_FEATURES))), "p": [], "r": [], "main": -1,
            "base": (None, 0.0), "title": "", "clean": []}
     try:

@@ -29,6 +29,7 @@ import pickle
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -37,6 +38,7 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 
 from benchmarks.shared import (SINGLE_SETS, cache_file, code_stamp, data_dir, figures, grouped_folds, load_manifest,
                                page_id, prediction, print_tables, set_entries, site_groups)
+from benchmarks.shared.conventions import own_pair
 from training.trees_export import from_lightgbm
 
 from newsstemmer.single.region.cleaning import CLEAN_FEATURES
@@ -394,10 +396,26 @@ def fold_extractors(entries, folds, data_file: str | None = None) -> list[Region
     return out
 
 
+def typed_pairs(pages, ex: RegionExtractor) -> dict:
+    """Per page: (prediction, gold) in its set's own convention, from the typed blocks the
+    extractor ``ex`` gives (``extract_typed``), as ``cv.py`` scores the shipped model's."""
+    out = {}
+    for e in pages:
+        title, article = "", ""
+        try:
+            title, body, _, maker = ex.extract_typed(parse_html(e.html()), e.url)
+            article = SimpleNamespace(body=body, blocks=maker() if maker else [])
+        except Exception as exc:  # an unreadable page predicts nothing
+            print(f"{e.dataset}/{e.site}/{e.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        out[page_id(e)] = own_pair(e, title, article, e.gold())
+    return out
+
+
 def fold_pairs(rows: list[dict], entries, folds, pages, args: argparse.Namespace | None = None,
-               variant: str = "both", merge_hosts: bool = False) -> list[dict]:
+               variant: str = "both", merge_hosts: bool = False, own: list[dict] | None = None) -> list[dict]:
     """cv.py's per-fold predictions of the region extractor: per fold, models trained on
-    the rows of the other folds' groups, run on the fold's pages among ``pages``."""
+    the rows of the other folds' groups, run on the fold's pages among ``pages``.  ``own``:
+    a list that gets, per fold, the pairs in each set's own convention (:func:`typed_pairs`)."""
     args = args or build_parser().parse_args([])
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries, merge_hosts)))
     wanted = {page_id(e) for e in pages}
@@ -406,7 +424,10 @@ def fold_pairs(rows: list[dict], entries, folds, pages, args: argparse.Namespace
         held = {groups[page_id(e)] for e in fold}
         region, clean = train_models([r for r in rows if groups[row_id(r)] not in held], args)
         test = [e for e in fold if page_id(e) in wanted]
-        out.append(run_pages(test, groups, extractors(region, clean, [variant]))[variant])
+        exs = extractors(region, clean, [variant])
+        out.append(run_pages(test, groups, exs)[variant])
+        if own is not None:
+            own.append(typed_pairs(test, exs[variant]))
         print(f"[region fold {k}] {len(test)} pages", file=sys.stderr, flush=True)
     return out
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from newsstemmer.blocks import OPTIONAL_KINDS, Block
 
-from .data import Entry
+from .data import Entry, prediction
+from .structure import gold_blocks
 
 #: ``--convention`` values: each set's own convention, the default news body, or both side by side.
 CONVENTION_CHOICES = ("news", "own", "both")
@@ -83,6 +84,31 @@ def keep_of(e: Entry, convention: str) -> frozenset[str]:
     raise ValueError(f"unknown convention {convention!r} (expected news or own)")
 
 
+#: Optional kinds a set's gold keeps that the shipped models are not trained to keep
+#: (:func:`training_gold`).  Empty today: the models train on every gold as it is.  With
+#: ``{"figure", "caption", "code"}`` Readability's golds train in the news convention (typed
+#: blocks give these parts back by option); session 14 measured it under CV
+#: (``cv.py --methods region --convention both``, training/README.md "Conventions"):
+#: chaos 0.958 -> 0.960, fundus-recent 0.942 -> 0.945, misinfo 0.969 -> 0.970, wcxb-dev
+#: articles 0.949 -> 0.949, readability 0.968 -> 0.963 (own convention 0.969 -> 0.967).
+#: Adopting it means running the whole retrain chain (``training/rebuild.py``).
+TRAINED_OUT: frozenset[str] = frozenset()
+
+
+def training_gold(e: Entry) -> str:
+    """The page's gold as the models train on it: the news convention.
+
+    Where the set's gold keeps kinds of :data:`TRAINED_OUT` (Readability's captions and code
+    listings) and gives its structure (``gold_html``), the text of its gold blocks without
+    them; everywhere else the gold as it is.
+    """
+    drop = convention_of(e.dataset).keep & TRAINED_OUT
+    blocks = gold_blocks(e) if drop else None
+    if not blocks:
+        return e.gold()
+    return "\n".join(b.text for b in blocks if b.kind not in drop)
+
+
 def body_blocks(body: str) -> list[Block]:
     """A plain body as blocks: every non-blank line a ``paragraph`` (what extraction gave
     before typed blocks; every convention keeps paragraphs, so its text is unchanged)."""
@@ -97,3 +123,10 @@ def article_blocks(article: object) -> list[Block]:
     if blocks or (blocks is not None and not body.strip()):
         return list(blocks)
     return body_blocks(body)  # no blocks, or a method that leaves them empty beside a body
+
+
+def own_pair(e: Entry, title: str, article: object, gold: str) -> tuple[str, str]:
+    """The page's (prediction, gold) in its set's own convention: the article's typed blocks
+    (:func:`article_blocks`: ``Article.blocks``, else its body's lines as paragraphs) with the
+    optional kinds the set's gold keeps, the title first where the gold has the headline."""
+    return prediction(title, "", e.gold_has_title, article_blocks(article), keep_of(e, "own")), gold
