@@ -82,6 +82,15 @@ def test_crawl_writes_site_report_and_overview(crawl):
     assert said[f"articles sent ({health['new_articles']} new, {health['updates']} updated)"] == str(sent)
     assert said["non-articles"] == str(health["non_articles"]) and said["failed"] == str(health["failures"])
     assert said["unmatched (single-page method)"] == str(health["unmatched"])
+    # the non-articles per page kind: the stats', the health record's, the reports' (the test
+    # site's index and section pages are some)
+    kinds = health["non_article_kinds"]
+    assert kinds and sum(kinds.values()) == health["non_articles"]
+    assert kinds == {k.removeprefix("newsstemmer/non_articles/"): v for k, v in stats.items()
+                     if k.startswith("newsstemmer/non_articles/")}
+    by_kind = page.xpath("//p[@id='non-article-kinds']")[0].text_content()
+    assert all(f"{kind} {n}" in by_kind for kind, n in kinds.items())
+    assert cells[7].startswith(f"{health['non_articles']} (") and all(kind in cells[7] for kind in kinds)
     in_crawl = [int(td.text) for td in page.xpath("//section[@id='layouts']//tr/td[4]")]
     # (every article extracted by a layout was matched by one; non-articles may be matched too)
     assert health["extracted"] <= sum(in_crawl) <= health["pages"]

@@ -367,6 +367,7 @@ class SiteLearner:
             kind = getattr(outcome.item, "page_type", None) or "listing"
             self._inc("non_articles")
             self._inc(f"non_articles/{kind}")
+            self.monitor.count(site, f"non_articles/{kind}")
             if getattr(outcome.item, "leaf", False) and not self.config.include_non_articles:
                 self.incremental.settled(outcome.url)  # (a sent one is fetched again, as before)
         elif outcome.kind == UNMATCHED:

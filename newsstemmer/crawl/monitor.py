@@ -39,7 +39,7 @@ from ..layout.patterns import SitePatterns
 from .config import Config
 from .items import utc_now
 
-__all__ = ["RunMonitor", "SiteRun", "health_alerts"]
+__all__ = ["RunMonitor", "SiteRun", "health_alerts", "non_article_kinds"]
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,12 @@ class SiteRun:
 
 #: where a page's publication date came from when it says nothing of the page's kind
 _WEAK_DATE_SOURCES = ("url", "text")
+
+
+def non_article_kinds(counts: Counter) -> dict[str, int]:
+    """A site's non-article pages per page kind (``listing``, ``service``...), from its run
+    counts (the learner counts ``non_articles/<kind>`` beside ``non_articles``)."""
+    return {name.split("/", 1)[1]: n for name, n in sorted(counts.items()) if name.startswith("non_articles/") and n}
 
 
 def _article_like(outcome: Any) -> tuple[bool, bool]:
@@ -211,7 +217,8 @@ class RunMonitor:
             "run": self.run, "site": run.site, "started": self.started, "finished": utc_now(), "reason": reason,
             "pages": c["pages"], "not_modified": c["not_modified"], "skipped_fresh": c["skipped_fresh"],
             "new_articles": c["new"], "updates": c["updates"], "unchanged": c["unchanged"],
-            "extracted": c["extracted"], "non_articles": c["non_articles"], "unmatched": c["unmatched"],
+            "extracted": c["extracted"], "non_articles": c["non_articles"],
+            "non_article_kinds": non_article_kinds(c), "unmatched": c["unmatched"],
             "failures": failures, "error_rate": round(failures / tried, 4) if tried else 0.0,
             "article_pages": run.like, "coverage": run.coverage,
             "methods": dict(sorted(run.methods.items())),

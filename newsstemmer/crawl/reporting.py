@@ -27,7 +27,7 @@ from ..report.crawl import write_crawl_reports
 from ..report.crawl_data import DATA_DIR, SampleStore, write_summary
 from .items import ArticleItem, utc_now
 from .learner import EMIT_META, FAILED_BY_SITE, STATS, SiteLearner
-from .monitor import RunMonitor
+from .monitor import RunMonitor, non_article_kinds
 
 __all__ = ["CrawlReporter"]
 
@@ -98,6 +98,7 @@ class CrawlReporter:
         c = run.counts
         return {"pages_crawled": c["pages"], "pages_failed": c["failures"] + c["http_errors"], "new_articles": c["new"], "updates": c["updates"], "unchanged": c["unchanged"],
                 "skipped_fresh": c["skipped_fresh"], "non_articles": c["non_articles"],
+                "non_article_kinds": non_article_kinds(c),
                 "layouts_used": dict(sorted(run.layouts.items()))}
 
     def close(self, reason: str = "") -> Path | None:

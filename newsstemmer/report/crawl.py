@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from ..page import Page
 from . import write_html
 from .charts import line_chart, share_bar
 from .sitereport import build_site_report
-from .render import figure, page_shell, percent, render_site_report
+from .render import figure, kinds_text, page_shell, percent, render_site_report
 from .crawl_data import DATA_DIR, CrawlDataError, SampleStore, read_summary
 
 __all__ = ["HISTORY_FILES", "CrawlDataError", "SiteLine", "read_history", "render_overview", "site_file", "write_crawl_reports"]
@@ -102,6 +102,8 @@ class SiteLine:
     articles: int = 0
     unmatched: int = 0
     failures: int = 0
+    non_articles: int = 0  # pages typed non-article (not emitted)
+    non_article_kinds: dict[str, int] = field(default_factory=dict)  # of which, per page kind
     note: str = ""
 
 
@@ -155,6 +157,8 @@ def write_crawl_reports(
                 articles=_int(fig.get("articles")),
                 unmatched=_int(fig.get("unmatched")),
                 failures=_int(fig.get("failures")),
+                non_articles=_int(fig.get("non_articles")),
+                non_article_kinds=_kinds(fig.get("non_article_kinds")),
                 note=notes.get(site, "" if site in patterns else "no layouts learned"),
             ))
             if progress:
@@ -188,6 +192,11 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
+def _kinds(value: Any) -> dict[str, int]:
+    """Non-articles per page kind from a summary's figures (anything else read as none)."""
+    return {k: _int(n) for k, n in value.items() if isinstance(k, str) and _int(n)} if isinstance(value, dict) else {}
+
+
 def render_overview(summary: dict[str, Any], lines: list[SiteLine], history: dict[str, list[tuple[str, float]]]) -> str:
     """The crawl overview page: figures, coverage over runs, one row per site."""
     pages = sum(s.pages for s in lines)
@@ -208,6 +217,7 @@ def render_overview(summary: dict[str, Any], lines: list[SiteLine], history: dic
                   figure(percent(covered / sampled if sampled else None), f"coverage (of {sampled} pages kept)"),
                   figure(str(sum(s.articles for s in lines)), "articles emitted"),
                   figure(str(sum(s.unmatched for s in lines)), "emitted without a layout"),
+                  figure(str(sum(s.non_articles for s in lines)), "non-articles (not emitted)"),
                   figure(str(_int(summary.get("failures"))), "failed pages")),
             ),
     ]
@@ -227,7 +237,7 @@ def render_overview(summary: dict[str, Any], lines: list[SiteLine], history: dic
         {"id": "sites"},
         E.TR(E.TH("site"), E.TH({"class": "ns-num"}, "pages"), E.TH({"class": "ns-num"}, "layouts"),
              E.TH("coverage"), E.TH({"class": "ns-num"}, "articles"), E.TH({"class": "ns-num"}, "no layout"),
-E.TH({"class": "ns-num"}, "failures"), E.TH("note")),
+             E.TH({"class": "ns-num"}, "failures"), E.TH("non-articles"), E.TH("note")),
         *rows,
     )
     body = E.E("section", {"class": "ns-card", "id": "site-list"}, E.H2("Sites"), table)
@@ -249,6 +259,7 @@ def _site_row(s: SiteLine) -> etree._Element:
         E.TD({"class": "ns-num"}, str(s.articles)),
         E.TD({"class": "ns-num"}, str(s.unmatched)),
         E.TD({"class": "ns-num"}, str(s.failures)),
+        E.TD(str(s.non_articles) + (f" ({kinds_text(s.non_article_kinds)})" if s.non_article_kinds else "")),
         E.TD(E.CLASS("ns-muted"), s.note),
     )
 
