@@ -150,6 +150,11 @@ class RedisFetchLog:
             self.baseline_hint(url, "", hint or "")
         return plan
 
+    def validators(self, url: str) -> dict[str, str]:
+        """The conditional request headers of ``url``'s committed record (empty: none)."""
+        etag, last_modified = (_s(v) for v in self.redis.hmget(self._key(url), ["etag", "last_modified"]))
+        return {k: v for k, v in (("If-None-Match", etag), ("If-Modified-Since", last_modified)) if v}
+
     def archived(self, url: str) -> bool:
         """Whether ``url`` is an article archived past the retention window."""
         bucket, field = archive_slot(url)

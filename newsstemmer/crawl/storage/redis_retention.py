@@ -13,11 +13,11 @@ family                      keeps                                             bo
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
 ``hist:a:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
                             hash, version, dates, last body and page text     article was last sent; then archived
-``hist:old:*``, ``fl:old:*``  archived articles: 64 bits of the SHA-1 of the  one field (~15 bytes) per article, kept:
-                            key (URL) -> day, in 4,096 hashes                 an old article must stay known
+``hist:old:*``,             archived articles: 64 bits of the SHA-1 of the    one field (~15 bytes) per article, kept:
+``fl:old:*``                key (URL) -> day, in 4,096 hashes                 an old article must stay known
 ``li:a:*``, ``li:s:*``      anchor texts of a URL; (source, text) pairs       ``NEWSSTEMMER_KEEP_ANCHORS`` per URL (2 once
                                                                               the URL is an article, none once archived)
-``fl:*``                    validators and check times per URL               articles not checked for ``KEEP_TEXT_DAYS``
+``fl:*``                    validators and check times per URL                articles not checked for ``KEEP_TEXT_DAYS``
                                                                               archived; such records of non-articles
                                                                               dropped
 ``buf:*``, ``patterns*``    pages waiting for layouts; the sites' patterns    a page leaves once sent; one file per site

@@ -87,6 +87,13 @@ class FetchLog:
             self.baseline_hint(url, "", hint or "")
         return plan
 
+    def validators(self, url: str) -> dict[str, str]:
+        """The conditional request headers of ``url``'s committed record (empty: none)."""
+        row = self._conn.execute("SELECT etag, last_modified FROM urls WHERE url = ?", (url,)).fetchone()
+        if row is None:
+            return {}
+        return {k: v for k, v in (("If-None-Match", row[0]), ("If-Modified-Since", row[1])) if v}
+
     def archived(self, url: str) -> bool:
         """Whether ``url`` is an article archived past the retention window (known, skipped)."""
         return self._conn.execute("SELECT 1 FROM archived WHERE h = ?", (url_hash(url),)).fetchone() is not None
