@@ -93,6 +93,29 @@ def state_bytes(folder: Path) -> dict[str, int]:
     return out
 
 
+def table_bytes(folder: Path) -> dict[str, list[int]]:
+    """``store/table`` -> [rows, bytes of its pages and its indexes' pages] (SQLite's ``dbstat``;
+    empty where SQLite is built without it): what a recent article (``articles``, ``urls``,
+    ``anchors`` rows) and an archived one (``archived`` rows) cost."""
+    import sqlite3
+
+    out: dict[str, list[int]] = {}
+    for path in sorted(folder.glob("*.sqlite")):
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if not conn.execute("SELECT 1 FROM pragma_module_list WHERE name = 'dbstat'").fetchone():
+                return {}
+            pages = dict(conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"))
+            owner = dict(conn.execute("SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')"))
+            for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                size = sum(b for name, b in pages.items() if owner.get(name) == table)
+                rows = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+                out[f"{path.stem}/{table}"] = [rows, size]
+        finally:
+            conn.close()
+    return out
+
+
 def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str], lib: str | None) -> subprocess.Popen:
     """Start one ``scrapy crawl news`` of ``day`` with its state in ``folder``."""
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "urls=" + ",".join(urls),
@@ -247,6 +270,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
                     state[k] = state.get(k, 0) + v
             row["state"] = state
             row["patterns_bytes"] = sum(folder_bytes(w / "patterns") for w in workers)
+            row["tables"] = table_bytes(workers[0] / "state")
             if redis_url:
                 row["redis_used_memory"], row["redis_keys"] = redis_memory(redis_url)
                 row["redis_families"] = redis_families(redis_url)
@@ -355,6 +379,11 @@ def main(argv: list[str] | None = None) -> int:
           f"a day per site{', 2 Redis workers' if args.redis else ''}:")
     for name, value, met in checks:
         print(f"  {'met    ' if met else 'NOT met'} {name}: {value}")
+    if rows and rows[-1].get("tables"):
+        print(f"Rows and bytes per table (pages and indexes, dbstat) at day {rows[-1]['day']}:")
+        for name, (n, size) in rows[-1]["tables"].items():
+            if n:
+                print(f"  {name:<24} {n:>8} rows {size / 1e3:>9.0f} KB {size / n:>7.0f} B a row")
     if args.redis and rows:
         first, last = rows[0]["redis_families"], rows[-1]["redis_families"]
         print(f"Redis key families, day 1 -> day {rows[-1]['day']} (keys, KB):")

@@ -200,5 +200,6 @@ def test_fetchlog_of_schema_1_gains_first_checks_and_keeps_its_records(tmp_path)
     log.not_modified(url, None)  # its age now counts from the last check it had
     row = log._conn.execute("SELECT first, checked FROM urls WHERE url = ?", (url,)).fetchone()
     assert row[0] == 1000.0 and row[1] > 1000.0
-    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 3  # (3: the archive table too)
+    assert not log.archived(url)
     log.close()

@@ -12,7 +12,7 @@ import pytest
 
 from newsstemmer.crawl.config import Config
 from newsstemmer.crawl.storage import Storage
-from newsstemmer.crawl.storage.records import Emitted
+from newsstemmer.crawl.storage.records import SKIP, Emitted, Plan, RecheckPolicy
 from newsstemmer.crawl.storage.redis_keys import Keys, client
 from newsstemmer.crawl.storage.redis_retention import family_of, redis_census, redis_prune
 from newsstemmer.crawl.storage.retention import Retention
@@ -75,14 +75,47 @@ def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config
     assert len(linkinfo.anchors("http://a/tag")) == 8
 
     later = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8), now=time.time() + 31 * 86400)
-    assert later["hist:a:*"] == 30 and later["fl:*"] == 2  # the listings' records; the articles' stay
-    assert fetchlog.articles("a") == 30
+    assert later["hist:a:*"] == 30 and later["fl:*"] == 32  # articles archived, the listings' records dropped
+    assert fetchlog.articles("a") == 0 and fetchlog.archived("http://a/7") and not fetchlog.archived("http://a/tag")
     old = history.get("http://a/7")
-    assert old.texts_dropped and old.body == "" and old.content_hash == "h7" and old.version == 1
+    assert old.texts_dropped and old.body == "" and old.key == "http://a/7"
+    assert history.get("http://a/never-sent") is None and history.recent("a", 5) == []
+    assert fetchlog.plan("http://a/7", RecheckPolicy(), "2099-01-01") == Plan(SKIP, {})  # never fetched again
+    assert fetchlog.plan("http://a/new", RecheckPolicy()).action == "fetch"
+    assert linkinfo.anchors("http://a/7") == [] and len(linkinfo.anchors("http://a/tag")) == 8
     after = {f.name: f for f in redis_census(redis, keys)}
-    assert after["hist:a:*"].keys == 30 and after["hist:a:*"].bytes < before["hist:a:*"].bytes / 2
-    assert "hist:texts" not in after or after["hist:texts"].keys == 0
-    assert redis_prune(redis, keys, Retention(), now=time.time() + 62 * 86400) == {"hist:a:*": 0, "li:a:*": 0, "fl:*": 0}
+    assert not {"hist:a:*", "fl:*", "hist:texts", "hist:site:*", "fl:articles:*"} & set(after)
+    assert after["li:a:*"].keys == after["li:s:*"].keys == 1  # (the tag's anchors)
+    archive = after["hist:old:*"].bytes + after["fl:old:*"].bytes
+    assert archive < before["hist:a:*"].bytes / 5  # (30 buckets of one field each here: see the next test)
+
+    linkinfo.add("a", "http://a/list0", [("http://a/7", "An archived story linked again")])  # its anchors go again
+    again = redis_prune(redis, keys, Retention(), now=time.time() + 62 * 86400)
+    assert again == {"hist:a:*": 0, "li:a:*": 1, "fl:*": 0} and linkinfo.anchors("http://a/7") == []
+
+
+def test_archived_articles_cost_tens_of_bytes_in_redis(config):
+    storage = Storage(config)
+    history, fetchlog = storage.history(), storage.fetchlog()
+    redis, keys = client(config.redis_url), Keys("t")
+    n = 20000  # (~5 a bucket: each bucket's own ~90 bytes shared by 5; ~20 at a year of the soak)
+    pipe = redis.pipeline(transaction=False)
+    for i in range(n):  # written as the stores write them, in one round trip
+        url = f"http://site.example/2026/01/{i}/a-story-with-a-long-name"
+        pipe.hset(f"t:hist:a:{url}", mapping={"site": "s", "url": url, "content_hash": "h", "version": 1,
+                                               "body": b"x", "page_text": b"x"})
+        pipe.zadd("t:hist:texts", {url: time.time()})
+        pipe.hset(f"t:fl:{url}", mapping={"site": "s", "checked": repr(time.time()), "article": "1"})
+    pipe.execute()
+    used = redis.info("memory")["used_memory"]
+    redis_prune(redis, keys, Retention(), now=time.time() + 31 * 86400)
+    census = {f.name: f for f in redis_census(redis, keys)}
+    assert set(census) == {"hist:old:*", "fl:old:*"}
+    per_article = (census["hist:old:*"].bytes + census["fl:old:*"].bytes) / n
+    assert per_article < 80, per_article  # (two archives, each a field of ~15 bytes + its share of the bucket)
+    assert redis.info("memory")["used_memory"] < used
+    url = "http://site.example/2026/01/17/a-story-with-a-long-name"
+    assert history.get(url).texts_dropped and fetchlog.archived(url)
 
 
 def test_state_command_prints_the_census_and_prunes(config, tmp_path):

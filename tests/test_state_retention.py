@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from newsstemmer.crawl.items import FetchedPage
-from newsstemmer.crawl.storage.records import Emitted
+from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, Plan, RecheckPolicy
 from newsstemmer.crawl.storage.retention import SENT_ANCHORS, Retention, census, prune
 from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
@@ -33,19 +33,38 @@ def _article(i: int) -> Emitted:
                    None, "page text " + body)
 
 
-def test_texts_are_dropped_after_their_days_and_the_hash_stays(tmp_path):
+def test_articles_past_their_days_are_archived_as_a_digest_and_stay_known(tmp_path):
     history = ArticleHistory(tmp_path / "history.sqlite")
-    for i in range(50):
+    for i in range(300):
         history.put(_article(i))
     history.close()
     assert prune(tmp_path, Retention(keep_text_days=60), now=LATER)["history.sqlite"] == 0  # not old enough
     assert ArticleHistory(tmp_path / "history.sqlite").get("http://s/3").texts_dropped is False
     before = census(tmp_path)[0].bytes
-    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["history.sqlite"] == 50
-    old = ArticleHistory(tmp_path / "history.sqlite").get("http://s/3")
-    assert old.texts_dropped and old.body == "" and old.page_text == ""
-    assert (old.content_hash, old.version, old.first_seen) == ("hash3", 1, "2026-01-01T00:00:00+00:00")
-    assert census(tmp_path)[0].bytes < before
+    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["history.sqlite"] == 300
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    old = history.get("http://s/3")
+    assert old.texts_dropped and old.body == "" and old.page_text == "" and old.key == "http://s/3"
+    assert history.get("http://s/never-sent") is None
+    assert history.count() == 300 and history.count("s") == 0 and history.recent("s", 5) == []
+    history.close()
+    after = census(tmp_path)[0]
+    assert after.rows == {"articles": 0} and after.bytes < before / 10
+
+
+def test_an_archived_article_costs_tens_of_bytes(tmp_path):
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    for i in range(5000):
+        history.put(Emitted(f"http://site.example/2026/01/{i}/a-story-with-a-long-name", "site.example",
+                            f"http://site.example/2026/01/{i}/a-story-with-a-long-name", "h", "b", 1, "2026-01-01"))
+    history.close()
+    prune(tmp_path, Retention(keep_text_days=30), now=LATER)
+    with sqlite3.connect(tmp_path / "history.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM archived").fetchone()[0] == 5000
+        if not conn.execute("SELECT 1 FROM pragma_module_list WHERE name = 'dbstat'").fetchone():
+            pytest.skip("SQLite without dbstat")
+        used = conn.execute("SELECT SUM(pgsize) FROM dbstat WHERE name = 'archived'").fetchone()[0]
+    assert used / 5000 < 30  # (a row: 8-byte digest as the rowid, the day; was ~300 bytes with its URL and dates)
 
 
 def test_an_article_with_dropped_texts_is_not_sent_again():
@@ -83,18 +102,56 @@ def test_anchors_are_capped_per_url_and_cut_to_two_once_sent(tmp_path):
     assert removed["linkinfo.sqlite"] == 60 - 2 - 8
 
 
-def test_fetch_records_of_old_non_articles_go_and_articles_stay(tmp_path):
+def test_fetch_records_of_old_non_articles_go_and_old_articles_are_archived_and_skipped(tmp_path):
     log = FetchLog(tmp_path / "fetchlog.sqlite")
     for url, article in (("http://s/index", False), ("http://s/story", True)):
         log.seen(url, "s", '"etag"', None, None)
         log.commit([url], article=article)
     log.set_published("http://s/feeditem", "s", "2026-01-01")  # a feed's date: kept
+    assert log.plan("http://s/story", RecheckPolicy(), "2026-01-01").action == SKIP  # checked just now
+    assert log.plan("http://s/story", RecheckPolicy(), "2099-01-01").action == RECHECK  # its sitemap date changed
     log.close()
     assert prune(tmp_path, Retention(keep_text_days=30))["fetchlog.sqlite"] == 0  # checked just now
-    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["fetchlog.sqlite"] == 1
+    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["fetchlog.sqlite"] == 2  # index gone, story archived
     log = FetchLog(tmp_path / "fetchlog.sqlite")
-    assert log.articles("s") == 1  # the article's validators stay
+    assert log.articles("s") == 0 and log.archived("http://s/story") and not log.archived("http://s/index")
+    assert log.plan("http://s/story", RecheckPolicy(), "2099-01-01") == Plan(SKIP, {})  # known: never again
+    assert log.plan("http://s/index", RecheckPolicy()).action == FETCH
+    log.set_published("http://s/story", "s", "2026-02-01")  # a feed lists it again: still skipped
+    assert log.plan("http://s/story", RecheckPolicy()).action == SKIP
     assert log.published("http://s/feeditem") == "2026-01-01"
+    log.close()
+    assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["fetchlog.sqlite"] == 1  # (that feed's row)
+
+
+def test_anchors_of_archived_articles_go_and_an_archived_article_is_not_sent_again(tmp_path):
+    from newsstemmer.crawl.config import Config
+    from newsstemmer.crawl.incremental import UNCHANGED, Incremental
+    from newsstemmer.crawl.items import ArticleItem
+
+    links = LinkInfo(tmp_path / "linkinfo.sqlite")
+    links.add("s", "http://s/index", [("http://s/1", "An old story"), ("http://s/2", "An old story too"),
+                                      ("http://s/new", "A story not sent yet")])
+    links.close()
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    history.put(_article(1))
+    history.close()
+    log = FetchLog(tmp_path / "fetchlog.sqlite")
+    log.seen("http://s/2", "s", None, None, None)
+    log.commit(["http://s/2"], article=True)
+    log.close()
+    prune(tmp_path, Retention(keep_text_days=30), now=LATER)
+    links = LinkInfo(tmp_path / "linkinfo.sqlite")
+    # s/1 archived by the history, s/2 by the fetch log: their anchors go, the unsent one's stay
+    assert [links.anchors(u) for u in ("http://s/1", "http://s/2", "http://s/new")] == [[], [], ["A story not sent yet"]]
+    links.close()
+
+    inc = Incremental.__new__(Incremental)
+    inc.config, inc.enabled, inc._waiting = Config(), True, {}
+    inc.history, inc.fetchlog = ArticleHistory(tmp_path / "history.sqlite"), FetchLog(tmp_path / "fetchlog.sqlite")
+    edited = ArticleItem(url="http://s/1", site="s", title="T", body="An edited body of the old story.")
+    assert inc.check(edited) == UNCHANGED
+    inc.close()
 
 
 def test_old_runs_go_and_the_last_ones_stay(tmp_path):

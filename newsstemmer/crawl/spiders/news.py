@@ -29,7 +29,8 @@ Re-checks are scheduled after every page not known yet and do not count toward
 and run, so that old articles never crowd out new ones.  New pages are also found in the sites'
 sitemaps (``robots.txt``, ``/sitemap.xml``; ``NEWSSTEMMER_SITEMAPS``) and feeds
 (``-a feeds=URL,...`` and the start pages' ``<link rel="alternate">``;
-``NEWSSTEMMER_FEEDS``), newest first (:mod:`newsstemmer.crawl.discovery`).
+``NEWSSTEMMER_FEEDS``), newest first (:mod:`newsstemmer.crawl.discovery`); a sitemap URL set
+a finished run read in full is asked for conditionally by the next one (:meth:`NewsSpider._sitemap_validators`).
 """
 
 from __future__ import annotations
@@ -161,6 +162,7 @@ class NewsSpider(scrapy.Spider):
         self._skipped: set[str] = set()  # fresh articles not downloaded this run
         self._rechecks: Counter[str] = Counter()  # conditional requests per site this run
         self._discovery: set[str] = set()  # feeds and sitemaps requested this run
+        self._sitemaps_read: dict[str, tuple[str, str | None, str | None]] = {}  # URL set -> site, validators
         self._sites: set[str] = set()  # the start URLs' sites (sitemap entries elsewhere are ignored)
 
     @classmethod
@@ -279,8 +281,28 @@ class NewsSpider(scrapy.Spider):
         """One request per feed or sitemap URL and run."""
         if url not in self._discovery:
             self._discovery.add(url)
+            headers = self._sitemap_validators(url) if callback == self.parse_sitemap else {}
             yield Request(url, callback=callback, errback=self._discovery_failed, dont_filter=True, priority=100,
-                          meta={"handle_httpstatus_all": True, **meta})
+                          headers=headers, meta={"handle_httpstatus_all": True, **meta})
+
+    def _sitemap_validators(self, url: str) -> dict[str, str]:
+        """Conditional request headers for a sitemap URL set an earlier run read in full
+        (:meth:`_sitemaps_done`): a ``304`` says none of its entries changed, so a year's
+        monthly sitemaps cost one short request each, not a parse and a lookup per entry.
+        One process only (with Redis each worker reads what it is given: always in full)."""
+        if self.fetchlog is None or self.config.redis_url:
+            return {}
+        return self.fetchlog.validators(url)
+
+    def _sitemaps_done(self) -> None:
+        """A finished crawl: record the validators of the URL sets it read, except those of
+        sites that hit the page or re-check limit (entries were left for the next run)."""
+        assert self._fetchlog is not None
+        for url, (site, etag, last_modified) in self._sitemaps_read.items():
+            if (etag or last_modified) and site not in self._limited_sites \
+                    and self._rechecks[site] < self.config.max_rechecks_per_site:
+                self._fetchlog.seen(url, site, etag, last_modified, None)
+                self._fetchlog.commit([url], article=False)
 
     def _discovery_failed(self, failure: Any) -> None:
         """A feed or sitemap that could not be downloaded: logged and counted, not a page failure."""
@@ -305,7 +327,12 @@ class NewsSpider(scrapy.Spider):
             yield from self._discover(url, self.parse_sitemap, **{SITEMAP_DEPTH_META: 1})
 
     def parse_sitemap(self, response: Response) -> Iterable[Request]:
-        """A sitemap index (its sitemaps) or URL set (its pages, newest first)."""
+        """A sitemap index (its sitemaps) or URL set (its pages, newest first); a ``304``: a URL
+        set unchanged since an earlier run read it in full (:meth:`_sitemap_validators`)."""
+        if response.status == 304 and self.fetchlog is not None:
+            self.crawler.stats.inc_value(STATS + "sitemaps_unchanged")
+            self.fetchlog.not_modified(response.url, None)  # (its record stays: checked now)
+            return
         if self._missing(response):
             return
         try:
@@ -321,6 +348,9 @@ class NewsSpider(scrapy.Spider):
                 for e in newest_first(entries):
                     yield from self._discover(e.url, self.parse_sitemap, **{SITEMAP_DEPTH_META: depth + 1})
             return
+        if self.fetchlog is not None:
+            self._sitemaps_read[response.url] = (site_of(response.url), _header(response.headers, b"ETag"),
+                                                 _header(response.headers, b"Last-Modified"))
         yield from self._entries(entries)
 
     def parse_feed(self, response: Response) -> Iterable[Request]:
@@ -498,6 +528,8 @@ class NewsSpider(scrapy.Spider):
         return self._linkinfo
 
     def _spider_closed(self, reason: str = "") -> None:
+        if self._fetchlog is not None and reason == "finished":
+            self._sitemaps_done()
         if self._frontier is not None:
             self._frontier.end(reason)
             self._frontier.close()

@@ -8,33 +8,39 @@ body and page text zlib-compressed), ``P:hist:site:SITE`` (zset: its keys by emi
 time), ``P:hist:sites``, ``P:hist:texts`` (zset: the keys whose texts are kept, by emission
 time: :mod:`.redis_retention`); ``P:fl:URL`` (hash: validators, first and last check time, pending record),
 ``P:fl:articles:SITE`` (set: URLs recorded as articles).  They outlive the runs, as the
-SQLite files do.
+SQLite files do.  Articles past the retention window are archived by
+:func:`~.redis_retention.redis_prune` into ``P:hist:old:B`` and ``P:fl:old:B`` (hashes, 4,096
+buckets ``B``: a digest of the key or URL -> the day; ~15 bytes an article): known, never
+fetched or sent again (:func:`archive_slot`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-import zlib
 from typing import Any
 
 from ..items import utc_now
 from .redis_keys import Keys
-from .records import Emitted, Plan, RecheckPolicy, decide
+from .records import SKIP, Emitted, Plan, RecheckPolicy, decide, pack_text, unpack_text
 
-__all__ = ["RedisArticleHistory", "RedisFetchLog"]
+__all__ = ["ARCHIVE_BUCKETS", "RedisArticleHistory", "RedisFetchLog", "archive_slot"]
 
 
 def _s(value: Any) -> str | None:
     return None if value is None else value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-def _unzip(value: bytes | None) -> str:
-    if not value:
-        return ""
-    try:
-        return zlib.decompress(value).decode("utf-8")
-    except (zlib.error, UnicodeDecodeError):
-        return ""  # damaged: compared with nothing, as the SQLite store does
+#: Buckets of the archives: hashes of up to ~128 digests each (Redis's compact encoding,
+#: ``hash-max-listpack-entries``) up to ~500,000 archived articles.
+ARCHIVE_BUCKETS = 4096
+
+
+def archive_slot(text: str) -> tuple[str, str]:
+    """Where an archived key or URL is recorded: its bucket (3 hex digits) and field (13 hex
+    digits): 64 bits of its SHA-1, as the pruning script (Lua's ``redis.sha1hex``) makes them."""
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+    return digest[:3], digest[3:16]
 
 
 class RedisArticleHistory:
@@ -48,18 +54,22 @@ class RedisArticleHistory:
     def get(self, key: str) -> Emitted | None:
         h = self.redis.hgetall(f"{self.p}:hist:a:{key}")
         if not h:
-            return None
+            bucket, field = archive_slot(key)
+            if not self.redis.hexists(f"{self.p}:hist:old:{bucket}", field):
+                return None
+            return Emitted(key, "", key, "", "", 1, "", None, "", texts_dropped=True)  # archived: known, no texts
         g = {_s(k): v for k, v in h.items()}
+        body = unpack_text(g.get("body"))
         return Emitted(key, _s(g.get("site")) or "", _s(g.get("url")) or "", _s(g.get("content_hash")) or "",
-                       _unzip(g.get("body")), int(g.get("version") or 1), _s(g.get("first_seen")) or "",
-                       _s(g.get("published")), _unzip(g.get("page_text")),
+                       body, int(g.get("version") or 1), _s(g.get("first_seen")) or "",
+                       _s(g.get("published")), unpack_text(g.get("page_text"), body),
                        texts_dropped="body" not in g)  # pruned (redis_retention): known by its hash
 
     def put(self, record: Emitted) -> None:
         fields = {"site": record.site, "url": record.url, "content_hash": record.content_hash,
-                  "body": zlib.compress(record.body.encode("utf-8")), "version": record.version,
+                  "body": pack_text(record.body), "version": record.version,
                   "first_seen": record.first_seen, "emitted": utc_now(),
-                  "page_text": zlib.compress(record.page_text.encode("utf-8"))}
+                  "page_text": pack_text(record.page_text, record.body)}  # (the body as its dictionary)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(f"{self.p}:hist:a:{record.key}", mapping=fields)
         if record.published is None:
@@ -127,12 +137,28 @@ class RedisFetchLog:
         return f"{self.p}:fl:{url}"
 
     def plan(self, url: str, recheck: RecheckPolicy | float, hint: str | None = None, now: float | None = None) -> Plan:
-        etag, last_modified, checked, article, old_hint, first = (_s(v) for v in self.redis.hmget(
-            self._key(url), ["etag", "last_modified", "checked", "article", "hint", "first"]))
+        bucket, field = archive_slot(url)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(self._key(url), ["etag", "last_modified", "checked", "article", "hint", "first"])
+        pipe.hexists(f"{self.p}:fl:old:{bucket}", field)
+        values, archived = pipe.execute()
+        etag, last_modified, checked, article, old_hint, first = (_s(v) for v in values)
+        if checked is None and archived:  # archived past the retention window: known, skipped
+            return Plan(SKIP, {})
         plan, baseline = decide((etag, last_modified, checked, article == "1", old_hint, first), recheck, hint, now)
         if baseline:
             self.baseline_hint(url, "", hint or "")
         return plan
+
+    def validators(self, url: str) -> dict[str, str]:
+        """The conditional request headers of ``url``'s committed record (empty: none)."""
+        etag, last_modified = (_s(v) for v in self.redis.hmget(self._key(url), ["etag", "last_modified"]))
+        return {k: v for k, v in (("If-None-Match", etag), ("If-Modified-Since", last_modified)) if v}
+
+    def archived(self, url: str) -> bool:
+        """Whether ``url`` is an article archived past the retention window."""
+        bucket, field = archive_slot(url)
+        return bool(self.redis.hexists(f"{self.p}:fl:old:{bucket}", field))
 
     def baseline_hint(self, url: str, site: str, hint: str) -> None:
         pipe = self.redis.pipeline(transaction=True)

@@ -11,17 +11,24 @@ family                      keeps                                             bo
 ``run:*``, ``news:*``       the running crawl's queue, seen filter, counts,   cleared by the last worker of a finished
                             emit claims, requests in flight                   crawl (:mod:`.redis_worker`)
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
-``hist:a:*``                per sent article: hash, version, dates; its last  texts dropped ``NEWSSTEMMER_KEEP_TEXT_DAYS``
-                            body and page text (zlib)                         after the article was last sent
+``hist:a:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
+                            hash, version, dates, last body and page text     article was last sent; then archived
+``hist:old:*``,             archived articles: 64 bits of the SHA-1 of the    one field (~15 bytes) per article, kept:
+``fl:old:*``                key (URL) -> day, in 4,096 hashes                 an old article must stay known
 ``li:a:*``, ``li:s:*``      anchor texts of a URL; (source, text) pairs       ``NEWSSTEMMER_KEEP_ANCHORS`` per URL (2 once
-                                                                              the URL is recorded as an article)
-``fl:*``                    validators and check times per URL                records of non-articles not checked for
-                                                                              ``NEWSSTEMMER_KEEP_TEXT_DAYS`` are dropped
+                                                                              the URL is an article, none once archived)
+``fl:*``                    validators and check times per URL                articles not checked for ``KEEP_TEXT_DAYS``
+                                                                              archived; such records of non-articles
+                                                                              dropped
 ``buf:*``, ``patterns*``    pages waiting for layouts; the sites' patterns    a page leaves once sent; one file per site
 ==========================  ================================================  ============================================
 
-Articles sent before this pruning existed are not in ``hist:texts`` (the texts' index by
-emission time) and keep their texts until they are sent again.
+Archiving an article removes every key of it (``hist:a:``, ``fl:``, ``li:a:``, ``li:s:``
+and its entries in the per-site sets and indexes): what stays is one field in a bucket
+hash, ~15 bytes.  As with SQLite (:mod:`.retention`), an archived article is never fetched
+or sent again and its later edits are not sent as updates.  Articles sent before this
+pruning existed are not in ``hist:texts`` (the texts' index by emission time) and are
+archived by their fetch records only.
 """
 
 from __future__ import annotations
@@ -41,7 +48,8 @@ SAMPLE = 200
 
 #: Variable parts of key names, replaced by ``*`` to name the family (after the prefix).
 _FAMILIES = [
-    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|fl:articles|li:urls|li:a|li:s|hist:a):.*$"), r"\1:*"),
+    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|hist:old|fl:articles|fl:old|li:urls|li:a|li:s|hist:a):.*$"),
+     r"\1:*"),
     (re.compile(r"^buf:.+:(order|html|meta)$"), r"buf:*:\1"),
 ]
 
@@ -101,27 +109,75 @@ def redis_census(redis: Any, keys: Keys) -> list[KeyFamily]:
     return sorted(families.values(), key=lambda f: -f.bytes)
 
 
-#: Drop fetch records of non-articles with nothing pending, no feed date, not checked since ARGV[1].
-_FORGET = """
+#: Lua: where an archived key or URL goes (``redis_monitor.archive_slot``), and dropping a URL's anchors.
+_LUA_LIB = """
+local function slot(kind, text)
+    local d = redis.sha1hex(text)
+    return ARGV[1] .. ':' .. kind .. ':old:' .. string.sub(d, 1, 3), string.sub(d, 4, 16)
+end
+local function drop_anchors(site, url)
+    redis.call('DEL', ARGV[1] .. ':li:a:' .. url, ARGV[1] .. ':li:s:' .. url)
+    if site then redis.call('SREM', ARGV[1] .. ':li:urls:' .. site, url) end
+end
+"""
+
+#: Fetch records (ARGV[3..]) with nothing pending, not checked since ARGV[2]: a non-article's
+#: dropped (unless a feed gave its date), an article's archived (every key of it dropped).
+_FORGET = _LUA_LIB + """
 local removed = 0
-for i = 2, #ARGV do
-    local r = redis.call('HMGET', ARGV[i], 'article', 'p_at', 'published', 'checked')
-    if r[1] ~= '1' and not r[2] and not r[3] and tonumber(r[4] or '0') < tonumber(ARGV[1]) then
-        removed = removed + redis.call('DEL', ARGV[i])
+for i = 3, #ARGV do
+    local r = redis.call('HMGET', ARGV[i], 'article', 'p_at', 'published', 'checked', 'site')
+    if not r[2] and tonumber(r[4] or '0') < tonumber(ARGV[2]) then
+        local url = string.sub(ARGV[i], #ARGV[1] + 5)
+        if r[1] == '1' then
+            local bucket, field = slot('fl', url)
+            redis.call('HSET', bucket, field, math.floor(tonumber(r[4] or '0') / 86400))
+            if r[5] then redis.call('SREM', ARGV[1] .. ':fl:articles:' .. r[5], url) end
+            drop_anchors(r[5], url)
+            removed = removed + redis.call('DEL', ARGV[i])
+        elseif not r[3] then
+            removed = removed + redis.call('DEL', ARGV[i])
+        end
     end
 end
 return removed
 """
 
-_TRIM = """
+#: Articles (ARGV[3..] pairs: key, day last sent) whose texts' time is over: archived.
+_ARCHIVE = _LUA_LIB + """
+local removed = 0
+for i = 3, #ARGV, 2 do
+    local key = ARGV[i]
+    local h = ARGV[1] .. ':hist:a:' .. key
+    local r = redis.call('HMGET', h, 'site', 'url')
+    local bucket, field = slot('hist', key)
+    redis.call('HSET', bucket, field, ARGV[i + 1])
+    redis.call('ZREM', ARGV[1] .. ':hist:texts', key)
+    if r[1] then redis.call('ZREM', ARGV[1] .. ':hist:site:' .. r[1], key) end
+    drop_anchors(r[1], key)
+    if r[2] and r[2] ~= key then drop_anchors(r[1], r[2]) end
+    removed = removed + redis.call('DEL', h)
+end
+return removed
+"""
+
+#: Anchors of a site's URLs (ARGV[5..]): none for archived ones, else the first ARGV[3] (ARGV[2] for articles).
+_TRIM = _LUA_LIB + """
 local p, keep_sent, keep = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local site, removed = ARGV[4], 0
 for i = 5, #ARGV do
     local url = ARGV[i]
-    local n = keep
-    if redis.call('SISMEMBER', p .. ':fl:articles:' .. site, url) == 1 then n = keep_sent end
-    removed = removed + redis.call('ZREMRANGEBYRANK', p .. ':li:a:' .. url, n, -1)
-    redis.call('ZREMRANGEBYRANK', p .. ':li:s:' .. url, n, -1)
+    local hb, hf = slot('hist', url)
+    local fb, ff = slot('fl', url)
+    if redis.call('HEXISTS', hb, hf) == 1 or redis.call('HEXISTS', fb, ff) == 1 then
+        removed = removed + redis.call('ZCARD', p .. ':li:a:' .. url)
+        drop_anchors(site, url)
+    else
+        local n = keep
+        if redis.call('SISMEMBER', p .. ':fl:articles:' .. site, url) == 1 then n = keep_sent end
+        removed = removed + redis.call('ZREMRANGEBYRANK', p .. ':li:a:' .. url, n, -1)
+        redis.call('ZREMRANGEBYRANK', p .. ':li:s:' .. url, n, -1)
+    end
 end
 return removed
 """
@@ -130,24 +186,23 @@ return removed
 def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now: float | None = None,
                 batch: int = 500) -> dict[str, int]:
     """Drop what ``retention`` does not keep (see the module docstring); returns what was dropped
-    per family (``hist:a:*``: articles whose texts were dropped; ``li:a:*``: anchor texts; ``fl:*``: fetch
-    records)."""
+    per family (``hist:a:*``: articles archived; ``li:a:*``: anchor texts; ``fl:*``: fetch records
+    dropped or archived)."""
     keep = retention or Retention()
     now = time.time() if now is None else now
     cutoff = now - keep.keep_text_days * 86400
-    texts = 0
+    archived = 0
     index = texts_index(keys)
+    archive = redis.register_script(_ARCHIVE)
     while True:
-        old = redis.zrangebyscore(index, "-inf", cutoff, start=0, num=batch)
+        old = redis.zrangebyscore(index, "-inf", cutoff, start=0, num=batch, withscores=True)
         if not old:
             break
-        pipe = redis.pipeline(transaction=False)
-        for key in old:
-            k = key.decode("utf-8") if isinstance(key, bytes) else key
-            pipe.hdel(f"{keys.prefix}:hist:a:{k}", "body", "page_text")
-        pipe.zrem(index, *old)
-        pipe.execute()
-        texts += len(old)
+        args: list[Any] = [keys.prefix, ""]
+        for key, when in old:
+            args += [key, int(when // 86400)]
+        archived += int(archive(keys=[], args=args))
+        redis.zrem(index, *[key for key, _ in old])  # (a key without its hash: gone all the same)
     trim = redis.register_script(_TRIM)
     anchors = 0
     for raw_site in redis.smembers(keys.li_sites):
@@ -163,13 +218,13 @@ def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now:
     forget = redis.register_script(_FORGET)
     records = 0
     names: list[Any] = []
-    articles = f"{keys.prefix}:fl:articles:".encode()
+    sets = (f"{keys.prefix}:fl:articles:".encode(), f"{keys.prefix}:fl:old:".encode())
     for name in redis.scan_iter(match=f"{keys.prefix}:fl:*", count=1000):
-        if not name.startswith(articles):
+        if not name.startswith(sets):
             names.append(name)
         if len(names) >= batch:
-            records += int(forget(keys=[], args=[cutoff, *names]))
+            records += int(forget(keys=[], args=[keys.prefix, cutoff, *names]))
             names = []
     if names:
-        records += int(forget(keys=[], args=[cutoff, *names]))
-    return {"hist:a:*": texts, "li:a:*": anchors, "fl:*": records}
+        records += int(forget(keys=[], args=[keys.prefix, cutoff, *names]))
+    return {"hist:a:*": archived, "li:a:*": anchors, "fl:*": records}

@@ -11,18 +11,25 @@ store                     keeps                                                 
 ``buffer.sqlite``         pages waiting for their site's layouts                 a page leaves once its item is sent
 ``frontier.sqlite``       scheduled and done pages of the running crawl          cleared when a crawl finishes
 ``linkinfo.sqlite``       anchor texts of same-site links, per target URL        ``NEWSSTEMMER_KEEP_ANCHORS`` texts per URL
-                                                                                 (2 once the URL's article was sent)
-``history.sqlite``        per sent article: hash, version, dates; its last       texts dropped ``NEWSSTEMMER_KEEP_TEXT_DAYS``
-                          body and page text (to measure the next change)        after the article was last sent
-``fetchlog.sqlite``       validators and check times per URL                     rows of non-article pages not checked for
-                                                                                 ``NEWSSTEMMER_KEEP_TEXT_DAYS`` are dropped
+                                                                                 (2 once the URL's article was sent; none
+                                                                                 once it is archived)
+``history.sqlite``        per article sent in the last ``KEEP_TEXT_DAYS``:       ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
+                          hash, version, dates, its last body and page text      article was last sent; then archived:
+                          (to measure the next change); older ones archived      8 bytes of its key's digest and a day
+``fetchlog.sqlite``       validators and check times per URL; older articles     articles not checked for ``KEEP_TEXT_DAYS``
+                          archived (digest and day: skipped)                     archived; rows of non-articles dropped
 ``runs.sqlite``           health record and layout matches per run and site      the last ``NEWSSTEMMER_KEEP_RUNS`` runs
 ``health.jsonl``          one line per site and run                              moved to ``health.jsonl.1`` past
                                                                                  ``NEWSSTEMMER_HEALTH_MAX_MB``
 ========================  =====================================================  =========================================
 
-An article whose texts were dropped is still recognised by its hash (never sent again
-unchanged); a later edit of it cannot be measured and is not sent as an update.
+An archived article (``archived`` tables of the history and the fetch log, ~25 bytes
+each) is known by the digest of its canonical URL and of its URL
+(:func:`~.records.url_hash`): it is never fetched or sent again, and a later edit of it is
+not sent as an update (its texts are gone, so the change cannot be measured).  The one
+case that could send an article twice: a digest collision makes a new article look
+archived (it would be missed, not repeated: about one in 10⁷ for a million articles);
+an archived article whose URL changes (a new canonical URL) is a new article.
 
 Only SQLite and files here: no Scrapy, so the command line uses it as it is.
 """
@@ -35,6 +42,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .records import url_hash
 
 __all__ = ["STORES", "Retention", "StoreCensus", "census", "prune"]
 
@@ -127,10 +136,11 @@ def prune(state_dir: str | os.PathLike[str], retention: Retention | None = None,
     cutoff = (now - _dt.timedelta(days=keep.keep_text_days)).replace(microsecond=0)
     before = sum(c.bytes for c in census(state))
     removed: dict[str, int] = {}
+    _migrate(state)
     steps = {
         "history.sqlite": lambda c: _prune_history(c, cutoff),
-        "linkinfo.sqlite": lambda c: _prune_anchors(c, state / "history.sqlite", keep.keep_anchors),
         "fetchlog.sqlite": lambda c: _prune_fetchlog(c, cutoff),
+        "linkinfo.sqlite": lambda c: _prune_anchors(c, state, keep.keep_anchors),
         "runs.sqlite": lambda c: _prune_runs(c, keep.keep_runs),
         "buffer.sqlite": lambda c: 0,
         "frontier.sqlite": lambda c: 0,
@@ -141,6 +151,7 @@ def prune(state_dir: str | os.PathLike[str], retention: Retention | None = None,
             continue
         try:
             conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
+            conn.create_function("url_hash", 1, url_hash, deterministic=True)
             try:
                 removed[name] = step(conn)
                 _give_back(conn)
@@ -157,53 +168,93 @@ def _has(conn: sqlite3.Connection, table: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is not None
 
 
-def _prune_history(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
-    """Texts of articles last sent before ``cutoff``: dropped (hash and dates stay)."""
-    if not _has(conn, "articles"):
-        return 0
-    cur = conn.execute("UPDATE articles SET body = x'', page_text = NULL "
-                       "WHERE emitted < ? AND (length(body) > 0 OR page_text IS NOT NULL)", (cutoff.isoformat(),))
-    return cur.rowcount
+def _migrate(state: Path) -> None:
+    """Bring the history and the fetch log to their current schema (the ``archived`` tables)."""
+    from .sqlite_fetchlog import FetchLog
+    from .sqlite_history import ArticleHistory
+
+    for name, store in (("history.sqlite", ArticleHistory), ("fetchlog.sqlite", FetchLog)):
+        if (state / name).exists():
+            try:
+                store(state / name).close()
+            except (sqlite3.DatabaseError, OSError):
+                continue  # busy or damaged: left to the store's own opening
 
 
-def _prune_anchors(conn: sqlite3.Connection, history: Path, per_url: int) -> int:
-    """One row per (URL, text), the first seen; then at most ``per_url`` texts per URL, and
-    :data:`SENT_ANCHORS` for URLs whose article was sent."""
-    if not _has(conn, "anchors"):
-        return 0
-    total = conn.execute("SELECT COUNT(*) FROM anchors").fetchone()[0]
+def _archive(conn: sqlite3.Connection, select: str, delete: str, args: tuple) -> int:
+    """Move the rows ``select`` gives (digest, day) to ``archived`` and delete them, in one transaction."""
     conn.execute("BEGIN")
     try:
-        conn.execute("DELETE FROM anchors WHERE rowid NOT IN (SELECT MIN(rowid) FROM anchors GROUP BY url, text)")
-        sent = "0"
-        if history.exists():
-            conn.execute("ATTACH DATABASE ? AS h", (f"file:{history}?mode=ro",))
-            if conn.execute("SELECT 1 FROM h.sqlite_master WHERE name = 'articles'").fetchone():
-                sent = "url IN (SELECT url FROM h.articles)"
-        conn.execute(
-            "DELETE FROM anchors WHERE rowid IN (SELECT rowid FROM (SELECT rowid, url, "
-            "ROW_NUMBER() OVER (PARTITION BY url ORDER BY rowid) AS n FROM anchors) "
-            f"WHERE n > CASE WHEN {sent} THEN ? ELSE ? END)", (min(SENT_ANCHORS, per_url), per_url))
+        conn.execute(f"INSERT OR REPLACE INTO archived (h, day) {select}", args)
+        n = conn.execute(delete, args).rowcount
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    return n
+
+
+def _prune_history(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
+    """Articles last sent before ``cutoff``: archived (digest of the key and the day last sent)."""
+    if not _has(conn, "articles") or not _has(conn, "archived"):
+        return 0
+    where = "FROM articles WHERE emitted < ?"
+    return _archive(conn, "SELECT url_hash(key), CAST(julianday(substr(emitted, 1, 10)) - 2440587.5 AS INTEGER) "
+                    + where, "DELETE " + where, (cutoff.isoformat(),))
+
+
+def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int) -> int:
+    """One row per (URL, text), the first seen; none for archived articles; then at most
+    ``per_url`` texts per URL, and :data:`SENT_ANCHORS` for URLs whose article was sent."""
+    if not _has(conn, "anchors"):
+        return 0
+    total = conn.execute("SELECT COUNT(*) FROM anchors").fetchone()[0]
+    archived, sent, attached = [], "0", []
+    try:
+        for alias, name in (("h", "history.sqlite"), ("f", "fetchlog.sqlite")):
+            if (state / name).exists():
+                conn.execute(f"ATTACH DATABASE ? AS {alias}", (f"file:{state / name}?mode=ro",))
+                attached.append(alias)
+                tables = {t for (t,) in conn.execute(f"SELECT name FROM {alias}.sqlite_master WHERE type = 'table'")}
+                if "archived" in tables:
+                    archived.append(f"url_hash(url) IN (SELECT h FROM {alias}.archived)")
+                if alias == "h" and "articles" in tables:
+                    sent = "url IN (SELECT url FROM h.articles)"
+        conn.execute("BEGIN")
+        try:
+            conn.execute("DELETE FROM anchors WHERE rowid NOT IN (SELECT MIN(rowid) FROM anchors GROUP BY url, text)")
+            if archived:
+                conn.execute("DELETE FROM anchors WHERE " + " OR ".join(archived))
+            conn.execute(
+                "DELETE FROM anchors WHERE rowid IN (SELECT rowid FROM (SELECT rowid, url, "
+                "ROW_NUMBER() OVER (PARTITION BY url ORDER BY rowid) AS n FROM anchors) "
+                f"WHERE n > CASE WHEN {sent} THEN ? ELSE ? END)", (min(SENT_ANCHORS, per_url), per_url))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
     finally:
-        if history.exists():
-            try:
-                conn.execute("DETACH DATABASE h")
-            except sqlite3.OperationalError:
-                pass
+        for alias in attached:
+            conn.execute(f"DETACH DATABASE {alias}")
     return total - conn.execute("SELECT COUNT(*) FROM anchors").fetchone()[0]
 
 
 def _prune_fetchlog(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
-    """Rows of pages that were not articles, with nothing pending, not checked since ``cutoff``."""
+    """Rows of pages that were not articles, with nothing pending, not checked since ``cutoff``:
+    dropped; articles not checked since ``cutoff``: archived (digest of the URL and the day of
+    their last check); rows never checked (a feed's date) of archived URLs: dropped."""
     if not _has(conn, "urls"):
         return 0
-    cur = conn.execute("DELETE FROM urls WHERE article = 0 AND p_at IS NULL AND published IS NULL "
-                       "AND COALESCE(checked, 0) < ?", (cutoff.timestamp(),))
-    return cur.rowcount
+    n = conn.execute("DELETE FROM urls WHERE article = 0 AND p_at IS NULL AND published IS NULL "
+                     "AND COALESCE(checked, 0) < ?", (cutoff.timestamp(),)).rowcount
+    if not _has(conn, "archived"):
+        return n
+    where = "FROM urls WHERE article = 1 AND p_at IS NULL AND COALESCE(checked, 0) < ?"
+    n += _archive(conn, "SELECT url_hash(url), CAST(COALESCE(checked, 0) / 86400 AS INTEGER) " + where,
+                  "DELETE " + where, (cutoff.timestamp(),))
+    n += conn.execute("DELETE FROM urls WHERE checked IS NULL AND p_at IS NULL "
+                      "AND url_hash(url) IN (SELECT h FROM archived)").rowcount
+    return n
 
 
 def _prune_runs(conn: sqlite3.Connection, keep_runs: int) -> int:
@@ -233,8 +284,8 @@ def _give_back(conn: sqlite3.Connection) -> None:
     if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
         conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         conn.execute("VACUUM")
-    else:
-        conn.execute("PRAGMA incremental_vacuum").fetchall()
+    else:  # (executescript: run to its end; Python's execute() steps a statement without columns once,
+        conn.executescript("PRAGMA incremental_vacuum;")  # which frees a single page)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
 

@@ -21,6 +21,11 @@ when the page's item has reached the feeds or was found unchanged
 (:meth:`commit`): a crawl killed in between fetches (or re-checks) the page again
 next time instead of skipping an article nobody received.
 
+An article not checked for ``NEWSSTEMMER_KEEP_TEXT_DAYS`` is archived by pruning
+(:mod:`.retention`): its row is replaced by an 8-byte digest of its URL and a day (table
+``archived``), and it is skipped from then on.  Its texts are gone from the article history
+by then, so a change could not be measured and a recheck would be wasted.
+
 SQLite (WAL) in the state folder; :class:`FetchLog` is the whole interface.
 """
 
@@ -30,12 +35,12 @@ import os
 import time
 from pathlib import Path
 
-from .records import Plan, RecheckPolicy, decide
+from .records import SKIP, Plan, RecheckPolicy, decide, url_hash
 from .sqlite_files import open_versioned, transaction
 
 __all__ = ["FetchLog"]
 
-SCHEMA_VERSION = 2  # 2: ``first`` (the first check: an article's age for the recheck policy)
+SCHEMA_VERSION = 3  # 2: ``first`` (the first check: an article's age for the recheck policy); 3: ``archived``
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS urls (
     url TEXT PRIMARY KEY,
@@ -53,6 +58,10 @@ CREATE TABLE IF NOT EXISTS urls (
     first REAL
 );
 CREATE INDEX IF NOT EXISTS urls_site ON urls (site);
+CREATE TABLE IF NOT EXISTS archived (
+    h INTEGER PRIMARY KEY,
+    day INTEGER NOT NULL
+);
 """
 
 class FetchLog:
@@ -71,10 +80,23 @@ class FetchLog:
         row = self._conn.execute(
             "SELECT etag, last_modified, checked, article, hint, first FROM urls WHERE url = ?", (url,)
         ).fetchone()
+        if (row is None or row[2] is None) and self.archived(url):  # (a row never checked: a feed's date alone)
+            return Plan(SKIP, {})
         plan, baseline = decide(row, recheck, hint, now)
         if baseline:
             self.baseline_hint(url, "", hint or "")
         return plan
+
+    def validators(self, url: str) -> dict[str, str]:
+        """The conditional request headers of ``url``'s committed record (empty: none)."""
+        row = self._conn.execute("SELECT etag, last_modified FROM urls WHERE url = ?", (url,)).fetchone()
+        if row is None:
+            return {}
+        return {k: v for k, v in (("If-None-Match", row[0]), ("If-Modified-Since", row[1])) if v}
+
+    def archived(self, url: str) -> bool:
+        """Whether ``url`` is an article archived past the retention window (known, skipped)."""
+        return self._conn.execute("SELECT 1 FROM archived WHERE h = ?", (url_hash(url),)).fetchone() is not None
 
     def baseline_hint(self, url: str, site: str, hint: str) -> None:
         """The first sitemap/feed date seen for a URL fetched without one: later ones are compared with it."""

@@ -7,7 +7,9 @@ canonical URL and emits it only when it is new, or when its body changed beyond
 ``version``).  A record is written once the article is in the feeds
 (``item_scraped``), so a crash can only make an article come twice, never go
 missing.  The last emitted body and the visible text of its page are kept (compressed) to measure the
-next change.
+next change.  Once the article was last sent more than ``NEWSSTEMMER_KEEP_TEXT_DAYS`` ago,
+pruning (:mod:`.retention`) replaces its row by an 8-byte digest of its key and the day it
+was last sent (table ``archived``): it stays known (never sent again) and costs ~25 bytes.
 
 SQLite (WAL) in the state folder; :class:`ArticleHistory` is the whole interface,
 so another storage (Redis) can stand in for it.
@@ -16,19 +18,15 @@ so another storage (Redis) can stand in for it.
 from __future__ import annotations
 
 import os
-import zlib
 from pathlib import Path
 
 from ..items import utc_now
-from .records import Emitted
+from .records import Emitted, pack_text, unpack_text, url_hash
 from .sqlite_files import open_versioned
 
 __all__ = ["ArticleHistory"]
 
-SCHEMA_VERSION = 1
-#: zlib level of the stored texts: the fastest (written once per emitted article, on the
-#: crawl's thread; read back only when the article is seen again).
-_LEVEL = 1
+SCHEMA_VERSION = 2  # 2: ``archived`` (articles past the texts' retention window)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS articles (
     key TEXT PRIMARY KEY,
@@ -43,6 +41,10 @@ CREATE TABLE IF NOT EXISTS articles (
     page_text BLOB
 );
 CREATE INDEX IF NOT EXISTS articles_site ON articles (site, emitted);
+CREATE TABLE IF NOT EXISTS archived (
+    h INTEGER PRIMARY KEY,
+    day INTEGER NOT NULL
+);
 """
 
 
@@ -62,18 +64,25 @@ class ArticleHistory:
             "WHERE key = ?", (key,),
         ).fetchone()
         if row is None:
-            return None
+            return self._archived(key)
         key, site, url, digest, body, version, first_seen, published, page_text = row
-        return Emitted(key, site, url, digest, _text(body), int(version), first_seen, published, _text(page_text),
-                       texts_dropped=not body)  # (a stored text, even an empty one, is never zero bytes)
+        body = unpack_text(body)  # (the page's text is packed with the body as its dictionary)
+        return Emitted(key, site, url, digest, body, int(version), first_seen, published,
+                       unpack_text(page_text, body), texts_dropped=not row[4])  # (a stored text, even an empty one, is never zero bytes)
+
+    def _archived(self, key: str) -> Emitted | None:
+        """An archived article (known by the digest of its key alone), as a record whose texts were dropped."""
+        if self._conn.execute("SELECT 1 FROM archived WHERE h = ?", (url_hash(key),)).fetchone() is None:
+            return None
+        return Emitted(key, "", key, "", "", 1, "", None, "", texts_dropped=True)
 
     def put(self, record: Emitted) -> None:
         """Store the version just emitted (replaces the older one)."""
         self._conn.execute(
             "INSERT OR REPLACE INTO articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.key, record.site, record.url, record.content_hash,
-             zlib.compress(record.body.encode("utf-8"), _LEVEL), record.version, record.first_seen, utc_now(),
-             record.published, zlib.compress(record.page_text.encode("utf-8"), _LEVEL)),
+             pack_text(record.body), record.version, record.first_seen, utc_now(),
+             record.published, pack_text(record.page_text, record.body)),
         )
 
     def recent(self, site: str, n: int) -> list[str]:
@@ -83,19 +92,11 @@ class ArticleHistory:
         return [u for (u,) in cur]
 
     def count(self, site: str | None = None) -> int:
+        """Articles known (of ``site``: those still in the window, archived ones have no site)."""
         if site is None:
-            return self._conn.execute("SELECT COUNT(*) FROM articles").fetchone()[0]
+            return self._conn.execute("SELECT (SELECT COUNT(*) FROM articles) + (SELECT COUNT(*) FROM archived)").fetchone()[0]
         return self._conn.execute("SELECT COUNT(*) FROM articles WHERE site = ?", (site,)).fetchone()[0]
 
     def close(self) -> None:
         self._conn.close()
 
-
-def _text(blob: bytes | None) -> str:
-    """A compressed text column ("" for a missing or damaged one: compared with nothing)."""
-    if not blob:
-        return ""
-    try:
-        return zlib.decompress(blob).decode("utf-8")
-    except (zlib.error, UnicodeDecodeError):
-        return ""
