@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from urllib.parse import urljoin
-
 from lxml import etree
 
 from .blocks import Block
+from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
 
 __all__ = ["list_items", "table_rows", "typed_blocks"]
@@ -128,7 +127,7 @@ def _data_table(el: etree._Element) -> bool:
     return any(sum(1 for _ in row.iterchildren("td", "th")) > 1 for row in el.iterdescendants("tr"))
 
 
-def _image_src(el: etree._Element, base: str | None) -> str | None:
+def _image_src(el: etree._Element, joiner: UrlJoiner | None) -> str | None:
     src = el.get("src") or ""
     if not src or src.startswith("data:"):
         src = el.get("data-src") or el.get("data-lazy-src") or el.get("data-original") or ""
@@ -138,7 +137,7 @@ def _image_src(el: etree._Element, base: str | None) -> str | None:
     for size in (el.get("width"), el.get("height")):
         if size and size.strip().isdigit() and int(size) <= 2:  # (tracking pixels)
             return None
-    return urljoin(base, src) if base else src
+    return joiner.join(src) if joiner is not None else src
 
 
 class _Walk:
@@ -146,6 +145,7 @@ class _Walk:
 
     def __init__(self, base: str | None, block_tags: Collection[str]) -> None:
         self.base = base
+        self.joiner = UrlJoiner(base) if base else None
         self.block_tags = block_tags
         # records: (text, owner, sub, links) for lines, (None, owner, src, None) for pictures
         self.records: list[tuple] = []
@@ -173,7 +173,7 @@ class _Walk:
             bold = False
             if marked:
                 raw, bold = self.unmark(raw, out)
-            line = _norm(raw)
+            line = " ".join(raw.split())  # (_norm, inline: a call per line counts here)
             if line:
                 self.records.append((line, owner, sub, links if first else None, bold))
                 first = False
@@ -235,14 +235,14 @@ class _Walk:
         href = (el.get("href") or "").strip()
         if not href or href.startswith("#"):
             return
-        href = urljoin(self.base, href) if self.base else href
+        href = self.joiner.join(href) if self.joiner is not None else href
         if _linkable(href, self.base):
             text = element_text(el)
             if text:
                 (self.out_links if out else self.body_links).append((text, href))
 
     def image(self, el: etree._Element, out: bool) -> None:
-        src = _image_src(el, self.base)
+        src = _image_src(el, self.joiner)
         if src:
             owner = (self.out_ctx if out else self.body_ctx)[0]
             self.records.append((None, owner, src, None, False))

@@ -51,13 +51,17 @@ def _lines(block: Block) -> list[str]:
 
 # -- Markdown --------------------------------------------------------------------------
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#!|~&{}()])")
+#: Characters that could make Markdown markup, each escaped by a backslash (the backslash
+#: itself first, so that no escape is escaped again).
+_MD_SPECIAL = "\\`*_[]<>#!|~&{}()"
 _MD_LINE_START = re.compile(r"^(\s*)([-+=:]|\d+(?=[.)]))")
 
 
 def _md_escape(text: str, line_start: bool = True) -> str:
     """``text`` with every character that could make Markdown markup escaped."""
-    text = _MD_SPECIAL.sub(r"\\\1", text)
+    for char in _MD_SPECIAL:  # (str.replace per character: a few times faster than a regex)
+        if char in text:
+            text = text.replace(char, "\\" + char)
     if line_start:
         match = _MD_LINE_START.match(text)
         if match:

@@ -15,12 +15,12 @@ body's blocks that the layout left out (``figure`` blocks).
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from ..blocks import Block
 from ..blockwalk import list_items, table_rows
+from ..dom.urls import UrlJoiner
 from ..page import Page
 from .blocks import BlockOptions, block_elements, blocks_of, line_digest
 
@@ -84,12 +84,13 @@ def _line_kind(el: etree._Element | None) -> tuple:
 
 def _links(els: list[etree._Element], base: str | None) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    joiner = UrlJoiner(base) if base else None
     for el in dict.fromkeys(e for e in els if e is not None):
         for a in el.iter("a"):
             href = (a.get("href") or "").strip()
             if not href or href.startswith("#"):
                 continue
-            href = urljoin(base, href) if base else href
+            href = joiner.join(href) if joiner is not None else href
             text = " ".join("".join(a.itertext()).split())
             if text and _linkable(href, base):
                 out.append((text, href))
@@ -168,6 +169,6 @@ def _typed(run: list[tuple], base: str | None) -> Block:
         src = (img.get("src") or img.get("data-src") or "").strip() if img is not None else ""
         if src.startswith("data:"):
             src = ""
-        src_url = (urljoin(base, src) if base else src) if src else None
+        src_url = (UrlJoiner(base).join(src) if base else src) if src else None
         return Block("figure", text, src=src_url, caption=" ".join(lines), links=links, in_body=True)
     return Block(kind, text, links=links, in_body=True)

@@ -21,7 +21,9 @@ import re
 
 from lxml import etree
 
-__all__ = ["MARKUP_BODY_MAX", "MIN_PARAGRAPHS", "embedded_article_html"]
+from ...dom.parse import HTMLParseError, parse_html
+
+__all__ = ["MARKUP_BODY_MAX", "MIN_PARAGRAPHS", "article_page", "embedded_article_html"]
 
 #: Only a body of fewer word characters than this (about a sentence or two) found in the
 #: markup is replaced: a page whose markup shows a text of its own is what it shows.
@@ -80,25 +82,29 @@ def _beside_headline(headline_words: set[str], around: str) -> bool:
     return len(headline_words & _words(around)) >= HEADLINE_SHARE * len(headline_words)
 
 
-def _paragraph_chars(html: str) -> int:
-    """Word characters inside the ``<p>`` elements of an HTML fragment."""
+def article_page(html: str) -> etree._Element | None:
+    """An HTML fragment parsed as a page whose one ``<article>`` holds it (the page the
+    region extractor reads the embedded article from), or None when nothing parses."""
     try:
-        root = etree.fromstring("<div>" + html + "</div>", etree.HTMLParser(recover=True))
-    except (etree.ParserError, ValueError):
-        return 0
-    if root is None:
-        return 0
+        return parse_html("<html><body><article>" + html + "</article></body></html>")
+    except HTMLParseError:
+        return None
+
+
+def _paragraph_chars(root: etree._Element) -> int:
+    """Word characters inside the ``<p>`` elements of a parsed fragment."""
     return sum(len(w) for p in root.iter("p") for w in _WORD.findall("".join(p.itertext())))
 
 
-def embedded_article_html(root: etree._Element, headline: str) -> tuple[str, int] | None:
-    """(HTML, word characters in its paragraphs) of the richest article-like HTML string
-    in ``root``'s inline scripts with ``headline`` beside it, or None where no script
-    holds one (or the page has no headline)."""
+def embedded_article_html(root: etree._Element, headline: str) -> tuple[str, int, etree._Element] | None:
+    """(HTML, word characters in its paragraphs, the HTML parsed by :func:`article_page`)
+    of the richest article-like HTML string in ``root``'s inline scripts with
+    ``headline`` beside it, or None where no script holds one (or the page has no
+    headline).  Each string is parsed once: the winner's tree is the one extracted."""
     headline_words = {w.lower() for w in _WORD.findall(headline)}
     if not headline_words:
         return None
-    best: tuple[str, int] | None = None
+    best: tuple[str, int, etree._Element] | None = None
     for script in root.iter("script"):
         text = script.text
         if not text or len(text) < MIN_LENGTH or len(text) > MAX_SCRIPT or script.get("src"):
@@ -106,7 +112,8 @@ def embedded_article_html(root: etree._Element, headline: str) -> tuple[str, int
         for html, around in _html_strings(text):
             if not _beside_headline(headline_words, around):
                 continue
-            chars = _paragraph_chars(html)
+            page = article_page(html)
+            chars = _paragraph_chars(page) if page is not None else 0
             if chars and (best is None or chars > best[1]):
-                best = (html, chars)
+                best = (html, chars, page)
     return best

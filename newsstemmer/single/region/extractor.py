@@ -140,8 +140,7 @@ class RegionExtractor:
         found = embedded_article_html(some.getroottree().getroot(), title)
         if found is None or found[1] < REGION_MIN or body_chars >= BODY_SHARE * found[1]:
             return None
-        page = parse_html("<html><body><article>" + found[0] + "</article></body></html>")
-        _, body, _, chosen = self._markup_extract(pagerank_analysis(page, None, text=False))
+        _, body, _, chosen = self._markup_extract(pagerank_analysis(found[2], None, text=False))
         return (body, chosen) if chosen is not None and word_chars(body) > body_chars else None
 
     def choose_region(self, view: RegionView) -> int:

@@ -1,0 +1,44 @@
+"""UrlJoiner writes every link as urljoin does (it only skips the parsing where it can)."""
+
+from __future__ import annotations
+
+import itertools
+from urllib.parse import urljoin
+
+from newsstemmer.dom.urls import UrlJoiner
+
+BASES = [
+    "http://a.com/x/y.html", "https://b.org", "https://c.net/p/?q=1#f", "ftp://d/e", "http://E.COM:80/z;p?x",
+    "HTTP://f.com/", "http:/g", "https://h.com/a//b/../c", "file:///tmp/a", "javascript:void(0)",
+]
+# Pieces whose combinations reach urljoin's special cases: empty queries and fragments,
+# dot segments, double slashes, parameters, hosts in brackets, removed characters.
+PIECES = ["/", "//", "/.", "/..", "?", "#", "?a", "#b", ";", "a", "é", "\t", "\\", "[", "x/", "../", ":", "@",
+          "http://", "https://", "HTTPS://"]
+
+
+def _joined(join, base: str, href: str) -> str:
+    try:
+        return join(base, href)
+    except ValueError:
+        return "ValueError"
+
+
+def test_every_combination_is_written_as_urljoin_writes_it():
+    for base in BASES:
+        joiner = UrlJoiner(base)
+        for k in (1, 2, 3):
+            for combo in itertools.product(PIECES, repeat=k):
+                href = "".join(combo).strip()
+                if href:
+                    assert _joined(lambda b, h: joiner.join(h), base, href) == _joined(urljoin, base, href), (base, href)
+
+
+def test_common_links_are_joined_without_change():
+    joiner = UrlJoiner("https://news.example.com/2024/05/story.html?ref=x")
+    assert joiner.join("https://cdn.example.net/img/a.jpg?w=640") == "https://cdn.example.net/img/a.jpg?w=640"
+    assert joiner.join("/world/other-story#top") == "https://news.example.com/world/other-story#top"
+    assert joiner.join("other.html") == "https://news.example.com/2024/05/other.html"
+    assert joiner.join("/a/../b") == "https://news.example.com/b"
+    assert joiner.join("https://x.com/a?") == "https://x.com/a"  # (urljoin drops an empty query)
+    assert joiner.join("http://x.com/a?") == "http://x.com/a?"  # (... not for another scheme than the page's)
