@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, REPO_ROOT, crawl_stats, run_crawl
+from newsstemmer.crawl.testing import REPO_ROOT, crawl_demo_day, crawl_stats
 from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 from newsstemmer.layout.patterns import SitePatterns
@@ -47,15 +47,9 @@ def days(tmp_path_factory):
                                                    "NEWSSTEMMER_RETIRE_AFTER_RUNS": "2"})]
     for name, extra in runs:
         day = 3 if name == "3b" else name
-        feed = work / f"day{name}.jsonl"
-        settings = {**REPRODUCIBLE_SETTINGS, **SPIDERMON, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
-                    "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
-                    "NEWSSTEMMER_DEMO_DAY": str(day), **extra}
-        proc = run_crawl([], feed, settings, timeout=180)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
-        out[name] = {"items": items, "stats": crawl_stats(proc.stderr), "log": proc.stderr}
-        (work / f"day{name}.log").write_text(proc.stderr, encoding="utf-8")
+        items, stats, log = crawl_demo_day(work, day, port, f"day{name}", {**SPIDERMON, **extra})
+        out[name] = {"items": items, "stats": stats, "log": log}
+        (work / f"day{name}.log").write_text(log, encoding="utf-8")
     out["sites"] = {d: build_site(day=d) for d in (1, 2, 3)}
     out["health"] = [json.loads(x) for x in (work / "state" / "health.jsonl").read_text().splitlines()]
     (out["pattern_file"],) = (work / "patterns").glob("*.json")

@@ -11,12 +11,11 @@ articles a sitemap announced) were left over it.
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, crawl_stats, free_port, run_crawl
+from newsstemmer.crawl.testing import crawl_demo_day, free_port
 from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 
@@ -26,13 +25,8 @@ RECHECKS = 12
 
 
 def _crawl(work, day: int, port: int, extra: dict[str, str]) -> tuple[list[dict], dict]:
-    feed = work / f"day{day}.jsonl"
-    settings = {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
-                "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
-                "NEWSSTEMMER_DEMO_DAY": str(day), **extra}
-    proc = run_crawl([], feed, settings, timeout=180)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()], crawl_stats(proc.stderr)
+    items, stats, _ = crawl_demo_day(work, day, port, settings=extra)
+    return items, stats
 
 
 def test_rechecks_are_capped_and_leave_the_page_limit_to_new_articles(tmp_path):

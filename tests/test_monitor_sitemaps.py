@@ -11,13 +11,12 @@ day 3 (its changed sitemaps read again: every new article sent, none twice).
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlsplit
 
 import pytest
 
 from newsstemmer.crawl.storage.sqlite_fetchlog import FetchLog
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, crawl_stats, free_port, run_crawl
+from newsstemmer.crawl.testing import crawl_demo_day, free_port
 from newsstemmer.demo import build_site
 from newsstemmer.demo.scoring import score_day
 
@@ -25,13 +24,8 @@ pytestmark = pytest.mark.crawl
 
 
 def _crawl(work, day: int, port: int, run: str) -> tuple[list[dict], dict]:
-    feed = work / f"{run}.jsonl"
-    settings = {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
-                "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
-                "NEWSSTEMMER_DEMO_DAY": str(day)}
-    proc = run_crawl([], feed, settings, timeout=240)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()], crawl_stats(proc.stderr)
+    items, stats, _ = crawl_demo_day(work, day, port, run, timeout=240)
+    return items, stats
 
 
 def test_unchanged_sitemaps_answer_304_and_changed_ones_are_read(tmp_path):

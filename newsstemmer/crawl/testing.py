@@ -17,6 +17,7 @@ page, a page in cp1252 that declares UTF-8, and a dead link.
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 import shutil
@@ -33,7 +34,7 @@ from typing import Callable, Iterator, Sequence
 
 __all__ = ["TestSite", "build_test_site", "serve", "hold_articles", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
            "FAST_SETTINGS", "REPRODUCIBLE_SETTINGS",
-           "free_port", "redis_server"]
+           "crawl_demo_day", "free_port", "redis_server"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -258,6 +259,23 @@ def run_crawl(
     """Run the crawl in a subprocess from the repository root and wait for it."""
     cmd = crawl_command(urls, output, settings, extra_args)
     return subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def crawl_demo_day(work: Path, day: int, port: int, name: str | None = None,
+                   settings: dict[str, str] | None = None,
+                   timeout: float = 180) -> tuple[list[dict], dict[str, object], str]:
+    """Crawl the bundled demo site as it is on ``day`` (served on ``port``), its state and
+    patterns kept in ``work`` from one call to the next (the monitoring tests' days); the
+    feed goes to ``work/<name>.jsonl`` (default ``day<day>``).  Returns the feed's items, the
+    crawl's stats and its log; a crawl that fails raises ``AssertionError`` with its log's end."""
+    feed = work / f"{name or f'day{day}'}.jsonl"
+    proc = run_crawl([], feed, {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
+                                "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"), "NEWSSTEMMER_DEMO_PORT": str(port),
+                                "NEWSSTEMMER_DEMO_DAY": str(day), **(settings or {})}, timeout=timeout)
+    if proc.returncode != 0:
+        raise AssertionError(proc.stderr[-3000:])
+    items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
+    return items, crawl_stats(proc.stderr), proc.stderr
 
 
 def crawl_stats(log: str) -> dict[str, object]:
