@@ -21,14 +21,14 @@ them can ask for it by kind.  Hidden elements never come back.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from lxml import etree
 
 from .blocks import Block
 from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
 
-__all__ = ["list_items", "table_rows", "typed_blocks"]
+__all__ = ["BOLD_HEADING_LEVEL", "BOLD_TAGS", "bold_headings", "list_items", "table_rows", "typed_blocks"]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: Elements that make a table's cells hold running text: such a table lays a page out.
@@ -53,8 +53,8 @@ _OUT_NAMES = (
 
 
 #: Inline elements whose text is set in bold: a line of nothing else is a heading written
-#: without a heading tag (:func:`_bold_headings`).
-_BOLD_TAGS = frozenset({"b", "strong"})
+#: without a heading tag (:func:`bold_headings`).
+BOLD_TAGS = frozenset({"b", "strong"})
 #: A bold line is typed a heading only when it is this short (tokens) and ends no sentence.
 BOLD_HEADING_WORDS = 15
 _SENTENCE_END = (".", ",", ";")
@@ -306,7 +306,7 @@ def typed_blocks(
                 w.link(el, out)
             elif tag == "img":
                 w.image(el, out)
-            elif tag in _BOLD_TAGS:
+            elif tag in BOLD_TAGS:
                 parts.append(_BOLD_ON)
                 bold_open.append(el)
             if el.text:
@@ -354,33 +354,34 @@ def _running_text(rec: tuple) -> bool:
     return rec[0] is not None and (owner is None or (owner.in_body and owner.kind == "paragraph"))
 
 
-def _bold_headings(records: list[tuple]) -> set[int]:
-    """The records that are headings written as bold lines: a running-text line all in
-    bold (``<p><strong>...</strong></p>``, or a ``<b>`` alone between line breaks), of at
-    most :data:`BOLD_HEADING_WORDS` words, not ending like a sentence, and followed by a
-    running-text line that is not all bold (a bold line before a list, or one of a run
-    of bold lines, is text set in bold, not a heading)."""
+def bold_headings(lines: Sequence[tuple[str | None, bool, bool]]) -> set[int]:
+    """The indices of the lines that are headings written as bold lines, each line given as
+    (its text, or None for a picture; whether it is a line of the running text; whether all
+    its text is bold): a running-text line all in bold (``<p><strong>...</strong></p>``, or a
+    ``<b>`` alone between line breaks), of at most :data:`BOLD_HEADING_WORDS` words, not
+    ending like a sentence, and followed by a running-text line that is not all bold (a
+    bold line before a list, or one of a run of bold lines, is text set in bold, not a
+    heading).  The single-page walk and the layouts' typed blocks share it."""
     found = set()
-    for k in range(len(records) - 1):
-        rec = records[k]
-        if rec[0] is None or not rec[4] or not _running_text(rec):
+    for k in range(len(lines) - 1):
+        text, running, bold = lines[k]
+        if text is None or not bold or not running:
             continue
-        nxt = records[k + 1]
-        if not _running_text(nxt) or nxt[4]:
+        _, next_running, next_bold = lines[k + 1]
+        if not next_running or next_bold:
             continue
-        if k and _running_text(records[k - 1]) and records[k - 1][4]:
+        if k and lines[k - 1][1] and lines[k - 1][2]:
             continue
-        line = rec[0]
-        if len(line.split()) <= BOLD_HEADING_WORDS and not line.endswith(_SENTENCE_END):
+        if len(text.split()) <= BOLD_HEADING_WORDS and not text.endswith(_SENTENCE_END):
             found.add(k)
     return found
 
 
 def _assemble(records: list[tuple]) -> list[Block]:
     """Blocks from line and picture records: one block per run of one owner's lines, a
-    bold line that heads the text after it (:func:`_bold_headings`) a heading of its own."""
+    bold line that heads the text after it (:func:`bold_headings`) a heading of its own."""
     blocks: list[Block] = []
-    heads = _bold_headings(records)
+    heads = bold_headings([(r[0], _running_text(r), bool(r[4])) for r in records])
     k = 0
     n = len(records)
     while k < n:

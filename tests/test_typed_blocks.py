@@ -196,14 +196,15 @@ _WORDS = ("harbour council budget ferry museum election storm bridge farmers rai
           "tunnel library teachers energy coast village mayor contract airport orchestra lighthouse").split()
 
 
-def _layout_pages(n: int = 6) -> list[Page]:
-    """Pages of one template: a byline, paragraphs, a subheading, a list and a table."""
+def _layout_pages(n: int = 6, bold: str = "") -> list[Page]:
+    """Pages of one template: a byline, paragraphs, a subheading, a list and a table (and
+    ``bold`` between the first paragraphs and the subheading)."""
     rng = random.Random(7)
     words = lambda k: " ".join(rng.choice(_WORDS) for _ in range(k)).capitalize()  # noqa: E731
     pages = []
     for i in range(n):
         body = (f"<p class='byline'>By {words(2)}</p>" + "".join(f"<p>{words(30)}.</p>" for _ in range(3))
-                + f"<h2>{words(4)}</h2><p>{words(25)}.</p><ul><li>{words(6)}</li><li>{words(5)}<ol><li>{words(4)}</li>"
+                + bold.format(i=i) + f"<h2>{words(4)}</h2><p>{words(25)}.</p><ul><li>{words(6)}</li><li>{words(5)}<ol><li>{words(4)}</li>"
                 f"</ol></li></ul><table><tr><th>{words(1)}</th><th>{words(1)}</th></tr><tr><td>{words(2)}</td>"
                 f"<td>{words(2)} {i}</td></tr></table><p>{words(28)}.</p>")
         html = (f"<html><head><title>{words(6)}</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a>"
@@ -231,3 +232,27 @@ def test_a_layout_body_comes_as_typed_blocks() -> None:
     (table,) = by_kind["table"]
     assert table.header and len(table.rows) == 2 and table.rows[1][1].endswith(" 2")
     assert all(b.is_body() for b in article.blocks if b.kind in ("paragraph", "list", "table"))
+
+
+
+def test_a_layout_types_a_bold_line_heading_running_text_as_a_heading() -> None:
+    import newsstemmer
+
+    rng = random.Random(11)
+    words = lambda k: " ".join(rng.choice(_WORDS) for _ in range(k)).capitalize()  # noqa: E731
+    pages = []
+    for i in range(6):
+        story = (f"<p>{words(30)}.</p><p><strong>{words(4)} {i}</strong></p><p>{words(28)}.</p>"
+                 f"<p><b>{words(9)} {i}.</b></p><p>{words(26)}.</p>")
+        html = (f"<html><head><title>{words(6)}</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a>"
+                f"</nav><h1>{words(6)}</h1><div class='story'>{story}</div><footer>The Harbour Times</footer>"
+                "</body></html>")
+        pages.append(Page(html, url=f"https://harbour.example/news/{i}.html"))
+    site = newsstemmer.learn(pages)
+    article = newsstemmer.extract(pages[2].html, site, url=pages[2].url,
+                                  options=newsstemmer.ExtractOptions(fallback="region", page_choice=False))
+    assert article.matched and article.typed, article.method
+    assert blocks_text(in_convention(article.blocks)) == article.body
+    kinds = [(b.kind, b.level, b.text.split()[-1]) for b in article.blocks]
+    assert ("heading", 3, "2") in kinds  # the short bold line before the paragraph
+    assert ("paragraph", None, "2.") in kinds  # a bold sentence stays a paragraph

@@ -5,8 +5,9 @@ one line per piece of text the segmenter cut (:mod:`.blocks`).  The segmenter kn
 for each piece, the innermost block element that holds it
 (:func:`~newsstemmer.layout.blocks.block_elements`); :func:`layout_blocks` types each
 body line by that element and its ancestors (a heading, a list item and its depth, a
-table cell, a quotation, a code listing, a picture's caption) and groups the lines
-into blocks, so the blocks give exactly the body's lines.  The layout's byline and
+table cell, a quotation, a code listing, a picture's caption; a short line all in bold
+that heads running text is a heading, as on the single page:
+:func:`~newsstemmer.blockwalk.bold_headings`) and groups the lines into blocks, so the blocks give exactly the body's lines.  The layout's byline and
 date-line sections are ``byline`` and ``dateline`` blocks (in the body when the layout
 put them there, else out of it, first), and so do the pictures' captions among the
 body's blocks that the layout left out (``figure`` blocks).
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from lxml import etree
 
 from ..blocks import Block
-from ..blockwalk import list_items, table_rows
+from ..blockwalk import BOLD_HEADING_LEVEL, BOLD_TAGS, bold_headings, list_items, table_rows
 from ..dom.urls import UrlJoiner
 from ..page import Page
 from .blocks import BlockOptions, block_elements, blocks_of, line_digest
@@ -82,6 +83,29 @@ def _line_kind(el: etree._Element | None) -> tuple:
     return "paragraph", el, None
 
 
+def _bold_text(el: etree._Element) -> tuple[bool, bool]:
+    """(whether ``el`` holds text outside bold elements, whether it holds text inside one)."""
+    outside, inside = bool((el.text or "").strip()), False
+    for child in el:
+        if isinstance(child.tag, str) and child.tag in BOLD_TAGS:
+            inside = inside or any(t.strip() for t in child.itertext())
+        elif isinstance(child.tag, str):
+            o, i = _bold_text(child)
+            outside, inside = outside or o, inside or i
+        outside = outside or bool((child.tail or "").strip())
+    return outside, inside
+
+
+def _all_bold(el: etree._Element | None) -> bool:
+    """Whether all the text of a line's element is set in bold (``<p><strong>..</strong></p>``)."""
+    if el is None:
+        return False
+    if el.tag in BOLD_TAGS:
+        return True
+    outside, inside = _bold_text(el)
+    return inside and not outside
+
+
 def _links(els: list[etree._Element], base: str | None) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     joiner = UrlJoiner(base) if base else None
@@ -124,6 +148,12 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
                 records.append((line, kind, group, extra, el, True))
             elif kind == "figure":  # a picture's caption the layout left out of the article
                 records.append((line, kind, group, extra, el, False))
+    # headings written as bold lines in the running text (the single-page walk's rule)
+    heads = bold_headings([(r[0], r[1] == "paragraph" and r[5], r[1] == "paragraph" and _all_bold(r[4]))
+                           for r in records])
+    for k in heads:
+        line, _, _, _, el, kept = records[k]
+        records[k] = (line, "heading", el, BOLD_HEADING_LEVEL, el, kept)
     blocks: list[Block] = []
     k = 0
     while k < len(records):
