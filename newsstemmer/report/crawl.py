@@ -23,7 +23,7 @@ from ..page import Page
 from . import write_html
 from .charts import line_chart, share_bar
 from .sitereport import build_site_report
-from .render import figure, kinds_text, page_shell, percent, render_site_report
+from .render import figure, kind_counts, kinds_text, page_shell, percent, render_site_report
 from .crawl_data import DATA_DIR, CrawlDataError, SampleStore, read_summary
 
 __all__ = ["HISTORY_FILES", "CrawlDataError", "SiteLine", "read_history", "render_overview", "site_file", "write_crawl_reports"]
@@ -158,7 +158,7 @@ def write_crawl_reports(
                 unmatched=_int(fig.get("unmatched")),
                 failures=_int(fig.get("failures")),
                 non_articles=_int(fig.get("non_articles")),
-                non_article_kinds=_kinds(fig.get("non_article_kinds")),
+                non_article_kinds=kind_counts(fig.get("non_article_kinds")),
                 note=notes.get(site, "" if site in patterns else "no layouts learned"),
             ))
             if progress:
@@ -190,11 +190,6 @@ def _load_patterns(folder: Path) -> tuple[dict[str, SitePatterns], dict[str, str
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
-def _kinds(value: Any) -> dict[str, int]:
-    """Non-articles per page kind from a summary's figures (anything else read as none)."""
-    return {k: _int(n) for k, n in value.items() if isinstance(k, str) and _int(n)} if isinstance(value, dict) else {}
 
 
 def render_overview(summary: dict[str, Any], lines: list[SiteLine], history: dict[str, list[tuple[str, float]]]) -> str:

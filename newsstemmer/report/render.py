@@ -23,7 +23,7 @@ from ..layout.patterns import LayoutPattern
 from .sitereport import LayoutView, PageResult, SiteReport
 from .sample import ROLE_COLOURS, Sample
 
-__all__ = ["CSP", "STYLE", "kinds_text", "page_shell", "render_site_report"]
+__all__ = ["CSP", "STYLE", "kind_counts", "kinds_text", "page_shell", "render_site_report"]
 
 #: Pages listed per layout (and unmatched pages listed) before "… and N more".
 MAX_LISTED = 200
@@ -191,24 +191,25 @@ def _crawl_figures(report: SiteReport) -> list[etree._Element]:
             figure(str(c.get("pages_failed", 0)), "failed"),
         ),
         *([E.P({"class": "ns-muted", "id": "non-article-kinds"}, "Non-articles by kind: " + kinds + ".")]
-          if (kinds := kinds_text(c.get("non_article_kinds"))) else []),
+          if (kinds := kinds_text(kind_counts(c.get("non_article_kinds")))) else []),
         E.P(E.CLASS("ns-muted"),
             f"In the crawl (as its closing line and health record say). Below: the {report.readable} pages "
             f"kept for this report (NEWSSTEMMER_REPORT_PAGES) and what the site's layouts make of them."),
     ]
 
 
-def kinds_text(kinds: Any) -> str:
-    """``listing 12, service 3`` from a crawl's non-articles per kind ("" for none or a
-    value that is not such a mapping)."""
-    if not isinstance(kinds, dict):
-        return ""
-    return ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: (-_count(kv[1]), kv[0]))
-                     if _count(n))
+def kind_counts(value: Any) -> dict[str, int]:
+    """A crawl's non-articles per page kind as read from its summary or health record (a
+    file: anything that is not a kind with a positive count is left out)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: n for k, n in value.items()
+            if isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n > 0}
 
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+def kinds_text(kinds: dict[str, int]) -> str:
+    """``listing 12, service 3``: the non-articles per kind (:func:`kind_counts`), most first."""
+    return ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _legend() -> etree._Element:
