@@ -149,7 +149,14 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             elif kind == "figure":  # a picture's caption the layout left out of the article
                 records.append((line, kind, group, extra, el, False))
     # headings written as bold lines in the running text (the single-page walk's rule)
-    heads = bold_headings([(r[0], r[1] == "paragraph" and r[5], r[1] == "paragraph" and _all_bold(r[4]))
+    bold: dict[etree._Element | None, bool] = {}  # (lines of one element share it)
+
+    def all_bold(el: etree._Element | None) -> bool:
+        if el not in bold:
+            bold[el] = _all_bold(el)
+        return bold[el]
+
+    heads = bold_headings([(r[0], r[1] == "paragraph" and r[5], r[1] == "paragraph" and all_bold(r[4]))
                            for r in records])
     for k in heads:
         line, _, _, _, el, kept = records[k]
