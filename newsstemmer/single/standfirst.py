@@ -49,7 +49,8 @@ def standfirst(an: PageRankAnalysis, node: int, blocks: list[Block]) -> str | No
     """
     description = an.scores.signals.description
     target = _grams(description)
-    if len(_NOT_WORD.sub("", description)) < MIN_DESCRIPTION_CHARS or not target:
+    want = len(_NOT_WORD.sub("", description))  # its word characters
+    if want < MIN_DESCRIPTION_CHARS or not target:
         return None
     if any(b.kind == "lead" for b in blocks):
         return None
@@ -58,7 +59,6 @@ def standfirst(an: PageRankAnalysis, node: int, blocks: list[Block]) -> str | No
         held |= _grams(b.text)
     if len(target & held) > MAX_IN_BLOCKS * len(target):
         return None
-    want = len(_NOT_WORD.sub("", description))
     elements, chars, size = an.scores.graph.elements, an.chars, an.size
     best: tuple[int, str] | None = None
     for i in range(1, min(node, len(elements))):
