@@ -20,14 +20,9 @@ import pytest
 
 from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, hold_articles, serve
 
-from redis_fixture import flush, start_redis  # noqa: E402
+from redis_fixture import flush  # noqa: E402
 
 pytestmark = [pytest.mark.crawl, pytest.mark.redis]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    yield from start_redis(tmp_path_factory)
 
 
 def _read(path: Path) -> list[dict]:

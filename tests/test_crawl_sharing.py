@@ -17,7 +17,7 @@ from newsstemmer.crawl.sharing import SharedCrawl, SharedLearner
 from newsstemmer.crawl.storage import Storage
 from newsstemmer.layout.patterns import LayoutPattern
 
-from redis_fixture import flush, start_redis  # noqa: E402
+from redis_fixture import flush  # noqa: E402
 
 pytestmark = pytest.mark.redis
 
@@ -52,11 +52,6 @@ class FakeLearner:
 
     def wake(self) -> None:
         self.woken += 1
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    yield from start_redis(tmp_path_factory)
 
 
 @pytest.fixture

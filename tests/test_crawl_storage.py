@@ -23,12 +23,7 @@ from newsstemmer.crawl.storage import Storage
 from newsstemmer.crawl.storage import serial
 from newsstemmer.layout.patterns import LayoutPattern
 
-from redis_fixture import flush, start_redis  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    yield from start_redis(tmp_path_factory)
+from redis_fixture import flush  # noqa: E402
 
 
 @pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])

@@ -18,14 +18,9 @@ from newsstemmer.crawl.storage.redis_retention import family_of, redis_census, r
 from newsstemmer.crawl.storage.retention import Retention
 from newsstemmer.crawl.testing import REPO_ROOT
 
-from redis_fixture import flush, start_redis  # noqa: E402
+from redis_fixture import flush  # noqa: E402
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    yield from start_redis(tmp_path_factory)
 
 
 @pytest.fixture
