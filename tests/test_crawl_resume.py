@@ -11,13 +11,16 @@ import json
 import signal
 import sqlite3
 import subprocess
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPO_ROOT, build_test_site, crawl_command, crawl_stats, run_crawl, serve
+from newsstemmer.crawl.testing import (
+    REPO_ROOT, build_test_site, crawl_command, crawl_stats, hold_articles, run_crawl, serve,
+)
 
 pytestmark = pytest.mark.crawl
 
@@ -74,7 +77,12 @@ def test_interrupted_crawl_resumes_without_losses(tmp_path, when, stop, jobdir):
     if jobdir:
         settings["JOBDIR"] = str(tmp_path / "job")
     out1, out2 = tmp_path / "out1.jsonl", tmp_path / "out2.jsonl"
-    with serve(site, delay=0.08) as base:
+    # the last article page waits for the signal: on a loaded machine the first crawl could
+    # otherwise finish before it is stopped, leaving nothing to resume (one page only: a held
+    # page keeps a download slot, and the items a learning round releases need a free one)
+    signalled = threading.Event()
+    held = hold_articles(site, signalled.is_set, free=len(site.articles) - 1)
+    with serve(site, delay=0.08, gate=held) as base:
         cmd = crawl_command([base + "/"], out1, settings)
         proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
@@ -84,6 +92,7 @@ def test_interrupted_crawl_resumes_without_losses(tmp_path, when, stop, jobdir):
                 _wait_for(lambda: len(_read(out1)) >= 20, proc)
         finally:
             proc.send_signal(stop)
+            signalled.set()
             proc.communicate(timeout=30)
         first = _read(out1)
         if when == "pages buffered":
