@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -236,14 +235,11 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
 
 
 # What the walk does at an element besides reading its text, by tag (other tags: nothing).
-# Comments, processing instructions and entities (a factory function as their ``tag``)
-# are skipped like script: only their tail is page text.
 _PLAIN, _SKIPPED, _COUNTED, _LINK, _PARA, _HEAD, _ITEM, _BOILER_PART = range(8)
 _COUNTED_TAGS = ("form", "input", "textarea", "button", "img", "table", "pre", "code", "article", "time")
-_ACTS: dict[object, int] = {"a": _LINK, "p": _PARA, "li": _ITEM, **dict.fromkeys(_HEADS, _HEAD),
-                            **dict.fromkeys(_BOILER, _BOILER_PART), **dict.fromkeys(_COUNTED_TAGS, _COUNTED),
-                            **dict.fromkeys(_SKIP, _SKIPPED),
-                            **dict.fromkeys((etree.Comment, etree.ProcessingInstruction, etree.Entity), _SKIPPED)}
+_ACTS: dict[str, int] = {"a": _LINK, "p": _PARA, "li": _ITEM, **dict.fromkeys(_HEADS, _HEAD),
+                         **dict.fromkeys(_BOILER, _BOILER_PART), **dict.fromkeys(_COUNTED_TAGS, _COUNTED),
+                         **dict.fromkeys(_SKIP, _SKIPPED)}
 _READ_MORE_LINK, _FORUM_LINK_WORD = 1, 2
 _SHORT_LINK_CACHE: dict[str, int] = {}
 
@@ -268,69 +264,66 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
     reader does not see (:data:`_SKIP`); text is counted as stripped text nodes (an
     element's ``text`` and ``tail``).  Every crawled page is typed, so per element the
     walk does as little as it can: one look-up of its tag says what else to do
-    (:data:`_ACTS`; kept on a stack for its end); what an element spans (a link's, a
-    paragraph's, a boilerplate part's text) is the difference of the running text count
-    at its start and end, a link's words the text pieces since its start; class and id
-    names and hrefs are only gathered, and counted once after the walk; the text is
-    searched for prices, dates and shop words once, joined, where the words they need
-    appear (:func:`_text_counts`).
+    (:data:`_ACTS`; kept on a stack for its end), class and id names and short links'
+    words are looked up in caches, and the text is searched for prices, dates and shop
+    words once, joined, where the words they need appear (:func:`_text_counts`).
     """
-    text = para_text = boiler = links = 0
+    text = links = para_text = boiler = 0
     headline_links = headline_chars = read_more = forum_links = 0
     paras: list[int] = []
     runs: dict[Any, int] = {}
     heads = linked_heads = lis = li_links = 0
     counted = dict.fromkeys(_COUNTED_TAGS, 0)
-    names: list[str] = []  # every class and id value (roles counted after the walk)
-    hrefs: list[str] = []
-    # An element's own text (its text and its children's tails outside links): one count
-    # per open element, the page's root's parent's first; a closed element's, if any, is kept.
-    open_own: list[int] = [0]
-    blocks: list[int] = []
+    roles = dict.fromkeys(_ROLE_NAMES, 0)
+    hrefs: dict[str, int] = {}
+    own: dict[Any, int] = {}  # an element's own text (its text and its children's tails), by element
     pieces: list[str] = []  # the page's text nodes, searched at once for prices and dates
+    link_parts: list[str] = []
     open_acts: list[int] = []  # the action of each open element
-    open_p: list[int] = []  # the text count at each open <p>'s start
+    open_p: list[tuple[Any, int]] = []  # (element, text count at its start)
     open_li: list[bool] = []  # whether each open <li> holds a link
     open_head: list[bool] = []  # whether each open heading holds a link
-    in_link = in_boiler = link_start = link_piece = boiler_start = 0
+    in_link = in_boiler = link_start = 0
     if root is not None:
         walker = etree.iterwalk(root, events=("start", "end"))
         skip = walker.skip_subtree
-        add_piece, add_name, push_act, pop_act = pieces.append, names.append, open_acts.append, open_acts.pop
-        push_own, pop_own, add_block = open_own.append, open_own.pop, blocks.append
-        acts = _ACTS
+        add_piece, push_act, pop_act = pieces.append, open_acts.append, open_acts.pop
+        acts, role_cache = _ACTS, _ROLE_CACHE
         for event, el in walker:
             if event == "start":
-                act = acts.get(el.tag, _PLAIN)
-                push_own(0)
-                if act == _SKIPPED:
+                tag = el.tag
+                act = acts.get(tag, _PLAIN)
+                if act == _SKIPPED or not isinstance(tag, str):
                     push_act(_SKIPPED)
                     skip()
                     continue
                 push_act(act)
-                s = el.get("class")
-                if s:
-                    add_name(s)
-                s = el.get("id")
-                if s:
-                    add_name(s)
+                cls = el.get("class")
+                ident = el.get("id")
+                if cls or ident:
+                    names = f"{cls or ''} {ident}" if ident else cls
+                    found = role_cache.get(names)
+                    if found is None:
+                        found = _roles_of(names)
+                    for group in found:
+                        roles[group] += 1
                 if act:
                     if act == _LINK:
                         if not in_link:
                             link_start = text
-                            link_piece = len(pieces)
+                            link_parts = []
                         in_link += 1
-                        s = el.get("href")
-                        if s:
-                            hrefs.append(s)
+                        href = el.get("href")
+                        if href:
+                            hrefs[href] = hrefs.get(href, 0) + 1
                         if open_li:
                             open_li[-1] = True
                         if open_head:
                             open_head[-1] = True
                     elif act == _COUNTED:
-                        counted[el.tag] += 1
+                        counted[tag] += 1
                     elif act == _PARA:
-                        open_p.append(text)
+                        open_p.append((el, text))
                     elif act == _ITEM:
                         lis += 1
                         open_li.append(False)
@@ -338,8 +331,6 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
                         heads += 1
                         open_head.append(bool(in_link))
                     else:
-                        if not in_boiler:
-                            boiler_start = text
                         in_boiler += 1
                 s = el.text
                 if not s:
@@ -347,69 +338,59 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
                 s = s.strip()
                 if not s:
                     continue
-                n = len(s)
-                text += n
-                add_piece(s)
-                if not in_link:
-                    open_own[-1] = n
-                continue
-            act = pop_act()
-            n = pop_own()
-            if n:
-                add_block(n)
-            if act > _COUNTED:
-                if act == _LINK:
-                    in_link -= 1
-                    if not in_link:
-                        n = text - link_start
-                        links += n
-                        if n >= 25:
-                            headline_links += 1
-                            headline_chars += n
-                        elif n:
-                            kind = _short_link(" ".join(pieces[link_piece:]))
-                            if kind == _READ_MORE_LINK:
-                                read_more += 1
-                            elif kind == _FORUM_LINK_WORD:
-                                forum_links += 1
-                elif act == _PARA:
-                    n = text - open_p.pop()
-                    paras.append(n)
-                    para_text += n
-                    if n >= 40:
-                        parent = el.getparent()
-                        if parent is not None:
-                            runs[parent] = runs.get(parent, 0) + n
-                elif act == _ITEM:
-                    if open_li.pop():
-                        li_links += 1
-                elif act == _HEAD:
-                    if open_head.pop():
-                        linked_heads += 1
-                else:
-                    in_boiler -= 1
-                    if not in_boiler:
-                        boiler += text - boiler_start
-            s = el.tail
-            if not s:
-                continue
-            s = s.strip()
-            if not s:
-                continue
+                holder = el
+            else:
+                act = pop_act()
+                if act > _COUNTED:
+                    if act == _LINK:
+                        if in_link:
+                            in_link -= 1
+                            if not in_link:
+                                n = text - link_start
+                                if n >= 25:
+                                    headline_links += 1
+                                    headline_chars += n
+                                elif n:
+                                    kind = _short_link(" ".join(link_parts))
+                                    if kind == _READ_MORE_LINK:
+                                        read_more += 1
+                                    elif kind == _FORUM_LINK_WORD:
+                                        forum_links += 1
+                    elif act == _PARA:
+                        if open_p and open_p[-1][0] is el:
+                            n = text - open_p.pop()[1]
+                            paras.append(n)
+                            para_text += n
+                            parent = el.getparent()
+                            if parent is not None and n >= 40:
+                                runs[parent] = runs.get(parent, 0) + n
+                    elif act == _ITEM:
+                        if open_li and open_li.pop():
+                            li_links += 1
+                    elif act == _HEAD:
+                        if open_head and open_head.pop():
+                            linked_heads += 1
+                    elif in_boiler:
+                        in_boiler -= 1
+                s = el.tail
+                if not s:
+                    continue
+                s = s.strip()
+                if not s:
+                    continue
+                holder = None if in_link else el.getparent()
             n = len(s)
             text += n
             add_piece(s)
-            if not in_link:
-                open_own[-1] += n
-        if in_boiler:  # (a walk always closes what it opens: kept for safety)
-            boiler += text - boiler_start
-        blocks.extend(n for n in open_own if n)  # (the root's parent: text after the body)
+            if in_link:
+                links += n
+                link_parts.append(s)
+            elif holder is not None:
+                own[holder] = own.get(holder, 0) + n  # (the element itself: an id() of an lxml proxy may be reused)
+            if in_boiler:
+                boiler += n
     joined = "\n".join(pieces)
     prices, dates, carts = _text_counts(joined)
-    roles = dict.fromkeys(_ROLE_NAMES, 0)
-    for name, count in Counter(names).items():
-        for group in _roles_of(name):
-            roles[group] += count
     f["text_log"] = _log(text)
     f["link_share"] = links / text if text else 1.0
     f["boiler_share"] = boiler / text if text else 0.0
@@ -423,8 +404,7 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
     f["run_share"] = best_run / text if text else 0.0
     f["headline_links"] = min(headline_links, 300)
     f["headline_link_share"] = headline_chars / text if text else 0.0
-    href_counts = Counter(hrefs)
-    f["repeated_hrefs"] = min(sum(1 for c in href_counts.values() if c > 1), 300)
+    f["repeated_hrefs"] = min(sum(1 for c in hrefs.values() if c > 1), 300)
     f["heads"] = min(heads, 300)
     f["linked_heads"] = min(linked_heads, 300)
     f["linked_head_share"] = linked_heads / heads if heads else -1.0
@@ -439,7 +419,7 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
     f["forum_links"] = min(forum_links, 200)
     f["carts"] = min(carts, 100)
     f["date_texts"] = min(dates, 200)
-    blocks.sort(reverse=True)
+    blocks = sorted(own.values(), reverse=True)
     top = blocks[0] if blocks else 0
     f["blocks_200"] = min(sum(1 for n in blocks if n >= 200), 300)
     f["blocks_80"] = min(sum(1 for n in blocks if n >= 80), 500)
@@ -449,8 +429,8 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
     for name in _ROLE_NAMES:
         f[f"role_{name}"] = min(roles[name], 100)
     _headline_features(joined, h1, f)
-    f["tel_links"] = min(sum(1 for h in href_counts if h.startswith("tel:")), 50)  # (a business's service pages)
-    f["mail_links"] = min(sum(1 for h in href_counts if h.startswith("mailto:")), 50)
+    f["tel_links"] = min(sum(1 for h in hrefs if h.startswith("tel:")), 50)  # (a business's service pages)
+    f["mail_links"] = min(sum(1 for h in hrefs if h.startswith("mailto:")), 50)
 
 
 def _headline_features(text: str, h1: str, f: dict[str, float]) -> None:
