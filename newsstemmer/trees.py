@@ -10,6 +10,7 @@ step, over every row.  :func:`newsstemmer.shipped.load_model` reads a shipped on
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,6 +74,7 @@ class TreeModel:
         self._children = np.stack((self.right, self.left), axis=1).ravel()
         # The one-row path's arrays as numpy's own index type (take() need not convert them).
         self._one_row = tuple(a.astype(np.intp) for a in (self.roots, self.feature, self.left, self.right))
+        self._left_step = self._one_row[2] - self._one_row[3]  # left child minus right child, per node
 
     # -- use ----------------------------------------------------------------------
     def raw(self, X: np.ndarray) -> np.ndarray:
@@ -114,17 +116,19 @@ class TreeModel:
         """:meth:`_leaf_values` of one row (a page typed, a page's choice).  The row's next
         node is first worked out for every node at once, so that a step down all the trees is one gather: ~3× faster for one row than deciding at
         each step on the trees' current nodes (numpy's cost per call, not per node, is
-        what counts here)."""
+        what counts here).  The next node is the right child plus, where the row goes
+        left, the step to the left one (integer arithmetic, cheaper than ``np.where``);
+        missing values are looked for only when the row's sum says there may be one."""
         roots, feature, left, right = self._one_row
         x = np.asarray(X[0], dtype=np.float64)
         went_left = x.take(feature) <= self.threshold
-        if np.isnan(x).any():
+        if math.isnan(x.sum()):  # (NaN only if a value is NaN, or infinities of both signs)
             went_left = np.where(np.isnan(x).take(feature), self.missing_left, went_left)
-        after = np.where(went_left, left, right)  # each node's next node (a leaf's: itself)
+        after = right + went_left * self._left_step  # each node's next node (a leaf's: itself)
         nodes = roots
         for _ in range(self.depth):
             nodes = after.take(nodes)
-        return self.value[nodes[None, :]]
+        return self.value.take(nodes)[None, :]
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The probability (logistic link) of every row of ``X``."""

@@ -120,7 +120,7 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
     import numpy as np
 
     facts, x = _evidence(page, facts)
-    row = np.array([[x[n] for n in FEATURES]], dtype=float)
+    row = np.fromiter(map(x.__getitem__, FEATURES), float, len(FEATURES)).reshape(1, -1)
     score = float(shared_model().predict(row)[0])
     declared = declared_kind(page, facts)
     if declared is not None:

@@ -1,0 +1,160 @@
+"""Prove that a change leaves page typing as it was, page by page.
+
+For every page of the evaluation data, of the demo site (days 1 and 3, every kind of
+page) and of a few thousand generated pages (random nestings of the tags the features
+look at: links in headings and list items, comments, skipped elements, tails, class
+names, prices and dates), records the page-type features (exact floats), the model's
+score, the kind given with no layout, an article layout and a non-article layout, the
+declared kind and the kind model's answer.
+
+    python scripts/pagetype_check.py record FILE [--data DIR] [--generated 3000]
+    python scripts/pagetype_check.py compare OLD NEW
+
+``compare`` names every page whose record differs (features beyond 1e-12, scores
+beyond 1e-9, any kind) and exits 1 if one does.  Record before a change, record after,
+compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from shared import data_dir, load_manifest  # noqa: E402
+
+from newsstemmer import Page  # noqa: E402
+from newsstemmer.pagetype import FEATURES, declared_kind, facts_of, page_type, page_type_features  # noqa: E402
+from newsstemmer.pagetype.kinds import non_article_kind  # noqa: E402
+
+_TAGS = ("div", "span", "a", "p", "li", "ul", "h1", "h2", "h3", "h4", "nav", "footer", "aside", "header", "form",
+         "input", "button", "img", "table", "pre", "code", "article", "time", "script", "style", "noscript", "svg",
+         "select", "option", "iframe", "template", "b", "section", "textarea", "main")
+_WORDS = ("read more", "Reply", "Share", "$12.99", "19.99 EUR", "March 3, 2021", "2020-05-01", "add to cart",
+          "3 hours ago", "the quick brown fox jumps over the lazy dog and keeps running far away", "»", "   ",
+          "Buy now", "In stock", "12/05/2019", "comments", "\u0130n stock", "more", "Weiterlesen", "quote")
+_CLASSES = ("comment", "share-bar", "author byline", "pagination", "card teaser", "product-price", "sidebar",
+            "entry-content", "related", "post-item", "forum thread", "x", "")
+
+
+def _generated(n: int, seed: int = 24) -> list[tuple[str, str]]:
+    """``n`` random pages (URL, HTML), the same for a seed."""
+    rnd = random.Random(seed)
+
+    def text() -> str:
+        return " ".join(rnd.choice(_WORDS) for _ in range(rnd.randint(0, 4)))
+
+    def element(depth: int) -> str:
+        tag = rnd.choice(_TAGS)
+        attrs = ""
+        if rnd.random() < 0.4:
+            attrs += f' class="{rnd.choice(_CLASSES)}"'
+        if rnd.random() < 0.15:
+            attrs += f' id="{rnd.choice(_CLASSES)}"'
+        if tag == "a" and rnd.random() < 0.8:
+            attrs += ' href="%s"' % rnd.choice(("/a", "/b", "tel:123", "mailto:x@y.z", "/a", "#", ""))
+        inner = text()
+        if depth < 6:
+            for _ in range(rnd.randint(0, 4)):
+                inner += element(depth + 1) + text()
+                if rnd.random() < 0.1:
+                    inner += "<!-- %s -->" % text()
+        return f"<{tag}{attrs}>{inner}</{tag}>"
+
+    pages = []
+    for i in range(n):
+        h1 = rnd.choice(("", "<h1>%s</h1>" % text(), "<h1>The quick brown fox</h1>"))
+        body = h1 + "".join(element(0) + text() for _ in range(rnd.randint(1, 6)))
+        head = rnd.choice(("", '<meta property="og:type" content="article">',
+                           '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2021"}'
+                           "</script>", "<title>Shop | Buy now</title>"))
+        url = rnd.choice(("http://x.test/", "http://x.test/news/2021/05/a-story-%d.html" % i,
+                          "http://x.test/tag/jobs/?page=2", "http://x.test/about/", None))
+        pages.append((url, f"<html><head>{head}</head><body>{body}</body>" + rnd.choice(("", " tail", "</html>"))))
+    return pages
+
+
+def _pages(args: argparse.Namespace) -> list[tuple[str, str | None, str]]:
+    """(name, URL, HTML) of every page checked."""
+    from newsstemmer.demo.site import build_site
+
+    out = [(f"data:{e.dataset}/{e.html_path.name}", e.url, e.html()) for e in load_manifest(data_dir(args.data))]
+    for day in (1, 3):
+        out += [(f"demo{day}:{p.path}", "http://demo.test" + p.path, p.decoded) for p in build_site(7, 120, day)]
+    out += [(f"gen:{i}", url, html) for i, (url, html) in enumerate(_generated(args.generated))]
+    return out
+
+
+def _record_of(url: str | None, html: str) -> dict:
+    page = Page(html, url=url)
+    facts = facts_of(page)
+    x = page_type_features(page.tree, url, facts)
+    kinds = [page_type(page, layout) for layout in (None, True, False)]
+    return {
+        "features": [x[n] for n in FEATURES],
+        "score": kinds[0].score,
+        "kinds": [k.kind for k in kinds],
+        "declared": declared_kind(page),
+        "kind_model": non_article_kind(x, url, facts),
+    }
+
+
+def record(args: argparse.Namespace) -> int:
+    started = time.time()
+    out = {}
+    for name, url, html in _pages(args):
+        try:
+            out[name] = _record_of(url, html)
+        except Exception as exc:  # (a page the parser refuses: the same error must come back)
+            out[name] = {"error": type(exc).__name__}
+    Path(args.file).write_text(json.dumps(out), encoding="utf-8")
+    print(f"{len(out)} pages recorded in {time.time() - started:.0f} s -> {args.file}")
+    return 0
+
+
+def compare(args: argparse.Namespace) -> int:
+    old = json.loads(Path(args.old).read_text(encoding="utf-8"))
+    new = json.loads(Path(args.new).read_text(encoding="utf-8"))
+    differ = sorted(set(old) ^ set(new))
+    worst_feature = worst_score = 0.0
+    for name in sorted(set(old) & set(new)):
+        a, b = old[name], new[name]
+        if "error" in a or "error" in b:
+            if a != b:
+                differ.append(name)
+            continue
+        gaps = [abs(u - v) for u, v in zip(a["features"], b["features"])]
+        feature_gap, score_gap = max(gaps, default=0.0), abs(a["score"] - b["score"])
+        worst_feature, worst_score = max(worst_feature, feature_gap), max(worst_score, score_gap)
+        same_kinds = all(a[k] == b[k] for k in ("kinds", "declared", "kind_model"))
+        if feature_gap > 1e-12 or score_gap > 1e-9 or not same_kinds or len(a["features"]) != len(b["features"]):
+            differ.append(name)
+    for name in differ:
+        print("differs:", name)
+    print(f"{len(differ)} of {len(set(old) | set(new))} pages differ (largest feature gap {worst_feature:.3g}, "
+          f"score gap {worst_score:.3g})")
+    return 1 if differ else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record")
+    rec.add_argument("file")
+    rec.add_argument("--data")
+    rec.add_argument("--generated", type=int, default=3000)
+    cmp_ = sub.add_parser("compare")
+    cmp_.add_argument("old")
+    cmp_.add_argument("new")
+    args = ap.parse_args()
+    return record(args) if args.command == "record" else compare(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
