@@ -529,7 +529,7 @@ class PageRankAnalysis:
     options: PageRankOptions = field(default_factory=PageRankOptions)
     # the last few plain walks of an element's text ((node, left-out nodes or None) -> walk),
     # so that the typed blocks of the body are made from the walk that gave it
-    walks: dict[tuple, WalkedText] = field(default_factory=dict, repr=False)
+    walks: dict[tuple, WalkedText] = field(default_factory=dict, repr=False, compare=False)
 
     def node_of(self) -> dict[etree._Element, int]:
         """Element -> node index."""
