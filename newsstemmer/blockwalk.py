@@ -3,9 +3,10 @@ with what it is (issue #25).
 
 A method that takes an element's text minus the parts its cleaning leaves out
 (DOM PageRank, the region extractor) gives its body as lines: text between
-block-level tags, split at the page's own newlines, whitespace-normalised.
-:func:`typed_blocks` walks the same element with the same rules and keeps, beside
-each line, the structure it sits in: a heading, a list item (and how deep), a table
+block-level tags, split at the page's own newlines, whitespace-normalised
+(:func:`walk_text`, the plain walk).  That walk keeps the events it read, and
+:func:`typed_blocks` reads the same events again (the left-out parts' too, which the
+plain walk passed over) and keeps, beside each line, the structure it sits in: a heading, a list item (and how deep), a table
 cell, a quotation, a code listing, a figure with its picture; lines of one element
 make one block.  A definition list (``dl``) is a list of its terms and definitions, and
 a short line all in bold that heads running text is a heading (pages often write
@@ -28,7 +29,10 @@ from .blocks import Block
 from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
 
-__all__ = ["BOLD_HEADING_LEVEL", "BOLD_TAGS", "bold_headings", "list_items", "table_rows", "typed_blocks"]
+__all__ = [
+    "BOLD_HEADING_LEVEL", "BOLD_TAGS", "WalkedText", "bold_headings", "list_items", "table_rows", "typed_blocks",
+    "walk_text",
+]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: Elements that make a table's cells hold running text: such a table lays a page out.
@@ -166,22 +170,27 @@ class _Walk:
             return
         owner, sub = self.out_ctx if out else self.body_ctx
         links = self.out_links if out else self.body_links
-        first = True
         text = "".join(parts)
-        marked = "\x00" in text or self.bold_depth[out] > 0
-        for raw in text.split("\n"):
-            bold = False
-            if marked:
-                raw, bold = self.unmark(raw, out)
-            line = " ".join(raw.split())  # (_norm, inline: a call per line counts here)
-            if line:
-                self.records.append((line, owner, sub, links if first else None, bold))
-                first = False
         parts.clear()
         if out:
             self.out_links = []
         else:
             self.body_links = []
+        if "\x00" in text or self.bold_depth[out] > 0:
+            lines = [self.unmark(raw, out) for raw in text.split("\n")]
+        elif "\n" in text:
+            lines = [(raw, False) for raw in text.split("\n")]
+        else:  # (one line, nothing bold: most runs)
+            line = " ".join(text.split())
+            if line:
+                self.records.append((line, owner, sub, links, False))
+            return
+        first = True
+        for raw, bold in lines:
+            line = " ".join(raw.split())  # (_norm, inline: a call per line counts here)
+            if line:
+                self.records.append((line, owner, sub, links if first else None, bold))
+                first = False
 
     def unmark(self, raw: str, out: bool) -> tuple[str, bool]:
         """(``raw`` without the bold marks, whether all its visible text is bold)."""
@@ -202,12 +211,9 @@ class _Walk:
 
     # -- structure -----------------------------------------------------------------
 
-    def entered(self, el: etree._Element, ctx: tuple, out_kind: str | None) -> tuple | None:
-        """The context inside block-level ``el`` (None: the same as outside it)."""
+    def entered(self, el: etree._Element, tag: str, ctx: tuple, out_kind: str | None) -> tuple | None:
+        """The context inside block-level ``el`` (tag ``tag``; None: the same as outside it)."""
         owner, sub = ctx
-        tag = el.tag
-        if tag not in self.block_tags:
-            return None
         if owner is not None and owner.kind in _COMPOUND:
             if owner.kind == "list":
                 if tag in ("ul", "ol", "dl"):
@@ -248,6 +254,88 @@ class _Walk:
             self.records.append((None, owner, src, None, False))
 
 
+class WalkedText:
+    """An element's text as the plain walk read it (:func:`walk_text`): the pieces of text
+    in page order (a ``"\\n"`` at each block-level element's start and end), the walk's
+    ``(event, element)`` pairs and where in them it passed over a left-out element's
+    subtree, kept so that the typed blocks of the same text are made from this walk
+    (:func:`typed_blocks`) instead of a second one."""
+
+    __slots__ = ("parts", "events", "skipped")
+
+    def __init__(self, parts: list[str], events: list[tuple], skipped: list[int]) -> None:
+        self.parts = parts
+        self.events = events
+        self.skipped = skipped
+
+    def lines(self) -> list[str]:
+        """The text's lines: split at newlines, whitespace-normalised, empty ones dropped."""
+        return [line for line in map(_norm, "".join(self.parts).split("\n")) if line]
+
+
+def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str],
+              block_tags: Collection[str]) -> WalkedText:
+    """The plain walk of ``main``'s text: without the subtrees of ``drop_tags`` elements and
+    of ``skip`` elements, a new line at each ``block_tags`` element's start and end.
+
+    The events are kept as the walk reads them (an element passed over gives its start and
+    its end, nothing between); keeping them costs one list append an event."""
+    parts: list[str] = []
+    events: list[tuple] = []
+    skipped: list[int] = []
+    add, keep = parts.append, events.append
+    walker = walk(main)
+    for item in walker:
+        keep(item)
+        event, el = item
+        tag = el.tag
+        if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
+            if event != START and el.tail:  # (an entity's START comes before its END)
+                add(el.tail)
+            continue
+        if event == START:
+            if tag in drop_tags:
+                walker.skip_subtree()
+                continue
+            if el in skip:
+                walker.skip_subtree()
+                skipped.append(len(events) - 1)
+                continue
+            if tag in block_tags:
+                add("\n")
+            if el.text:
+                add(el.text)
+        else:
+            if el is main:
+                break
+            if tag in block_tags:
+                add("\n")
+            if el.tail:
+                add(el.tail)
+    return WalkedText(parts, events, skipped)
+
+
+def _with_left_out(walked: WalkedText, left_out: Collection[etree._Element], hidden: Collection[etree._Element],
+                   drop_tags: Collection[str], block_tags: Collection[str]) -> list[tuple]:
+    """The events of ``walked`` with each left-out element's own events (its subtree without
+    hidden and ``drop_tags`` elements) in the place of its start and end."""
+    events = walked.events
+    pieces: list[list[tuple]] = []
+    start = 0
+    for k in walked.skipped:
+        el = events[k][1]
+        if el in hidden or el not in left_out:
+            continue
+        pieces.append(events[start:k])
+        pieces.append(walk_text(el, hidden, drop_tags, block_tags).events)  # (its start to its end)
+        start = k + 2  # (the plain walk's next event is that element's end)
+    if not pieces:
+        return events
+    pieces.append(events[start:])
+    return [item for piece in pieces for item in piece]
+
+
+
 def typed_blocks(
     main: etree._Element,
     left_out: Collection[etree._Element],
@@ -256,6 +344,7 @@ def typed_blocks(
     block_tags: Collection[str],
     title: str | None = None,
     base_url: str | None = None,
+    walked: WalkedText | None = None,
 ) -> list[Block]:
     """The blocks of ``main``'s text, in page order.
 
@@ -266,8 +355,13 @@ def typed_blocks(
     dropped, and a first line equal to ``title`` (ignoring case) dropped too (pass
     None to keep it).  ``left_out`` elements' own text comes back as blocks marked
     out of the body, typed by :func:`_out_kind`.  Links and pictures are made
-    absolute against ``base_url``.
+    absolute against ``base_url``.  ``walked`` is the plain walk of ``main`` with
+    ``left_out`` and ``hidden`` elements passed over, when the caller has it
+    (:func:`walk_text`): its events are read again instead of walking the tree twice.
     """
+    if walked is None:
+        walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
+    events = _with_left_out(walked, left_out, hidden, drop_tags, block_tags)
     w = _Walk(base_url, block_tags)
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
     out_root: etree._Element | None = None
@@ -276,16 +370,14 @@ def typed_blocks(
     parts = w.body_parts  # (the text of the side being read: the body, or a left-out part)
     bold_open: list[etree._Element] = []  # (bold elements whose start was marked)
     flush, entered = w.flush, w.entered
-    walker = walk(main)
-    for event, el in walker:
+    for event, el in events:
         tag = el.tag
         if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
             if event != START and el.tail:
                 parts.append(el.tail)
             continue
         if event == START:
-            if tag in drop_tags or el in hidden:
-                walker.skip_subtree()
+            if tag in drop_tags or el in hidden:  # (the events hold nothing inside it)
                 continue
             if not out and el in left_out:
                 out_root, out_kind, out = el, _out_kind(el), True
@@ -295,7 +387,7 @@ def typed_blocks(
                 if parts:
                     flush(out)  # (the plain walk's new line; none at a left-out element's start)
                 ctx = w.out_ctx if out else w.body_ctx
-                inner = entered(el, ctx, out_kind)
+                inner = entered(el, tag, ctx, out_kind)
                 if inner is not None:
                     stack.append((el, ctx))
                     if out:

@@ -6,7 +6,8 @@ what each gives: the layout blocks, the CRF segmentation, learned pattern files
 gave each layout and the per-layout page choice kept with them, extraction with those
 patterns (PageRank fallback, and the default chain: region fallback and the per-page
 layout-or-region choice), PageRank alone, the default single-page method (region)
-alone, the CRF alone, and CSS rules learned from a site's first 3 pages (with the
+alone (for these two and the default chain also the typed blocks, Markdown, HTML,
+captions and pictures), the CRF alone, and CSS rules learned from a site's first 3 pages (with the
 layouts of those pages) applied to the others.
 
     python scripts/same_output.py record FILE [--data DIR] [--datasets a,b] [--max-sites N]
@@ -80,6 +81,13 @@ def _blocks_record(pb) -> list:
     ] + [pb.title, pb.meta_title, pb.h1, pb.description]
 
 
+def _typed_record(article) -> list:
+    """An article's typed blocks (every field, left-out ones too), whether they came from
+    the page's structure, its Markdown and HTML, captions and pictures (issue #25)."""
+    return [[vars(b) for b in article.blocks], article.typed, article.body_markdown, article.body_html,
+            article.captions, article.images]
+
+
 def _segment_record(page) -> list:
     return [
         [b.tag, b.parent, b.text if hasattr(b, "text") else None, sorted(b.hints), sorted(b.context_hints),
@@ -116,9 +124,11 @@ def record(args: argparse.Namespace) -> int:
                     out[f"segment {key}"] = f"error {type(exc).__name__}"
                 r = pagerank_extract(h, e.url)
                 out[f"pagerank {key}"] = _digest([r.title, r.body])
+                out[f"typed-pagerank {key}"] = _digest(_typed_record(_single(Page(h, url=e.url), "pagerank")))
                 try:
                     a = _single(Page(h, url=e.url, source=e.id), "region")
                     out[f"region {key}"] = _digest([a.title, a.body, a.method])
+                    out[f"typed-region {key}"] = _digest(_typed_record(a))
                 except Exception as exc:
                     out[f"region {key}"] = f"error {type(exc).__name__}"
 
@@ -139,6 +149,7 @@ def record(args: argparse.Namespace) -> int:
                 out[f"default {ds}/{site}/{e.id}"] = _digest(
                     [a.title, a.body, a.matched, a.method, a.pattern, a.score, a.is_article]
                 )
+                out[f"typed-default {ds}/{site}/{e.id}"] = _digest(_typed_record(a))
             if len(group) >= 4 and ds != "dragnet" or len(group) >= 6:
                 ordered = sorted(zip(group, htmls), key=lambda p: p[0].id)
                 train = [Page(h, url=e.url, source=e.id) for e, h in ordered[:3]]

@@ -10,13 +10,14 @@ import pytest
 
 from newsstemmer import Page
 from newsstemmer.blocks import BODY_KINDS, OPTIONAL_KINDS, Block, blocks_text, in_convention, kept_kinds
+from newsstemmer import blockwalk
 from newsstemmer.blockwalk import typed_blocks
 from newsstemmer.demo import build_site
 from newsstemmer.dom.decoding import decode_html
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.single import extract_single
-from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_paragraphs
-from newsstemmer.single.typed import region_blocks
+from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_element, region_paragraphs
+from newsstemmer.single.typed import region_block_maker, region_blocks
 
 ARTICLE = Path(__file__).parent / "fixtures" / "structure" / "article.html"
 URL = "https://valley.example/news/river-towns"
@@ -181,6 +182,28 @@ def test_blocks_give_the_lines_of_any_element_with_any_parts_left_out() -> None:
             assert blocks_text(in_convention(blocks)).split("\n") == (lines or [""]), (url, node, skip)
             tried += 1
     assert tried == 9 * 12
+
+
+def test_the_blocks_are_made_from_the_plain_walk_that_gave_the_body(monkeypatch) -> None:
+    """The block maker reads the events of the walk that gave the body's lines: it walks
+    the left-out parts (the plain walk passed over them), never the body's element again,
+    and gives the same blocks as a fresh walk."""
+    an = pagerank_analysis(parse_html(ARTICLE.read_text(encoding="utf-8")), URL, text=False)
+    element = an.scores.graph.elements[an.main]
+    node_of = an.node_of()
+    skip = [node_of[el] for el in element.xpath(".//figcaption | .//pre | .//p[@class='byline']")]
+    lines = region_paragraphs(an, an.main, skip)
+    _, left_out = region_element(an, an.main, skip)
+    assert len(left_out) >= 3 and an.walked(an.main, skip) is not None
+    walked_from: list = []
+    real_walk = blockwalk.walk
+    monkeypatch.setattr(blockwalk, "walk", lambda root: walked_from.append(root) or real_walk(root))
+    blocks = region_block_maker(an, an.main, skip, URL)()
+    assert len(walked_from) == len(left_out) and all(root in left_out for root in walked_from)
+    assert an.walks == {}  # (the maker keeps the one walk it needs)
+    assert blocks_text(in_convention(blocks)).split("\n") == lines
+    assert {"caption", "code", "byline"} <= {b.kind for b in blocks if b.in_body is False}
+    assert blocks == region_blocks(an, an.main, skip, URL)  # (walked afresh: the analysis keeps it no more)
 
 
 def test_a_figure_is_one_block_whatever_the_order_of_picture_and_caption() -> None:

@@ -106,9 +106,8 @@ def _all_bold(el: etree._Element | None) -> bool:
     return inside and not outside
 
 
-def _links(els: list[etree._Element], base: str | None) -> list[tuple[str, str]]:
+def _links(els: list[etree._Element], base: str | None, joiner: UrlJoiner | None) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    joiner = UrlJoiner(base) if base else None
     for el in dict.fromkeys(e for e in els if e is not None):
         for a in el.iter("a"):
             href = (a.get("href") or "").strip()
@@ -132,21 +131,28 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
     kinds: dict[etree._Element | None, tuple] = {}  # (lines of one element share their kind)
     span = range(min(parts), max(parts) + 1) if parts else range(0)
     for i in span:
+        kept = i in parts
+        if not kept and (i == body.byline or i == body.dateline):
+            continue  # (out of the body, and not a caption: a byline or date line, added below)
         lines = pb.blocks[i].text.split("\n")
         els = elements[i] if i < len(elements) else []
         for k, line in enumerate(lines):
-            if not line or (body.static and line_digest(line) in body.static):
+            if not line:
                 continue
             el = els[k] if k < len(els) else None
             found = kinds.get(el)
             if found is None:
                 found = kinds[el] = _line_kind(el)
             kind, group, extra = found
+            if not kept and kind != "figure":  # (only a picture's caption comes back from outside the body)
+                continue
+            if body.static and line_digest(line) in body.static:
+                continue
             if i == body.byline or i == body.dateline:  # (the layout's own byline or date line)
                 kind, group, extra = ("byline" if i == body.byline else "dateline"), i, None
-            if i in parts:
+            if kept:
                 records.append((line, kind, group, extra, el, True))
-            elif kind == "figure":  # a picture's caption the layout left out of the article
+            else:  # a picture's caption the layout left out of the article
                 records.append((line, kind, group, extra, el, False))
     # headings written as bold lines in the running text (the single-page walk's rule)
     bold: dict[etree._Element | None, bool] = {}  # (lines of one element share it)
@@ -162,6 +168,7 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
         line, _, _, _, el, kept = records[k]
         records[k] = (line, "heading", el, BOLD_HEADING_LEVEL, el, kept)
     blocks: list[Block] = []
+    joiner = UrlJoiner(page.url) if page.url else None  # (one for the page's links and pictures)
     k = 0
     while k < len(records):
         kind, group, kept = records[k][1], records[k][2], records[k][5]
@@ -169,7 +176,7 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
         while (j < len(records) and records[j][1] == kind and records[j][2] is group and group is not None
                and records[j][5] == kept):
             j += 1
-        blocks.append(_block(records[k:j], page.url))
+        blocks.append(_block(records[k:j], page.url, joiner))
         k = j
     for kind, index in (("byline", body.byline), ("dateline", body.dateline)):
         if index is not None and index < len(pb.blocks) and index not in parts:
@@ -179,17 +186,17 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
     return blocks
 
 
-def _block(run: list[tuple], base: str | None) -> Block:
-    block = _typed(run, base)
+def _block(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Block:
+    block = _typed(run, base, joiner)
     block.in_body = run[0][5]
     return block
 
 
-def _typed(run: list[tuple], base: str | None) -> Block:
+def _typed(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Block:
     lines = [r[0] for r in run]
     text = "\n".join(lines)
     kind = run[0][1]
-    links = _links([r[4] for r in run], base)
+    links = _links([r[4] for r in run], base, joiner)
     if kind == "heading":
         return Block("heading", text, level=run[0][3], links=links, in_body=True)
     if kind == "list":
@@ -206,6 +213,6 @@ def _typed(run: list[tuple], base: str | None) -> Block:
         src = (img.get("src") or img.get("data-src") or "").strip() if img is not None else ""
         if src.startswith("data:"):
             src = ""
-        src_url = (UrlJoiner(base).join(src) if base else src) if src else None
+        src_url = (joiner.join(src) if joiner is not None else src) if src else None
         return Block("figure", text, src=src_url, caption=" ".join(lines), links=links, in_body=True)
     return Block(kind, text, links=links, in_body=True)

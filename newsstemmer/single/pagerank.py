@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ..dom.parse import HTMLParseError, parse_html
+from ..blockwalk import WalkedText, walk_text
 from ..dom.walk import END, START, walk
 from .signals.page_signals import (
     BOILER,
@@ -92,6 +93,9 @@ CONTAINER_TAGS = frozenset("body div section article main td center form table t
 CLEAN_TAGS = frozenset("div section aside nav ul ol table header footer dl form".split())
 #: Elements that count as media for ``media_weight``.
 MEDIA_TAGS = frozenset(("img", "video"))
+#: Plain walks an analysis keeps (the region's, the guard's, the near-empty alternative's:
+#: the body is one of the last few read).
+KEPT_WALKS = 4
 
 
 @dataclass(frozen=True)
@@ -508,35 +512,6 @@ def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOpt
     return skip
 
 
-def _paragraphs(main: etree._Element, skip: set) -> list[str]:
-    """The text of ``main``, one string per block, whitespace-normalised."""
-    parts: list[str] = []
-    walker = walk(main)
-    for event, el in walker:
-        tag = el.tag
-        if not isinstance(tag, str):  # comments, processing instructions, entities: only a tail
-            if event != START and el.tail:  # (an entity's START comes before its END)
-                parts.append(el.tail)
-            continue
-        if event == START:
-            if tag in DROP_TAGS or el in skip:
-                walker.skip_subtree()
-                continue
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if el.text:
-                parts.append(el.text)
-        else:
-            if el is main:
-                break
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if el.tail:
-                parts.append(el.tail)
-    lines = (norm(line) for line in "".join(parts).split("\n"))
-    return [line for line in lines if line]
-
-
 @dataclass
 class PageRankAnalysis:
     """DOM PageRank's view of a page: the scores, per-node subtree sums, the main
@@ -552,10 +527,23 @@ class PageRankAnalysis:
     result: PageRankResult
     mass: list[float] = field(default_factory=list)  # initial weight u of each node's subtree
     options: PageRankOptions = field(default_factory=PageRankOptions)
+    # the last few plain walks of an element's text ((node, left-out nodes or None) -> walk),
+    # so that the typed blocks of the body are made from the walk that gave it
+    walks: dict[tuple, WalkedText] = field(default_factory=dict, repr=False, compare=False)
 
     def node_of(self) -> dict[etree._Element, int]:
         """Element -> node index."""
         return {el: i for i, el in enumerate(self.scores.graph.elements) if el is not None}
+
+    def walked(self, node: int, skip: Sequence[int] | None) -> WalkedText | None:
+        """The plain walk :func:`region_paragraphs` made of ``node`` without ``skip``, if it is kept."""
+        return self.walks.get((node, None if skip is None else tuple(skip)))
+
+    def _keep_walk(self, node: int, skip: Sequence[int] | None, walked: WalkedText) -> None:
+        walks = self.walks
+        if len(walks) >= KEPT_WALKS:
+            del walks[next(iter(walks))]
+        walks[(node, None if skip is None else tuple(skip))] = walked
 
 
 def pagerank_analysis(
@@ -588,9 +576,12 @@ def pagerank_analysis(
     skip = {graph.elements[i] for i in _left_out_nodes(scores, main, sums, opts)}
     if opts.skip_hidden:
         skip |= graph.hidden
-    paragraphs = _titleless(_paragraphs(element, skip), title, opts)
+    walked = walk_text(element, skip, DROP_TAGS, BLOCK_TAGS)
+    paragraphs = _titleless(walked.lines(), title, opts)
     result = PageRankResult(title, "\n".join(paragraphs), xpath, scores.g[main], paragraphs)
-    return PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, skip, result, sums[2], opts)
+    an = PageRankAnalysis(scores, sums[0], sums[1], sums[3], main, skip, result, sums[2], opts)
+    an._keep_walk(main, None, walked)
+    return an
 
 
 def _titleless(paragraphs: list[str], title: str, opts: PageRankOptions) -> list[str]:
@@ -623,10 +614,13 @@ def region_paragraphs(analysis: PageRankAnalysis, node: int, skip: Iterable[int]
     element: its text without the nodes ``skip`` (default: what its cleaning leaves
     out, :func:`region_cleaning`) and without hidden elements."""
     scores, opts = analysis.scores, analysis.options
-    element, left_out = region_element(analysis, node, skip)
+    kept = None if skip is None else list(skip)
+    element, left_out = region_element(analysis, node, kept)
     if opts.skip_hidden:
         left_out |= scores.graph.hidden
-    return _titleless(_paragraphs(element, left_out), scores.signals.headline, opts)
+    walked = walk_text(element, left_out, DROP_TAGS, BLOCK_TAGS)
+    analysis._keep_walk(node, kept, walked)
+    return _titleless(walked.lines(), scores.signals.headline, opts)
 
 
 def pagerank_extract(

@@ -14,6 +14,7 @@ written without spaces (Japanese, Chinese) match as well as the others.
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..blocks import Block
@@ -34,9 +35,34 @@ _NOT_WORD = re.compile(r"\W+")
 _N = 12
 
 
+def _letters(text: str) -> str:
+    """``text`` lower-cased, its letters and digits only (what its runs are cut from)."""
+    return _NOT_WORD.sub("", text.lower())
+
+
 def _grams(text: str) -> set[str]:
-    s = _NOT_WORD.sub("", text.lower())
+    s = _letters(text)
     return {s[k:k + _N] for k in range(max(1, len(s) - _N + 1))} if s else set()
+
+
+def _found_at_least(target: set[str], letters: str, need: float) -> int:
+    """How many runs of ``target`` (all :data:`_N` long) stand in ``letters``, counted
+    until the count reaches ``need``; -1 as soon as it no longer can.
+
+    A run of ``_N`` characters is one of :func:`_grams` of a text exactly when it stands in
+    the text's :func:`_letters`, so this counts ``len(_grams(text) & target)`` without
+    making the text's runs (the cost of this step was building those sets)."""
+    left = len(target)
+    found = 0
+    for gram in target:
+        left -= 1
+        if gram in letters:
+            found += 1
+            if found >= need:
+                return found
+        elif found + left < need:
+            return -1
+    return found if found >= need else -1
 
 
 def standfirst(an: PageRankAnalysis, node: int, blocks: list[Block]) -> str | None:
@@ -54,25 +80,27 @@ def standfirst(an: PageRankAnalysis, node: int, blocks: list[Block]) -> str | No
         return None
     if any(b.kind == "lead" for b in blocks):
         return None
-    held: set[str] = set()
-    for b in blocks:
-        held |= _grams(b.text)
-    if len(target & held) > MAX_IN_BLOCKS * len(target):
-        return None
+    # (every run of ``target`` is _N long: a word character lower-cases to one or more
+    # word characters, so the description has ``want`` >= 40 letters or more)
     elements, chars, size = an.scores.graph.elements, an.chars, an.size
-    best: tuple[int, str] | None = None
-    for i in range(1, min(node, len(elements))):
-        el = elements[i]
-        if el is None or i + size[i] > node:  # a text node, or an element holding the article
-            continue
-        if not 0.6 * want <= chars[i] <= 2.0 * want or (best is not None and chars[i] >= best[0]):
-            continue
-        text = " ".join(" ".join(el.itertext()).split())
-        grams = _grams(text)
-        shared = len(grams & target)
-        if shared >= MIN_COVER * len(target) and shared >= MIN_OWN * len(grams):
-            best = (chars[i], text)
-    return best[1] if best else None
+    low, high = 0.6 * want, 2.0 * want
+    # the smallest element first (the first in page order among equals): the first match is the one
+    sized = [(c, i) for i, c in enumerate(chars[1:min(node, len(elements))], 1) if low <= c <= high]
+    candidates = sorted((c, i) for c, i in sized if elements[i] is not None and i + size[i] <= node)
+    for _, i in candidates:
+        text = " ".join(" ".join(elements[i].itertext()).split())
+        if _found_at_least(target, _letters(text), MIN_COVER * len(target)) >= 0:
+            grams = _grams(text)  # (all its runs, for the share of them the description holds)
+            if len(grams & target) >= MIN_OWN * len(grams):
+                return None if _held(target, blocks) else text
+    return None
+
+
+def _held(target: set[str], blocks: list[Block]) -> bool:
+    """Whether ``blocks`` hold more than :data:`MAX_IN_BLOCKS` of the description's runs."""
+    # ("\x00" stands in no text's letters: no run crosses from one block into the next)
+    held = "\x00".join(_letters(b.text) for b in blocks)
+    return _found_at_least(target, held, math.floor(MAX_IN_BLOCKS * len(target)) + 1) >= 0
 
 
 def with_standfirst(an: PageRankAnalysis, node: int, blocks: list[Block]) -> list[Block]:
