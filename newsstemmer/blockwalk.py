@@ -458,9 +458,14 @@ def _assemble(records: list[tuple]) -> list[Block]:
     return blocks
 
 
+#: Kinds that keep their own name inside a left-out part: a picture, its caption or a code
+#: listing in a ``links`` part is kept by ``figure``, ``caption`` or ``code``, as anywhere.
+_OWN_NAME_KINDS = frozenset({"figure", "caption", "code"})
+
+
 def _block(owner: _Owner | None, run: list[tuple]) -> Block:
     block = _plain_block(owner, run)
-    if owner is not None and owner.part is not None:
+    if owner is not None and owner.part is not None and block.kind not in _OWN_NAME_KINDS:
         block.part = owner.part
     return block
 

@@ -88,7 +88,7 @@ def test_a_left_out_link_list_keeps_its_structure_as_the_links_part() -> None:
     default body and kept by ``links`` alone; a left-out list named as the site's sharing
     buttons, one in an ``<aside>``, and a lone link stay ``boilerplate``."""
     html = ("<p>First paragraph of the story, long enough.</p>"
-            "<div id='toc'><h2>Contents</h2><ul><li><a href='#o'>Origins</a><ul><li><a href='#e'>Early days</a></li>"
+            "<div id='toc'><h2>Contents</h2><img src='/map.png'><ul><li><a href='#o'>Origins</a><ul><li><a href='#e'>Early days</a></li>"
             "</ul></li><li><a href='#t'>Today</a></li></ul></div><p>Second paragraph.</p>"
             "<ul class='share-tools'><li><a href='/fb'>Facebook</a></li></ul>"
             "<aside><ul><li><a href='/x'>Elsewhere</a></li></ul></aside>"
@@ -111,6 +111,8 @@ def test_a_left_out_link_list_keeps_its_structure_as_the_links_part() -> None:
     assert blocks_text(in_convention(blocks, {"boilerplate"})).split("\n") == [
         *body[:2], "Facebook", "Elsewhere", "View image", body[2]]
     assert toc.to_json_dict()["part"] == "links" and "part" not in blocks[0].to_json_dict()
+    (picture,) = [b for b in blocks if b.kind == "figure"]  # (kept by its own name, as anywhere)
+    assert picture.part is None and not picture.is_body() and picture in in_convention(blocks, {"figure"})
     assert "## Contents\n\n- Origins\n  - Early days\n- Today" in markdown(in_convention(blocks, {"links"}))
     assert "Contents" not in markdown(in_convention(blocks))
     with pytest.raises(ValueError):
