@@ -260,7 +260,8 @@ class _Walk:
         tag = el.tag
         if tag not in self.block_tags:
             return None
-        if owner is not None and owner.kind in _COMPOUND:
+        if owner is not None and owner.kind in _COMPOUND and not (
+                part is not None and tag in _OWN_NAME_TAGS and owner.kind not in _OWN_NAME_KINDS):
             if owner.kind == "list":
                 if tag in ("ul", "ol", "dl"):
                     return owner, (sub[0], sub[1] + 1, tag == "ol")
@@ -278,7 +279,7 @@ class _Walk:
         in_body = out_kind is None
         if not in_body and part is None and kind not in ("code", "figure", "caption"):
             kind = out_kind
-        elif kind == "paragraph":
+        elif kind == "paragraph" and part is None:  # (a part's named lines stay its paragraphs)
             kind = _named_kind(el)
         new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol", part)
         return new, ((None, 0, tag == "ol") if kind == "list" else None)
@@ -459,8 +460,10 @@ def _assemble(records: list[tuple]) -> list[Block]:
 
 
 #: Kinds that keep their own name inside a left-out part: a picture, its caption or a code
-#: listing in a ``links`` part is kept by ``figure``, ``caption`` or ``code``, as anywhere.
+#: listing in a ``links`` part is kept by ``figure``, ``caption`` or ``code``, as anywhere
+#: (their elements start blocks of their own there, even inside one of the part's lists).
 _OWN_NAME_KINDS = frozenset({"figure", "caption", "code"})
+_OWN_NAME_TAGS = frozenset({"figure", "figcaption", "pre"})
 
 
 def _block(owner: _Owner | None, run: list[tuple]) -> Block:
