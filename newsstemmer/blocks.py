@@ -13,21 +13,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = [
-    "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "Block", "blocks_text", "in_convention", "kept_kinds", "line_blocks",
+    "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text", "in_convention",
+    "kept_kinds", "line_blocks",
 ]
 
 #: Kinds that make the body in the news convention (the default ``body``).
 BODY_KINDS = frozenset({"paragraph", "heading", "list", "quote", "table"})
 
-#: Kinds kept out of the default body; ``keep`` options add them back by name.
-#: ``lead`` is the standfirst (the summary under the headline); ``caption`` a picture's
-#: caption standing on its own (a ``figure`` block carries its caption too).
+#: Optional parts whose blocks keep the kind of their structure (``list``, ``heading``,
+#: ``paragraph``) and name the part in :attr:`Block.part`: ``links`` is a list of links or a
+#: table of contents the cleaning left out of the article (Readability's convention keeps
+#: them inside the article, the news convention does not).
+OPTIONAL_PARTS = frozenset({"links"})
+
+#: What ``keep`` options may name, kept out of the default body: the optional kinds and
+#: :data:`OPTIONAL_PARTS`.  ``lead`` is the standfirst (the summary under the headline);
+#: ``caption`` a picture's caption standing on its own (a ``figure`` block carries its
+#: caption too).
 OPTIONAL_KINDS = frozenset({
     "code", "figure", "caption", "byline", "dateline", "lead", "related", "bio", "comments", "boilerplate",
-})
+}) | OPTIONAL_PARTS
 
 #: Every kind a block may have.
-BLOCK_KINDS = BODY_KINDS | OPTIONAL_KINDS
+BLOCK_KINDS = (BODY_KINDS | OPTIONAL_KINDS) - OPTIONAL_PARTS
 
 
 @dataclass
@@ -47,8 +55,11 @@ class Block:
     ``in_body`` is the extraction's verdict: True for a block the method's cleaning kept
     in the article (a picture's caption or a code listing inside the article's text
     stays in the default body, so the body does not depend on how finely a block is
-    typed), False for one it left out (it comes back only when its kind is kept), None
-    to let the kind decide (:data:`BODY_KINDS` are body).
+    typed), False for one it left out (it comes back only when its kind, or its
+    ``part``, is kept), None to let the kind decide (:data:`BODY_KINDS` are body).
+    ``part`` names the optional part (:data:`OPTIONAL_PARTS`) a left-out block belongs to
+    when its kind says its structure: the ``list`` of a table of contents the cleaning
+    left out has ``part`` ``links``.
     """
 
     kind: str
@@ -65,10 +76,13 @@ class Block:
     credit: str | None = None
     links: list[tuple[str, str]] = field(default_factory=list)
     in_body: bool | None = None
+    part: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in BLOCK_KINDS:
             raise ValueError(f"unknown block kind {self.kind!r}; known: {', '.join(sorted(BLOCK_KINDS))}")
+        if self.part is not None and self.part not in OPTIONAL_PARTS:
+            raise ValueError(f"unknown block part {self.part!r}; known: {', '.join(sorted(OPTIONAL_PARTS))}")
 
     def to_json_dict(self) -> dict[str, object]:
         """The block as JSON: ``kind`` and ``text`` always, the structure fields when set."""
@@ -91,6 +105,8 @@ class Block:
         if self.links:
             out["links"] = [list(pair) for pair in self.links]
         out["in_body"] = self.is_body()
+        if self.part is not None:
+            out["part"] = self.part
         return out
 
     def is_body(self) -> bool:
@@ -123,13 +139,15 @@ def kept_kinds(names: str | list[str] | tuple[str, ...] | frozenset[str] | set[s
 
 def in_convention(blocks: list[Block], keep: frozenset[str] | set[str] = frozenset()) -> list[Block]:
     """The blocks of the default body (:meth:`Block.is_body`) plus those of the optional
-    kinds named in ``keep`` (``ValueError`` for a name that is not one), in page order.
-    Keeping ``caption`` keeps the figures too (their text is their caption; the picture
-    itself is written only where ``figure`` is kept)."""
+    kinds and parts named in ``keep`` (``ValueError`` for a name that is not one), in page
+    order.  Keeping ``caption`` keeps the figures too (their text is their caption; the
+    picture itself is written only where ``figure`` is kept); a block of a part is kept
+    when its part is (keeping ``boilerplate`` does not keep the ``paragraph`` of a
+    ``links`` part)."""
     wanted = kept_kinds(keep)
     if "caption" in wanted:
         wanted = wanted | {"figure"}
-    return [b for b in blocks if b.is_body() or b.kind in wanted]
+    return [b for b in blocks if b.is_body() or (b.part in wanted if b.part is not None else b.kind in wanted)]
 
 
 def blocks_text(blocks: list[Block]) -> str:

@@ -16,7 +16,11 @@ text's lines, in order: the default body does not depend on this module.
 What the cleaning left out comes back too, marked out of the body: a picture's
 caption, a code listing, a byline, a related-links box, a comment thread (told by
 the element's tag and its ``class``/``id`` names), so a convention that keeps one of
-them can ask for it by kind.  Hidden elements never come back.
+them can ask for it by kind.  A left-out part that no name types and that is made of
+lists or links (a table of contents, a "see also" list, a link list between
+paragraphs: :func:`_link_part`) keeps its structure: its lists, headings and lines
+come back as ``list``, ``heading`` and ``paragraph`` blocks of the optional part
+``links``.  Hidden elements never come back.
 """
 
 from __future__ import annotations
@@ -55,6 +59,18 @@ _OUT_NAMES = (
                            re.I)),
 )
 
+
+#: Names that say a left-out list is the site's navigation, sharing buttons, advertising or
+#: tags rather than a list of the article's (such a part stays ``boilerplate``).
+_SITE_LIST_NAMES = re.compile(
+    r"nav|menu|breadcrumb|crumb|pagination|pager|share|sharing|social|follow|(^|[^a-z])ads?([^a-z]|$)|advert|"
+    r"sponsor|footer|sidebar|widget|tags?([^a-z]|$)|categor|keyword|subscribe|newsletter|login|search",
+    re.I)
+#: Tags of a left-out element that is the page's own furniture, never a list of the article's.
+_SITE_TAGS = frozenset({"aside", "nav", "footer", "form"})
+#: A left-out part is a ``links`` part when this share of its text or more is in lists or links.
+LINK_PART_SHARE = 0.5
+_LIST_TAGS = ("ul", "ol", "dl")
 
 #: Inline elements whose text is set in bold: a line of nothing else is a heading written
 #: without a heading tag (:func:`bold_headings`).
@@ -111,16 +127,51 @@ def _out_kind(el: etree._Element) -> str:
     return "boilerplate"
 
 
+def _link_part(el: etree._Element) -> bool:
+    """Whether a left-out element that no name types (``boilerplate``) is a ``links`` part:
+    not the page's furniture by tag or name (:data:`_SITE_TAGS`, :data:`_SITE_LIST_NAMES`),
+    and a list, or :data:`LINK_PART_SHARE` of its text or more in lists, or in two links or
+    more.  Readability keeps such parts inside the article (tables of contents, "see also"
+    and link lists); the news golds do not, so they stay out of the default body."""
+    if el.tag in _SITE_TAGS:
+        return False
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if names.strip() and _SITE_LIST_NAMES.search(names):
+        return False
+    total = len(element_text(el))
+    if not total:
+        return False
+    if el.tag in _LIST_TAGS:
+        return True
+    if sum(len(element_text(x)) for x in _outer_lists(el)) >= LINK_PART_SHARE * total:
+        return True
+    links = [len(text) for text in map(element_text, el.iter("a")) if text]
+    return len(links) > 1 and sum(links) >= LINK_PART_SHARE * total  # (one link is a button or a teaser)
+
+
+def _outer_lists(el: etree._Element) -> Iterable[etree._Element]:
+    """The lists inside ``el`` that no other list inside ``el`` holds."""
+    for found in el.iterdescendants(*_LIST_TAGS):
+        up = found.getparent()
+        while up is not el and up.tag not in _LIST_TAGS:
+            up = up.getparent()
+        if up is el:
+            yield found
+
+
 class _Owner:
-    """The element a run of lines belongs to, and what it makes of them."""
+    """The element a run of lines belongs to, and what it makes of them (``part``: the
+    optional part a left-out block typed by its structure belongs to, e.g. ``links``)."""
 
-    __slots__ = ("kind", "level", "ordered", "in_body")
+    __slots__ = ("kind", "level", "ordered", "in_body", "part")
 
-    def __init__(self, kind: str, in_body: bool, level: int | None = None, ordered: bool = False) -> None:
+    def __init__(self, kind: str, in_body: bool, level: int | None = None, ordered: bool = False,
+                 part: str | None = None) -> None:
         self.kind = kind
         self.in_body = in_body
         self.level = level
         self.ordered = ordered
+        self.part = part
 
 
 def _data_table(el: etree._Element) -> bool:
@@ -211,10 +262,13 @@ class _Walk:
 
     # -- structure -----------------------------------------------------------------
 
-    def entered(self, el: etree._Element, tag: str, ctx: tuple, out_kind: str | None) -> tuple | None:
-        """The context inside block-level ``el`` (tag ``tag``; None: the same as outside it)."""
+    def entered(self, el: etree._Element, tag: str, ctx: tuple, out_kind: str | None,
+                part: str | None = None) -> tuple | None:
+        """The context inside block-level ``el`` (tag ``tag``; None: the same as outside it);
+        inside a left-out ``part`` its structure is typed as the body's is, out of the body."""
         owner, sub = ctx
-        if owner is not None and owner.kind in _COMPOUND:
+        if owner is not None and owner.kind in _COMPOUND and not (
+                part is not None and tag in _OWN_NAME_TAGS and owner.kind not in _OWN_NAME_KINDS):
             if owner.kind == "list":
                 if tag in ("ul", "ol", "dl"):
                     return owner, (sub[0], sub[1] + 1, tag == "ol")
@@ -230,11 +284,11 @@ class _Walk:
         if kind == "table" and not _data_table(el):
             kind = "paragraph"
         in_body = out_kind is None
-        if not in_body and kind not in ("code", "figure", "caption"):
+        if not in_body and part is None and kind not in ("code", "figure", "caption"):
             kind = out_kind
-        elif kind == "paragraph":
+        elif kind == "paragraph" and part is None:  # (a part's named lines stay its paragraphs)
             kind = _named_kind(el)
-        new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol")
+        new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol", part)
         return new, ((None, 0, tag == "ol") if kind == "list" else None)
 
     def link(self, el: etree._Element, out: bool) -> None:
@@ -366,6 +420,7 @@ def typed_blocks(
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
     out_root: etree._Element | None = None
     out_kind: str | None = None
+    out_part: str | None = None  # (a left-out part typed by its structure: "links")
     out = False
     parts = w.body_parts  # (the text of the side being read: the body, or a left-out part)
     bold_open: list[etree._Element] = []  # (bold elements whose start was marked)
@@ -381,13 +436,15 @@ def typed_blocks(
                 continue
             if not out and el in left_out:
                 out_root, out_kind, out = el, _out_kind(el), True
+                out_part = "links" if out_kind == "boilerplate" and _link_part(el) else None
                 parts = w.out_parts
-                w.out_ctx = (_Owner(out_kind, False), None)  # (an inline element's text too)
+                # (an inline element's text too)
+                w.out_ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)
             if tag in block_tags:
                 if parts:
                     flush(out)  # (the plain walk's new line; none at a left-out element's start)
                 ctx = w.out_ctx if out else w.body_ctx
-                inner = entered(el, tag, ctx, out_kind)
+                inner = entered(el, tag, ctx, out_kind, out_part)
                 if inner is not None:
                     stack.append((el, ctx))
                     if out:
@@ -420,7 +477,7 @@ def typed_blocks(
                         w.body_ctx = outside
             if el is out_root:
                 flush(True)
-                out_root = out_kind = None
+                out_root = out_kind = out_part = None
                 out = False
                 parts = w.body_parts
                 if tag in block_tags:
@@ -495,7 +552,21 @@ def _assemble(records: list[tuple]) -> list[Block]:
     return blocks
 
 
+#: Kinds that keep their own name inside a left-out part: a picture, its caption or a code
+#: listing in a ``links`` part is kept by ``figure``, ``caption`` or ``code``, as anywhere
+#: (their elements start blocks of their own there, even inside one of the part's lists).
+_OWN_NAME_KINDS = frozenset({"figure", "caption", "code"})
+_OWN_NAME_TAGS = frozenset({"figure", "figcaption", "pre"})
+
+
 def _block(owner: _Owner | None, run: list[tuple]) -> Block:
+    block = _plain_block(owner, run)
+    if owner is not None and owner.part is not None and block.kind not in _OWN_NAME_KINDS:
+        block.part = owner.part
+    return block
+
+
+def _plain_block(owner: _Owner | None, run: list[tuple]) -> Block:
     lines = [r[0] for r in run if r[0] is not None]
     links = [pair for r in run if r[0] is not None and r[3] for pair in r[3]]
     in_body = True if owner is None else owner.in_body

@@ -15,6 +15,7 @@ from newsstemmer.blockwalk import typed_blocks
 from newsstemmer.demo import build_site
 from newsstemmer.dom.decoding import decode_html
 from newsstemmer.dom.parse import parse_html
+from newsstemmer.formats import markdown
 from newsstemmer.single import extract_single
 from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_element, region_paragraphs
 from newsstemmer.single.typed import region_block_maker, region_blocks
@@ -80,6 +81,45 @@ def test_left_out_parts_come_back_by_kind() -> None:
     assert [b.text for b in kept if b.text] == ["Lead paragraph of the story, long enough.", "A caption", "x = 1", "End."]
     assert [b.kind for b in blocks][:2] == ["paragraph", "figure"]
     assert blocks[1].src == "https://site.example/p.jpg" and blocks[1].is_body() and blocks[1].text == ""
+
+
+def test_a_left_out_link_list_keeps_its_structure_as_the_links_part() -> None:
+    """A left-out part no name types, made of lists or links (a table of contents, a "see
+    also" list), comes back as ``list``/``heading`` blocks of the ``links`` part, out of the
+    default body and kept by ``links`` alone; a left-out list named as the site's sharing
+    buttons, one in an ``<aside>``, and a lone link stay ``boilerplate``."""
+    html = ("<p>First paragraph of the story, long enough.</p>"
+            "<div id='toc'><h2>Contents</h2><img src='/map.png'><ul><li><a href='#o'>Origins</a><ul><li><a href='#e'>Early days</a></li>"
+            "</ul></li><li><a href='#t'>Today</a></li></ul></div><p>Second paragraph.</p>"
+            "<ul class='share-tools'><li><a href='/fb'>Facebook</a></li></ul>"
+            "<aside><ul><li><a href='/x'>Elsewhere</a></li></ul></aside>"
+            "<div class='box'><a href='/i'>View image</a></div>"
+            "<ol><li><a href='/one'>One source</a></li><li><a href='/two'>Another</a></li></ol><p>End.</p>")
+    blocks = walk_blocks(html, "//div[@id='toc']|//ul[@class='share-tools']|//aside|//div[@class='box']|//ol")
+    body = ["First paragraph of the story, long enough.", "Second paragraph.", "End."]
+    assert blocks_text(in_convention(blocks)).split("\n") == body
+    part = [b for b in blocks if b.part == "links"]
+    assert [(b.kind, b.text) for b in part] == [
+        ("heading", "Contents"), ("list", "Origins\nEarly days\nToday"), ("list", "One source\nAnother")]
+    toc, sources = part[1], part[2]
+    assert toc.items == ["Origins", "Early days", "Today"] and toc.item_depths == [0, 1, 0] and not toc.ordered
+    assert sources.ordered and sources.links == [("One source", "https://site.example/one"),
+                                                 ("Another", "https://site.example/two")]
+    assert not any(b.is_body() for b in part) and part[0].level == 2
+    assert [b.text for b in blocks if b.kind == "boilerplate"] == ["Facebook", "Elsewhere", "View image"]
+    kept = blocks_text(in_convention(blocks, kept_kinds("links"))).split("\n")
+    assert kept == [body[0], "Contents", "Origins", "Early days", "Today", body[1], "One source", "Another", body[2]]
+    assert blocks_text(in_convention(blocks, {"boilerplate"})).split("\n") == [
+        *body[:2], "Facebook", "Elsewhere", "View image", body[2]]
+    assert toc.to_json_dict()["part"] == "links" and "part" not in blocks[0].to_json_dict()
+    (picture,) = [b for b in blocks if b.kind == "figure"]  # (kept by its own name, as anywhere)
+    assert picture.part is None and not picture.is_body() and picture in in_convention(blocks, {"figure"})
+    assert "## Contents\n\n- Origins\n  - Early days\n- Today" in markdown(in_convention(blocks, {"links"}))
+    assert "Contents" not in markdown(in_convention(blocks))
+    with pytest.raises(ValueError):
+        Block("links", "x")
+    with pytest.raises(ValueError):
+        Block("list", "x", part="related")
 
 
 def test_nested_lists_keep_their_depth_and_order() -> None:
