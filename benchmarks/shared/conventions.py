@@ -86,16 +86,10 @@ def keep_of(e: Entry, convention: str) -> frozenset[str]:
 
 
 #: Optional kinds a set's gold keeps that the shipped models are not trained to keep
-#: (:func:`training_gold`).  Empty today: the models train on every gold as it is.  With
-#: ``{"figure", "caption", "code"}`` Readability's golds train in the news convention (typed
-#: blocks give these parts back by option); session 14 measured it under CV
-#: (``cv.py --methods region --convention both``, training/README.md "Conventions"):
-#: chaos 0.958 -> 0.960, fundus-recent 0.942 -> 0.945, misinfo 0.969 -> 0.970, wcxb-dev
-#: articles 0.949 -> 0.949, readability 0.968 -> 0.963 (own convention 0.969 -> 0.967).
-#: Branch ``newsgold`` (session 14): this set on and the whole chain retrained (``training/rebuild.py``,
-#: ~20 min at low load); region dev (``cv.py --dev --convention both``): readability 0.972 -> 0.970
-#: (own 0.972 -> 0.973), chaos 0.961 -> 0.964, fundus-recent 0.955 -> 0.958, misinfo 0.983 -> 0.988,
-#: wcxb-dev articles 0.953 -> 0.954; the layout chain not measured yet.
+#: (:func:`training_gold`): Readability's figures, captions and code train in the news
+#: convention (typed blocks give them back by option); empty trains every gold as it is.
+#: Adopted in session 15 with the whole chain retrained; the figures before and after
+#: (region CV and dev, the layout chain's dev and CV) are in training/README.md, "Conventions".
 TRAINED_OUT: frozenset[str] = frozenset({"figure", "caption", "code"})
 
 
