@@ -3,6 +3,8 @@ and both give back exactly the body's text."""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -84,8 +86,10 @@ def test_html_writes_clean_semantic_elements(article) -> None:
 def test_kept_figures_are_written_as_pictures(article) -> None:
     article.keep_kinds("figure,caption")
     try:
-        assert "![](<https://valley.example/media/bridge.jpg>)" in article.body_markdown
-        assert '<img src="https://valley.example/media/bridge.jpg" alt="">' in article.body_html
+        # (the picture in the body with its caption left out, or the whole figure left out
+        # with its caption as the picture's text: which one is the cleaning model's call)
+        assert re.search(r"!\[[^\]]*\]\(<https://valley\.example/media/bridge\.jpg>\)", article.body_markdown)
+        assert '<img src="https://valley.example/media/bridge.jpg" alt="' in article.body_html
         assert "The old bridge under water in February. Photo: Lena Park" in article.body
     finally:
         article.keep_kinds(())
