@@ -122,9 +122,9 @@ def test_hint_comparison():
 
 def test_history_and_runlog_round_trip(tmp_path):
     h = ArticleHistory(tmp_path / "h.sqlite")
-    h.put(Emitted(BASE + "/a", "s", BASE + "/a", "abc", "Body text", 2, "2026-11-22T06:00:00+00:00", None, "page"))
+    h.put(Emitted(BASE + "/a", "s", BASE + "/a", "abc", b"sketch", 2, "2026-11-22T06:00:00+00:00", None))
     got = h.get(BASE + "/a")
-    assert (got.body, got.version, got.page_text) == ("Body text", 2, "page")
+    assert (got.sketch, got.version, got.content_hash, got.archived) == (b"sketch", 2, "abc", False)
     assert h.get("missing") is None and h.recent("s", 5) == [BASE + "/a"] and h.count("s") == 1
     runs = RunLog(tmp_path / "r.sqlite")
     for matches in ({"p0": 3, "p1": 0}, {"p0": 2, "p1": 0}, {"p0": 0, "p1": 0}, {"p0": 1, "p1": 0, "p2": 0}):
