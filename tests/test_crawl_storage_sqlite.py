@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from newsstemmer.crawl.items import FetchedPage
-from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, RecheckPolicy, hint_is_later
+from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, RecheckPolicy, hint_is_later, url_hash
 from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.storage.sqlite_fetchlog import FetchLog
@@ -198,8 +198,9 @@ def test_fetchlog_of_schema_1_gains_first_checks_and_keeps_its_records(tmp_path)
     assert log.plan(url, RecheckPolicy(3600, 0.5, 7 * DAY), now=1000.0 + 1800).action == SKIP  # kept, not rebuilt
     assert log.plan(url, RecheckPolicy(3600, 0.5, 7 * DAY), now=1000.0 + 7200).action == RECHECK
     log.not_modified(url, None)  # its age now counts from the last check it had
-    row = log._conn.execute("SELECT first, checked FROM urls WHERE url = ?", (url,)).fetchone()
+    row = log._conn.execute("SELECT first, checked FROM records WHERE h = ?", (url_hash(url),)).fetchone()
     assert row[0] == 1000.0 and row[1] > 1000.0
-    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 3  # (3: the archive table too)
+    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 4  # (3: the archive table; 4: keyed by digest)
+    assert {t for (t,) in log._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == {"records", "archived"}
     assert not log.archived(url)
     log.close()

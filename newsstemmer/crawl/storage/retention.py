@@ -56,7 +56,7 @@ STORES: dict[str, tuple[str, tuple[str, ...]]] = {
     "frontier.sqlite": ("the running crawl's scheduled and done pages", ()),
     "linkinfo.sqlite": ("anchor texts of same-site links", ("anchors",)),
     "history.sqlite": ("articles sent (hash, version, dates, change sketch)", ("sent", "archived")),
-    "fetchlog.sqlite": ("validators and check times per URL", ("urls", "archived")),
+    "fetchlog.sqlite": ("validators and check times per URL (by its digest)", ("records", "archived")),
     "runs.sqlite": ("runs, health records, layout matches", ("runs", "site_runs", "layout_runs")),
 }
 HEALTH = "health.jsonl"
@@ -252,17 +252,17 @@ def _prune_fetchlog(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
     """Rows of pages that were not articles, with nothing pending, not checked since ``cutoff``:
     dropped; articles not checked since ``cutoff``: archived (digest of the URL and the day of
     their last check); rows never checked (a feed's date) of archived URLs: dropped."""
-    if not _has(conn, "urls"):
+    if not _has(conn, "records"):
         return 0
-    n = conn.execute("DELETE FROM urls WHERE article = 0 AND p_at IS NULL AND published IS NULL "
+    n = conn.execute("DELETE FROM records WHERE article = 0 AND p_at IS NULL AND published IS NULL "
                      "AND COALESCE(checked, 0) < ?", (cutoff.timestamp(),)).rowcount
     if not _has(conn, "archived"):
         return n
-    where = "FROM urls WHERE article = 1 AND p_at IS NULL AND COALESCE(checked, 0) < ?"
-    n += _archive(conn, "SELECT url_hash(url), CAST(COALESCE(checked, 0) / 86400 AS INTEGER) " + where,
+    where = "FROM records WHERE article = 1 AND p_at IS NULL AND COALESCE(checked, 0) < ?"
+    n += _archive(conn, "SELECT h, CAST(COALESCE(checked, 0) / 86400 AS INTEGER) " + where,
                   "DELETE " + where, (cutoff.timestamp(),))
-    n += conn.execute("DELETE FROM urls WHERE checked IS NULL AND p_at IS NULL "
-                      "AND url_hash(url) IN (SELECT h FROM archived)").rowcount
+    n += conn.execute("DELETE FROM records WHERE checked IS NULL AND p_at IS NULL "
+                      "AND h IN (SELECT h FROM archived)").rowcount
     return n
 
 
