@@ -10,7 +10,7 @@ decisions (change ≥ ``--threshold``, the ``NEWSSTEMMER_UPDATE_MIN_CHANGE`` def
 0.02) differ.  Each page of the sets (gold text as the body, the page's visible text as
 the page) is edited once per kind, at random (seeded by the page):
 
-* ``recut+line``: the body also takes a line of its page next to it that it left out (a new layout); no change;
+* ``recut+line``: the body also takes the dozen words of its page right after (or before) it (a new layout); no change;
 * ``recut-para``: the body loses its last paragraph, the page keeps it (a new layout); no change;
 * ``add-para``: a paragraph of another article added to body and page (an update);
 * ``append``: a sentence of another article appended to one paragraph (an update);
@@ -58,14 +58,15 @@ def _paragraphs(text: str) -> list[str]:
 
 def edited(kind: str, body: list[str], page: str, other: list[str], rng: random.Random) -> tuple[str, str] | None:
     """The new (body, page) after an edit of ``kind``; None when the page does not allow it."""
-    if kind == "recut+line":  # a line next to the body (a caption, standfirst, byline or related box)
-        lines = [line.strip() for line in page.split("\n") if tokens(line)]
-        inside = [i for i, line in enumerate(lines) if line in body]
-        extra = [line for i, line in enumerate(lines) if len(tokens(line)) >= 4 and line not in body
-                 and any(abs(i - j) <= 3 for j in inside)]
-        if not extra:
+    if kind == "recut+line":  # the words next to the body (a caption, standfirst, byline or related box)
+        start, end = page.find(body[0]), page.rfind(body[-1])
+        if start < 0 or end < 0:
             return None
-        return "\n".join([*body, rng.choice(extra)]), page
+        before, after = page[:start].split()[-12:], page[end + len(body[-1]):].split()[:12]
+        extra = " ".join(after if len(tokens(" ".join(after))) >= 4 else before)
+        if len(tokens(extra)) < 4:
+            return None
+        return "\n".join([*body, extra]), page
     if kind == "recut-para":
         return ("\n".join(body[:-1]), page) if len(body) >= 2 else None
     if kind == "add-para":
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", metavar="BODY,PAGE,NEAR", help="other sketch sizes than the shipped ones (to compare)")
     args = ap.parse_args(argv)
     if args.sizes:
-        changesketch.BODY_SAMPLE, changesketch.PAGE_LINES, changesketch.NEAR = (int(x) for x in args.sizes.split(","))
+        changesketch.BODY_SAMPLE, changesketch.PAGE_SAMPLE, changesketch.NEAR = (int(x) for x in args.sizes.split(","))
     entries = load_manifest(data_dir(args.data))
     cache = CACHE / f"change_sketch-{args.datasets.replace(',', '_')}-{args.limit}.pickle"
     pages: list[tuple[list[str], str]] = pickle.loads(cache.read_bytes()) if cache.exists() else []
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         row[4] += est >= args.threshold > exact
         row[5] += abs(est - exact)
     print(f"{len(pages)} pages ({args.datasets}), threshold {args.threshold}, sketch of {changesketch.BODY_SAMPLE} "
-          f"body shingles and {changesketch.PAGE_LINES} page lines ({changesketch.NEAR} around the body)\n")
+          f"body and {changesketch.PAGE_SAMPLE} page shingles ({changesketch.NEAR} around the body)\n")
     print("| edit | pages | updates (texts) | updates (sketch) | missed | extra | mean abs diff |")
     print("|---|---|---|---|---|---|---|")
     for kind, (k, exact, est, missed, extra, diff) in rows.items():

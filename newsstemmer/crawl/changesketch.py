@@ -9,23 +9,23 @@ body and page text of every article sent in the last ``NEWSSTEMMER_KEEP_TEXT_DAY
 Nothing else reads those texts: drift relearning fetches the pages again, and an
 unchanged body is told by its hash.
 
-A :class:`ChangeSketch` keeps instead:
+A :class:`ChangeSketch` keeps instead consistent samples of shingles: a shingle is
+sampled when its 32-bit hash is below a threshold, so the same shingle is sampled (or not)
+on both sides of a comparison, and 16 bits of each sampled hash are kept:
 
-* a consistent sample of the body's shingles: the :data:`BODY_SAMPLE` with the lowest
-  32-bit hashes, 16 bits of each kept; a shingle of a later version is sampled when its
-  hash is below the same threshold, so the same shingle is sampled on both sides;
-* 16-bit digests of the page's lines (of 4 words or more) nearest to the body, at most
-  :data:`PAGE_LINES` within :data:`NEAR` words of it: the text a body cut anew from the
-  same page (new layouts) could take in.
+* the body's :data:`BODY_SAMPLE` lowest hashes;
+* the page's shingles within :data:`NEAR` shingles of the body (the text a body cut anew
+  from the same page, by new layouts, could take in), not the body's, below the body's
+  threshold or a lower one that keeps at most :data:`PAGE_SAMPLE`.
 
-Added text is the share of the new body's sampled shingles that the old body's sample
-lacks, leaving out the lines that were whole lines of the old page; removed text, the
-share of the old body's sampled shingles that the new page (at hand, whole) lacks.
-At most 7 + 2 × (128 + 64) = 391 bytes whatever the article's length (~310 on the evaluation
-sets).  What it gives up: precision near the threshold (a share of ≤ 128 samples), and
-text of the old page far from the body, or not a whole line of it, that a new cut takes
-in reads as added.  ``benchmarks/change_sketch.py`` counts the decisions that differ from
-the texts' on real pages edited as sites edit them.
+Added text is the share of the new body's shingles sampled at the body's rate that the old
+body's sample lacks, times the share of those that the page's sample lacks (measured on
+the ones below the page's threshold; all count when none is); removed text, the share of
+the old body's sample that the new page (at hand, whole) lacks.  At most
+11 + 2 × (128 + 64) = 395 bytes whatever the article's length.  What it gives up:
+precision near the threshold (a share of ≤ 128 samples), and text of the old page far
+from the body that a new cut takes in reads as added.  ``benchmarks/change_sketch.py``
+counts the decisions that differ from the texts' on real pages edited as sites edit them.
 """
 
 from __future__ import annotations
@@ -38,17 +38,17 @@ from typing import Iterable
 
 from ..evaluation import tokens
 
-__all__ = ["BODY_SAMPLE", "PAGE_LINES", "ChangeSketch", "body_shingle_hashes", "page_shingle_hashes"]
+__all__ = ["BODY_SAMPLE", "PAGE_SAMPLE", "ChangeSketch", "body_shingle_hashes", "page_shingle_hashes"]
 
 #: Shingles of the body kept (its lowest hashes).
 BODY_SAMPLE = 128
-#: Lines of the page around the body kept (the nearest first).
-PAGE_LINES = 64
-#: Words of the page around the body whose lines are kept (before its first line and after its last).
+#: Shingles of the page around the body kept (below a threshold at most the body's).
+PAGE_SAMPLE = 64
+#: Shingles of the page around the body sampled (before its first and after its last).
 NEAR = 300
 _FULL = 1 << 32  # a threshold that samples everything
 _VERSION = 1
-_HEAD = struct.Struct("<BIBB")  # version, body threshold, body sample size, page lines (255: page unknown)
+_HEAD = struct.Struct("<BIIH")  # version, body threshold, page threshold, body sample size
 
 
 def _window_hashes(toks: list[str], n: int = 4) -> Iterable[int]:
@@ -73,35 +73,24 @@ def page_shingle_hashes(page: str) -> set[int]:
     return set(_window_hashes(tokens(page)))
 
 
-def _near_lines(page: str, body: set[int]) -> list[int]:
-    """Digests of the page's lines of at least 4 words that are not the body's, nearest to the
-    body first, within :data:`NEAR` words of it (every line when the body is not on the page):
-    what a body cut anew from the same page could take in."""
-    lines, at, found = [], 0, []
-    for line in page.split("\n"):
-        toks = tokens(line)
-        if not toks:
-            continue
-        hashes = set(_window_hashes(toks))
-        if hashes & body:
-            found.append(at)
-        elif len(toks) >= 4:
-            lines.append((at, at + len(toks), zlib.crc32(" ".join(toks).encode("utf-8")) & 0xFFFF))
-        at += len(toks)
-    if not found:
-        return [d for _, _, d in lines]
-    first, last = found[0], found[-1]
-    near = [(max(first - end, start - last, 0), d) for start, end, d in lines]
-    return [d for gap, d in sorted(near) if gap <= NEAR]
+def _near_body(page: list[int], body: set[int]) -> list[int]:
+    """The page's shingle hashes (in page order) from :data:`NEAR` shingles before the body's
+    first to as many after its last: the text a body cut anew could take in (all of the page
+    when the body is not found on it)."""
+    at = [i for i, h in enumerate(page) if h in body]
+    if not at:
+        return page
+    return page[max(0, at[0] - NEAR): at[-1] + NEAR + 1]
 
 
 @dataclass(frozen=True)
 class ChangeSketch:
-    """The sampled shingles of an article's body and the lines of its page around it (see the module docstring)."""
+    """The sampled shingles of an article's body and of its page around the body (see the module docstring)."""
 
     body_below: int  # threshold of the body's sample (hashes below it are in it)
+    page_below: int  # threshold of the page's sample (≤ body_below); 0: the page was unknown
     body: frozenset[int]  # 16-bit fingerprints of the body's sampled shingles
-    lines: frozenset[int] | None  # 16-bit digests of the page's lines near the body (None: the page was unknown)
+    page: frozenset[int]  # 16-bit fingerprints of the sampled shingles of the page around the body, not the body's
 
     @classmethod
     def of(cls, body: str, page: str = "") -> "ChangeSketch":
@@ -113,26 +102,31 @@ class ChangeSketch:
             kept = set(lowest[:-1])
         else:
             body_below, kept = _FULL, body_hashes
-        lines = frozenset(_near_lines(page, body_hashes)[:PAGE_LINES]) if page.split() else None
-        return cls(body_below, frozenset(h & 0xFFFF for h in kept), lines)
+        page_below, rest = 0, []
+        if page.split():
+            near = _near_body(list(_window_hashes(tokens(page))), body_hashes)
+            rest = list({h for h in near if h < body_below and h not in body_hashes})
+            page_below = body_below
+            if len(rest) > PAGE_SAMPLE:
+                lowest = heapq.nsmallest(PAGE_SAMPLE + 1, rest)
+                page_below, rest = lowest[-1], lowest[:-1]
+        return cls(body_below, page_below, frozenset(h & 0xFFFF for h in kept), frozenset(h & 0xFFFF for h in rest))
 
     def change(self, body: str, page: str = "") -> float:
         """How much an article changed from the one sketched: the larger of the sampled share
         of the new ``body``'s shingles missing from the old page and of the old body's missing
         from the new ``page`` (the old or new body where a page is unknown)."""
-        new_body: set[int] = set()
-        from_page: set[int] = set()  # shingles of new body lines that were whole lines of the old page
-        for line in body.split("\n"):
-            toks = tokens(line)
-            if len(toks) >= 4:
-                hashes = set(_window_hashes(toks))
-                new_body |= hashes
-                if self.lines and zlib.crc32(" ".join(toks).encode("utf-8")) & 0xFFFF in self.lines:
-                    from_page |= hashes
-        # added: the new body's shingles sampled at the body's rate that the old body lacked,
-        # but for lines the old page had whole (a body cut anew)
+        new_body = body_shingle_hashes(body)
+        # added: among the new body's shingles sampled at the body's rate, those not in the old
+        # body, times the share of those the old page lacked around the body (measured on the
+        # ones sampled at the page's rate; all of them when none is)
         sampled = [h for h in new_body if h < self.body_below]
-        added = sum(1 for h in sampled if h & 0xFFFF not in self.body and h not in from_page) / len(sampled) if sampled else 0.0
+        added = 0.0
+        if sampled:
+            outside = [h for h in sampled if h & 0xFFFF not in self.body]
+            checked = [h for h in outside if h < self.page_below]
+            elsewhere = sum(1 for h in checked if h & 0xFFFF not in self.page) / len(checked) if checked else 1.0
+            added = len(outside) / len(sampled) * elsewhere
         if not self.body:
             return added
         # removed: the old body's sampled shingles nowhere on the new page (the new body when unknown)
@@ -142,19 +136,19 @@ class ChangeSketch:
         return max(added, removed)
 
     def to_bytes(self) -> bytes:
-        """The sketch packed: a 7-byte head and 2 bytes a sampled shingle or page line."""
-        body, lines = sorted(self.body), sorted(self.lines or ())
-        return (_HEAD.pack(_VERSION, min(self.body_below, _FULL - 1), len(body), 255 if self.lines is None else len(lines))
-                + struct.pack(f"<{len(body) + len(lines)}H", *body, *lines))
+        """The sketch packed: an 11-byte head and 2 bytes a sampled shingle."""
+        body, page = sorted(self.body), sorted(self.page)
+        return (_HEAD.pack(_VERSION, min(self.body_below, _FULL - 1), min(self.page_below, _FULL - 1), len(body))
+                + struct.pack(f"<{len(body) + len(page)}H", *body, *page))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "ChangeSketch | None":
         """What :meth:`to_bytes` packed; None for anything else (a damaged or unknown record)."""
         if len(data) < _HEAD.size or data[0] != _VERSION or (len(data) - _HEAD.size) % 2:
             return None
-        _, body_below, n_body, n_lines = _HEAD.unpack_from(data)
+        _, body_below, page_below, n_body = _HEAD.unpack_from(data)
         values = struct.unpack_from(f"<{(len(data) - _HEAD.size) // 2}H", data, _HEAD.size)
-        if n_body + (0 if n_lines == 255 else n_lines) != len(values):
+        if n_body > len(values):
             return None
-        return cls(_FULL if body_below == _FULL - 1 else body_below, frozenset(values[:n_body]),
-                   None if n_lines == 255 else frozenset(values[n_body:]))
+        body_below, page_below = (_FULL if x == _FULL - 1 else x for x in (body_below, page_below))
+        return cls(body_below, page_below, frozenset(values[:n_body]), frozenset(values[n_body:]))

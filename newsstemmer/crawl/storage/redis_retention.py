@@ -12,7 +12,7 @@ family                      keeps                                             bo
                             emit claims, requests in flight                   crawl (:mod:`.redis_worker`)
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
 ``hist:a:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
-                            hash, version, dates, change sketch (≤ 391 B)     article was last sent; then archived
+                            hash, version, dates, change sketch (≤ 395 B)     article was last sent; then archived
 ``hist:old:*``,             archived articles: 64 bits of the SHA-1 of the    one field (~15 bytes) per article, kept:
 ``fl:old:*``                key (URL) -> day, in 4,096 hashes                 an old article must stay known
 ``li:a:*``, ``li:s:*``      anchor texts of a URL; (source, text) pairs       ``NEWSSTEMMER_KEEP_ANCHORS`` per URL (2 once
