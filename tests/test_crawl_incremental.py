@@ -48,3 +48,65 @@ def test_visible_text_is_the_body_text_with_element_boundaries_kept():
     tree = parse_html("<html><head><title>T</title></head><body><p>Hello <b>there</b></p><p>Bye</p></body></html>")
     assert visible_text(tree).split() == ["Hello", "there", "Bye"]
     assert "thereBye" not in visible_text(tree)
+
+
+def test_the_change_sketch_measures_as_the_texts_do():
+    from newsstemmer.crawl.changesketch import BODY_SAMPLE, PAGE_SAMPLE, ChangeSketch
+
+    rng = __import__("random").Random(7)
+    words = [f"w{i}" for i in range(3000)]
+    paras = [" ".join(rng.choice(words) for _ in range(60)) for _ in range(12)]
+    body, page = "\n".join(paras), "Menu Home World\n" + "\n".join(paras) + "\nMost read " + " ".join(words[:400])
+    sketch = ChangeSketch.from_bytes(ChangeSketch.of(body, page).to_bytes())
+    assert sketch is not None and len(sketch.body) <= BODY_SAMPLE and len(sketch.page) <= PAGE_SAMPLE
+    assert len(ChangeSketch.of(body, page).to_bytes()) <= 11 + 2 * (BODY_SAMPLE + PAGE_SAMPLE)
+    # a body cut anew from the same page (a line of the page taken in, a paragraph left out): no change at all
+    assert sketch.change("\n".join(paras[:-1]) + "\nMost read " + " ".join(words[:30]), page) == 0.0
+    # a paragraph added (a quarter of the new body), one taken out (a twelfth of the old): measured as the texts measure
+    added = "\n".join([*paras, " ".join(rng.choice(words) for _ in range(240))])
+    exact = article_change(body, page, added, page + "\n" + added)
+    assert exact > 0.15 and abs(sketch.change(added, page + "\n" + added) - exact) < 0.1
+    removed = "\n".join(paras[1:])
+    assert sketch.change(removed, page.replace(paras[0], "")) > 0.02
+    # unknown page texts: body against body; damaged records read as nothing
+    assert ChangeSketch.of(body).change(body) == 0.0 and ChangeSketch.of(body).change(paras[0]) > 0.5
+    assert ChangeSketch.from_bytes(b"") is None and ChangeSketch.from_bytes(b"\x09junk") is None
+
+
+def test_history_schema_2_texts_become_sketches(tmp_path):
+    import sqlite3
+
+    from newsstemmer.crawl.storage.records import pack_text
+    from newsstemmer.crawl.storage.sqlite_history import ArticleHistory
+
+    body = "\n".join(PARAS)
+    page = "Most read Menu " + " ".join(PARAS) + " Related stories Footer"
+    conn = sqlite3.connect(tmp_path / "history.sqlite")  # a file as schema 2 wrote it
+    conn.executescript("""
+        CREATE TABLE articles (key TEXT PRIMARY KEY, site TEXT NOT NULL, url TEXT NOT NULL, content_hash TEXT NOT NULL,
+            body BLOB NOT NULL, version INTEGER NOT NULL, first_seen TEXT NOT NULL, emitted TEXT NOT NULL,
+            published TEXT, page_text BLOB);
+        CREATE INDEX articles_site ON articles (site, emitted);
+        CREATE TABLE archived (h INTEGER PRIMARY KEY, day INTEGER NOT NULL);
+        PRAGMA user_version = 2;
+    """)
+    conn.execute("INSERT INTO articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (BASE + "/a", "s", BASE + "/a?x", content_hash(body), pack_text(body), 2, "2026-11-01T06:00:00+00:00",
+                  "2026-11-02T06:00:00+00:00", None, pack_text(page, body)))
+    conn.commit()
+    conn.close()
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    old = history.get(BASE + "/a")
+    assert (old.url, old.content_hash, old.version, old.first_seen, old.archived) == (
+        BASE + "/a?x", content_hash(body), 2, "2026-11-01T06:00:00+00:00", False)
+    from newsstemmer.crawl.changesketch import ChangeSketch
+
+    sketch = ChangeSketch.from_bytes(old.sketch)
+    update = PARAS[0] + " Update: the vote was postponed after a late objection from the fishing association."
+    assert sketch.change("\n".join(PARAS[:2]), page) == 0.0  # measured against the migrated page text
+    assert sketch.change("\n".join([update, *PARAS[1:]]), page.replace(PARAS[0], update)) > 0.2
+    assert history.recent("s", 5) == [BASE + "/a?x"] and history.count() == 1
+    history.close()
+    with sqlite3.connect(tmp_path / "history.sqlite") as conn:
+        tables = {t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert tables == {"sent", "archived"} and conn.execute("PRAGMA user_version").fetchone()[0] == 3

@@ -339,24 +339,29 @@ def test_storage_is_sqlite_without_the_setting(tmp_path):
 
 
 def test_article_history_contract(config):
+    from newsstemmer.crawl.changesketch import ChangeSketch
     from newsstemmer.crawl.storage.records import Emitted
 
+    one, two = (ChangeSketch.of(body, "Menu " + body).to_bytes() for body in (
+        "Body one caf\u00e9 with words enough", "Body one, updated with words enough"))
     h = Storage(config).history()
     assert h.get("http://a/1") is None and h.count() == 0 and h.recent("a", 5) == []
-    h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash1", "Body one caf\u00e9", 1, "2026-01-01T00:00:00+00:00",
-                  "2025-12-31", "page text"))
+    h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash1", one, 1, "2026-01-01T00:00:00+00:00", "2025-12-31"))
     time.sleep(0.002)
-    h.put(Emitted("http://a/2", "a", "http://a/2", "hash2", "Body two", 1, "2026-01-02T00:00:00+00:00"))
-    h.put(Emitted("http://b/1", "b", "http://b/1", "hash3", "B", 1, "2026-01-02T00:00:00+00:00"))
+    h.put(Emitted("http://a/2", "a", "http://a/2", "0123456789abcdef0123456789abcdef", b"", 1, "2026-01-02T00:00:00+00:00"))
+    h.put(Emitted("http://b/1", "b", "http://b/1", "hash3", one, 1, "2026-01-02T00:00:00+00:00"))
     time.sleep(0.002)
-    h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash4", "Body one, updated", 2, "2026-01-01T00:00:00+00:00",
-                  None, "new page text"))
+    h.put(Emitted("http://a/1", "a", "http://a/1?x", "hash4", two, 2, "2026-01-01T00:00:00+00:00", None))
     h.close()
     h = Storage(config).history()  # another handle: another thread, another worker
     got = h.get("http://a/1")
-    assert (got.site, got.url, got.content_hash, got.body, got.version, got.first_seen, got.published, got.page_text) == (
-        "a", "http://a/1?x", "hash4", "Body one, updated", 2, "2026-01-01T00:00:00+00:00", None, "new page text")
-    assert h.get("http://a/2").published is None and h.get("http://a/2").page_text == ""
+    assert (got.site, got.url, got.content_hash, got.sketch, got.version, got.first_seen, got.published, got.archived) == (
+        "a", "http://a/1?x", "hash4", two, 2, "2026-01-01T00:00:00+00:00", None, False)
+    sketch = ChangeSketch.from_bytes(got.sketch)
+    assert sketch.change("Body one, updated with words enough", "Home Body one, updated with words enough") == 0.0
+    assert sketch.change("Body one, updated with other words", "Body one, updated with other words") > 0.5
+    other = h.get("http://a/2")
+    assert other.published is None and other.content_hash == "0123456789abcdef0123456789abcdef" and other.url == "http://a/2"
     assert h.count() == 3 and h.count("a") == 2
     assert h.recent("a", 5) == ["http://a/1?x", "http://a/2"] and h.recent("a", 1) == ["http://a/1?x"]
     h.close()

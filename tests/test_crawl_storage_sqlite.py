@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from newsstemmer.crawl.items import FetchedPage
-from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, RecheckPolicy, hint_is_later
+from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, RecheckPolicy, hint_is_later, url_hash
 from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.storage.sqlite_fetchlog import FetchLog
@@ -122,9 +122,9 @@ def test_hint_comparison():
 
 def test_history_and_runlog_round_trip(tmp_path):
     h = ArticleHistory(tmp_path / "h.sqlite")
-    h.put(Emitted(BASE + "/a", "s", BASE + "/a", "abc", "Body text", 2, "2026-11-22T06:00:00+00:00", None, "page"))
+    h.put(Emitted(BASE + "/a", "s", BASE + "/a", "abc", b"sketch", 2, "2026-11-22T06:00:00+00:00", None))
     got = h.get(BASE + "/a")
-    assert (got.body, got.version, got.page_text) == ("Body text", 2, "page")
+    assert (got.sketch, got.version, got.content_hash, got.archived) == (b"sketch", 2, "abc", False)
     assert h.get("missing") is None and h.recent("s", 5) == [BASE + "/a"] and h.count("s") == 1
     runs = RunLog(tmp_path / "r.sqlite")
     for matches in ({"p0": 3, "p1": 0}, {"p0": 2, "p1": 0}, {"p0": 0, "p1": 0}, {"p0": 1, "p1": 0, "p2": 0}):
@@ -198,8 +198,9 @@ def test_fetchlog_of_schema_1_gains_first_checks_and_keeps_its_records(tmp_path)
     assert log.plan(url, RecheckPolicy(3600, 0.5, 7 * DAY), now=1000.0 + 1800).action == SKIP  # kept, not rebuilt
     assert log.plan(url, RecheckPolicy(3600, 0.5, 7 * DAY), now=1000.0 + 7200).action == RECHECK
     log.not_modified(url, None)  # its age now counts from the last check it had
-    row = log._conn.execute("SELECT first, checked FROM urls WHERE url = ?", (url,)).fetchone()
+    row = log._conn.execute("SELECT first, checked FROM records WHERE h = ?", (url_hash(url),)).fetchone()
     assert row[0] == 1000.0 and row[1] > 1000.0
-    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 3  # (3: the archive table too)
+    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 4  # (3: the archive table; 4: keyed by digest)
+    assert {t for (t,) in log._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == {"records", "archived"}
     assert not log.archived(url)
     log.close()

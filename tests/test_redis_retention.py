@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from newsstemmer.crawl.changesketch import ChangeSketch
 from newsstemmer.crawl.config import Config
 from newsstemmer.crawl.storage import Storage
 from newsstemmer.crawl.storage.records import SKIP, Emitted, Plan, RecheckPolicy
@@ -40,8 +41,8 @@ def test_key_families_name_what_varies():
 
 def _article(i: int, site: str = "a") -> Emitted:
     body = f"Story {i}: " + " ".join(f"word{i}_{j}" for j in range(200))
-    return Emitted(f"http://{site}/{i}", site, f"http://{site}/{i}", f"h{i}", body, 1, "2026-01-01T00:00:00+00:00",
-                   None, "page " + body)
+    return Emitted(f"http://{site}/{i}", site, f"http://{site}/{i}", f"h{i}", ChangeSketch.of(body, "page " + body).to_bytes(),
+                   1, "2026-01-01T00:00:00+00:00", None)
 
 
 def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config):
@@ -60,20 +61,22 @@ def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config
         fetchlog.commit([url], article=False)
     before = {f.name: f for f in redis_census(redis, keys)}
     assert before["hist:a:*"].keys == 30 and before["fl:*"].keys == 32 and before["li:a:*"].keys == 31
-    assert before["hist:a:*"].bytes > 30 * 500  # the texts
+    assert before["hist:a:*"].bytes > 30 * 200  # the sketches
 
-    kept = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8), now=time.time())
+    kept = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8, sent_anchored=20), now=time.time())
     assert kept["hist:a:*"] == 0 and kept["fl:*"] == 0  # sent and checked just now: kept
-    assert all(history.get(f"http://a/{i}").body for i in range(30))
-    assert kept["li:a:*"] == 30 * (12 - 2) + (12 - 8)  # articles keep 2 texts, other URLs 8
-    assert linkinfo.anchors("http://a/3") == ["headline 3 v0", "headline 3 v1"]  # the first seen
+    assert all(history.get(f"http://a/{i}").sketch for i in range(30))
+    # the 20 articles sent last keep 2 texts (a drift relearns from them), the 10 before none, other URLs 8
+    assert kept["li:a:*"] == 20 * (12 - 2) + 10 * 12 + (12 - 8)
+    assert linkinfo.anchors("http://a/13") == ["headline 13 v0", "headline 13 v1"]  # the first seen
+    assert linkinfo.anchors("http://a/3") == []
     assert len(linkinfo.anchors("http://a/tag")) == 8
 
     later = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8), now=time.time() + 31 * 86400)
     assert later["hist:a:*"] == 30 and later["fl:*"] == 32  # articles archived, the listings' records dropped
     assert fetchlog.articles("a") == 0 and fetchlog.archived("http://a/7") and not fetchlog.archived("http://a/tag")
     old = history.get("http://a/7")
-    assert old.texts_dropped and old.body == "" and old.key == "http://a/7"
+    assert old.archived and old.sketch == b"" and old.key == "http://a/7"
     assert history.get("http://a/never-sent") is None and history.recent("a", 5) == []
     assert fetchlog.plan("http://a/7", RecheckPolicy(), "2099-01-01") == Plan(SKIP, {})  # never fetched again
     assert fetchlog.plan("http://a/new", RecheckPolicy()).action == "fetch"
@@ -82,7 +85,7 @@ def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config
     assert not {"hist:a:*", "fl:*", "hist:texts", "hist:site:*", "fl:articles:*"} & set(after)
     assert after["li:a:*"].keys == after["li:s:*"].keys == 1  # (the tag's anchors)
     archive = after["hist:old:*"].bytes + after["fl:old:*"].bytes
-    assert archive < before["hist:a:*"].bytes / 5  # (30 buckets of one field each here: see the next test)
+    assert archive < before["hist:a:*"].bytes / 3  # (30 buckets of one field each here: see the next test)
 
     linkinfo.add("a", "http://a/list0", [("http://a/7", "An archived story linked again")])  # its anchors go again
     again = redis_prune(redis, keys, Retention(), now=time.time() + 62 * 86400)
@@ -110,7 +113,7 @@ def test_archived_articles_cost_tens_of_bytes_in_redis(config):
     assert per_article < 80, per_article  # (two archives, each a field of ~15 bytes + its share of the bucket)
     assert redis.info("memory")["used_memory"] < used
     url = "http://site.example/2026/01/17/a-story-with-a-long-name"
-    assert history.get(url).texts_dropped and fetchlog.archived(url)
+    assert history.get(url).archived and fetchlog.archived(url)
 
 
 def test_state_command_prints_the_census_and_prunes(config, tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from newsstemmer.crawl.changesketch import ChangeSketch
 from newsstemmer.crawl.items import FetchedPage
 from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, Plan, RecheckPolicy
 from newsstemmer.crawl.storage.retention import SENT_ANCHORS, Retention, census, prune
@@ -29,8 +31,8 @@ LATER = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=45)  # "now" of a p
 def _article(i: int) -> Emitted:
     rng = random.Random(i)  # (texts that do not compress to nothing)
     body = " ".join(f"{rng.choice(WORDS)}{rng.randint(0, 999)}" for _ in range(600))
-    return Emitted(f"http://s/{i}", "s", f"http://s/{i}", f"hash{i}", body, 1, "2026-01-01T00:00:00+00:00",
-                   None, "page text " + body)
+    return Emitted(f"http://s/{i}", "s", f"http://s/{i}", f"hash{i}", ChangeSketch.of(body, "page text " + body).to_bytes(),
+                   1, "2026-01-01T00:00:00+00:00", None)
 
 
 def test_articles_past_their_days_are_archived_as_a_digest_and_stay_known(tmp_path):
@@ -39,24 +41,24 @@ def test_articles_past_their_days_are_archived_as_a_digest_and_stay_known(tmp_pa
         history.put(_article(i))
     history.close()
     assert prune(tmp_path, Retention(keep_text_days=60), now=LATER)["history.sqlite"] == 0  # not old enough
-    assert ArticleHistory(tmp_path / "history.sqlite").get("http://s/3").texts_dropped is False
+    assert ArticleHistory(tmp_path / "history.sqlite").get("http://s/3").archived is False
     before = census(tmp_path)[0].bytes
     assert prune(tmp_path, Retention(keep_text_days=30), now=LATER)["history.sqlite"] == 300
     history = ArticleHistory(tmp_path / "history.sqlite")
     old = history.get("http://s/3")
-    assert old.texts_dropped and old.body == "" and old.page_text == "" and old.key == "http://s/3"
+    assert old.archived and old.sketch == b"" and old.key == "http://s/3"
     assert history.get("http://s/never-sent") is None
     assert history.count() == 300 and history.count("s") == 0 and history.recent("s", 5) == []
     history.close()
     after = census(tmp_path)[0]
-    assert after.rows == {"articles": 0} and after.bytes < before / 10
+    assert after.rows == {"sent": 0, "archived": 300} and after.bytes < before / 2
 
 
 def test_an_archived_article_costs_tens_of_bytes(tmp_path):
     history = ArticleHistory(tmp_path / "history.sqlite")
     for i in range(5000):
         history.put(Emitted(f"http://site.example/2026/01/{i}/a-story-with-a-long-name", "site.example",
-                            f"http://site.example/2026/01/{i}/a-story-with-a-long-name", "h", "b", 1, "2026-01-01"))
+                            f"http://site.example/2026/01/{i}/a-story-with-a-long-name", "h", b"", 1, "2026-01-01"))
     history.close()
     prune(tmp_path, Retention(keep_text_days=30), now=LATER)
     with sqlite3.connect(tmp_path / "history.sqlite") as conn:
@@ -74,7 +76,7 @@ def test_an_article_with_dropped_texts_is_not_sent_again():
 
     class History:
         def get(self, key):
-            return Emitted(key, "s", key, "an old hash", "", 1, "2026-01-01", None, "", texts_dropped=True)
+            return Emitted(key, "s", key, "an old hash", b"", 1, "2026-01-01", None, archived=True)
 
     class Log:
         def published(self, url):
@@ -93,7 +95,7 @@ def test_anchors_are_capped_per_url_and_cut_to_two_once_sent(tmp_path):
                                                   ("http://s/waiting", f"Text number {source}")])
     links.close()
     history = ArticleHistory(tmp_path / "history.sqlite")
-    history.put(Emitted("http://s/sent", "s", "http://s/sent", "h", "b", 1, "2026-01-01"))
+    history.put(Emitted("http://s/sent", "s", "http://s/sent", "h", b"", 1, "2026-01-01"))
     history.close()
     removed = prune(tmp_path, Retention(keep_anchors=8))
     links = LinkInfo(tmp_path / "linkinfo.sqlite")
@@ -202,14 +204,35 @@ def test_a_crawl_prunes_at_close_and_scrapy_state_shows_the_stores(tmp_path):
     assert most is not None and most <= 2  # pruned at the crawl's close
     (tmp_path / "scrapy.cfg").write_text((REPO / "scrapy.cfg").read_text())
     cmd = [sys.executable, "-m", "scrapy", "state", "--json", "-s", f"NEWSSTEMMER_STATE_DIR={tmp_path / 'state'}"]
-    shown = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))}
+    shown = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)  # (this checkout's)
     assert shown.returncode == 0, shown.stderr[-2000:]
     got = json.loads(shown.stdout)
     names = {s["store"] for s in got["stores"]}
     assert {"buffer.sqlite", "linkinfo.sqlite", "history.sqlite", "fetchlog.sqlite", "runs.sqlite"} <= names
     assert got["total_bytes"] == sum(s["bytes"] for s in got["stores"])
     history = next(s for s in got["stores"] if s["store"] == "history.sqlite")
-    assert history["rows"]["articles"] == len((tmp_path / "out.jsonl").read_text().splitlines())
+    assert history["rows"]["sent"] == len((tmp_path / "out.jsonl").read_text().splitlines())
     missing = subprocess.run([sys.executable, "-m", "scrapy", "state", "-s", "NEWSSTEMMER_STATE_DIR=nowhere"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
     assert missing.returncode != 0 and "no state folder at nowhere" in missing.stderr + missing.stdout
+
+
+def test_anchors_stay_for_a_sites_latest_sent_articles_only(tmp_path):
+    import time
+
+    links = LinkInfo(tmp_path / "linkinfo.sqlite")
+    links.add("s", "http://s/index", [(f"http://s/{i}", f"Story {i}") for i in range(6)])
+    links.add("t", "http://t/index", [("http://t/0", "Another site's story")])
+    links.close()
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    for i in range(5):  # sent in this order: 4 is the latest; 5 is not sent yet
+        history.put(Emitted(f"http://s/{i}", "s", f"http://s/{i}", "h", b"", 1, "2026-01-01"))
+        time.sleep(0.002)
+    history.put(Emitted("http://t/0", "t", "http://t/0", "h", b"", 1, "2026-01-01"))
+    history.close()
+    prune(tmp_path, Retention(sent_anchored=2))  # (what a drift would fetch again to relearn from: 2 a site)
+    links = LinkInfo(tmp_path / "linkinfo.sqlite")
+    assert [bool(links.anchors(f"http://s/{i}")) for i in range(6)] == [False, False, False, True, True, True]
+    assert links.anchors("http://t/0") == ["Another site's story"]
+    links.close()

@@ -11,8 +11,11 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   larger of the share of the new body's 4-word shingles (as in
   :mod:`newsstemmer.evaluation`) found nowhere on the old page, and the share of the
   old body's found nowhere on the new page: text added to or taken from the
-  article, not a body cut differently (new layouts after a redesign).  An article
-  whose stored texts were pruned (``NEWSSTEMMER_KEEP_TEXT_DAYS`` after it was last
+  article, not a body cut differently (new layouts after a redesign).  The old side
+  is not kept as texts but as a fixed-size sample of its shingles
+  (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 395 bytes): the shares
+  are measured within the sample (:func:`sketched_change`; :func:`article_change` is the
+  same measure on whole texts).  An article whose record was archived (``NEWSSTEMMER_KEEP_TEXT_DAYS`` after it was last
   sent, :mod:`~newsstemmer.crawl.storage.retention`) is recognised by its hash only: a
   change cannot be measured, and it is not sent again;
 * changed more: emitted with ``update: true`` and the next ``version``;
@@ -41,6 +44,7 @@ from scrapy.exceptions import DropItem
 
 from ..errors import NewsstemmerError
 from ..evaluation import shingle_prf, shingles, tokens
+from .changesketch import ChangeSketch
 from .config import Config
 from .failures import connect_guarded
 from .items import ArticleItem
@@ -48,7 +52,8 @@ from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
 from .storage.records import Emitted
 
-__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash"]
+__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash",
+           "sketched_change"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +80,14 @@ def body_change(old: str, new: str) -> float:
         return 0.0 if not new.split() and not old.split() else 1.0
     p, r = shingle_prf(new, old)
     return 1.0 - (2 * p * r / (p + r) if p and r else 0.0)
+
+
+def sketched_change(old: Emitted, item: ArticleItem) -> float:
+    """How much ``item`` changed from the version ``old`` records (its sketch against the new
+    body and page: :meth:`ChangeSketch.change`); 0 for an archived record or an unreadable
+    sketch (a change that cannot be measured is not sent)."""
+    sketch = None if old.archived else ChangeSketch.from_bytes(old.sketch)
+    return 0.0 if sketch is None else sketch.change(item.body, item.page_text)
 
 
 def article_change(old_body: str, old_page: str, new_body: str, new_page: str) -> float:
@@ -118,16 +131,16 @@ class Incremental:
         if item.published is None:
             item.published = self.fetchlog.published(item.url)
         old = self.history.get(key)
-        if old is not None and (old.content_hash == item.content_hash or old.texts_dropped or article_change(
-                old.body, old.page_text, item.body, item.page_text) < self.config.update_min_change):
+        if old is not None and (old.content_hash == item.content_hash or sketched_change(old, item) < self.config.update_min_change):
             return UNCHANGED
         item.first_seen = old.first_seen if old else item.fetched_at
         item.version = old.version + 1 if old else 1
         item.update = old is not None
         if item.published is None and old is not None:
             item.published = old.published
-        self._waiting[id(item)] = Emitted(key, item.site, item.url, item.content_hash, item.body, item.version,
-                                          item.first_seen or "", item.published, item.page_text)
+        self._waiting[id(item)] = Emitted(key, item.site, item.url, item.content_hash,
+                                          ChangeSketch.of(item.body, item.page_text).to_bytes(), item.version,
+                                          item.first_seen or "", item.published)
         return UPDATE if old else NEW
 
     def settled(self, url: str) -> None:

@@ -14,9 +14,11 @@ import time
 import zlib
 from dataclasses import dataclass, field
 
+from ..changesketch import ChangeSketch
+
 __all__ = [
     "ARCHIVED", "FETCH", "MAX_ANCHOR_CHARS", "RECHECK", "SKIP", "Emitted", "Plan", "RecheckPolicy", "Resume", "clean_anchor_text",
-    "archive_day", "decide", "hint_is_later", "pack_text", "unpack_text", "url_hash",
+    "archive_day", "decide", "hint_is_later", "pack_text", "sketch_of_texts", "unpack_text", "url_hash",
 ]
 
 
@@ -40,12 +42,11 @@ class Emitted:
     site: str
     url: str
     content_hash: str
-    body: str
+    sketch: bytes  # :class:`~newsstemmer.crawl.changesketch.ChangeSketch` of the version sent: measures the next change
     version: int
     first_seen: str
     published: str | None = None
-    page_text: str = ""  # the visible text of the page it was extracted from
-    texts_dropped: bool = False  # body and page text pruned (storage.retention): a change cannot be measured
+    archived: bool = False  # known by its key's digest only (storage.retention): a change cannot be measured
 
 
 # -- archived articles (past the retention window) ---------------------------------------------------
@@ -73,6 +74,15 @@ def pack_text(text: str, like: str = "", level: int = 1) -> bytes:
     (~1.2 KB instead of ~1.85 KB a page on the soak's sites)."""
     packer = zlib.compressobj(level, zdict=like.encode("utf-8")) if like else zlib.compressobj(level)
     return packer.compress(text.encode("utf-8")) + packer.flush()
+
+
+def sketch_of_texts(body: bytes | None, page_text: bytes | None) -> bytes:
+    """The change sketch of an article stored, before history schema 3, as its packed texts
+    (:func:`pack_text`: the page's with the body as its dictionary); ``b""`` when none were kept."""
+    if not body:
+        return b""
+    text = unpack_text(body)
+    return ChangeSketch.of(text, unpack_text(page_text, text)).to_bytes()
 
 
 def unpack_text(blob: bytes | None, like: str = "") -> str:

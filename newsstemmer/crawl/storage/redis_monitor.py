@@ -3,10 +3,12 @@
 and the per-URL fetch records (:class:`RedisFetchLog`, twin of
 :class:`~newsstemmer.crawl.storage.sqlite_fetchlog.FetchLog`).
 
-Keys (``P`` the prefix): ``P:hist:a:KEY`` (hash: one emitted article by canonical URL,
-body and page text zlib-compressed), ``P:hist:site:SITE`` (zset: its keys by emission
-time), ``P:hist:sites``, ``P:hist:texts`` (zset: the keys whose texts are kept, by emission
-time: :mod:`.redis_retention`); ``P:fl:URL`` (hash: validators, first and last check time, pending record),
+Keys (``P`` the prefix): ``P:hist:a:KEY`` (hash: one emitted article by canonical URL:
+site, content hash, version, dates, its URL where it is not the key, and the change sketch
+of the version sent, :class:`~newsstemmer.crawl.changesketch.ChangeSketch`; records written
+before sketches hold the texts instead, read as their sketch), ``P:hist:site:SITE`` (zset:
+its keys by emission time), ``P:hist:sites``, ``P:hist:texts`` (zset: the keys whose
+sketches are kept, by emission time: :mod:`.redis_retention`); ``P:fl:URL`` (hash: validators, first and last check time, pending record),
 ``P:fl:articles:SITE`` (set: URLs recorded as articles).  They outlive the runs, as the
 SQLite files do.  Articles past the retention window are archived by
 :func:`~.redis_retention.redis_prune` into ``P:hist:old:B`` and ``P:fl:old:B`` (hashes, 4,096
@@ -22,7 +24,7 @@ from typing import Any
 
 from ..items import utc_now
 from .redis_keys import Keys
-from .records import SKIP, Emitted, Plan, RecheckPolicy, decide, pack_text, unpack_text
+from .records import SKIP, Emitted, Plan, RecheckPolicy, decide, sketch_of_texts
 
 __all__ = ["ARCHIVE_BUCKETS", "RedisArticleHistory", "RedisFetchLog", "archive_slot"]
 
@@ -57,36 +59,42 @@ class RedisArticleHistory:
             bucket, field = archive_slot(key)
             if not self.redis.hexists(f"{self.p}:hist:old:{bucket}", field):
                 return None
-            return Emitted(key, "", key, "", "", 1, "", None, "", texts_dropped=True)  # archived: known, no texts
+            return Emitted(key, "", key, "", b"", 1, "", None, archived=True)  # archived: known by its digest
         g = {_s(k): v for k, v in h.items()}
-        body = unpack_text(g.get("body"))
-        return Emitted(key, _s(g.get("site")) or "", _s(g.get("url")) or "", _s(g.get("content_hash")) or "",
-                       body, int(g.get("version") or 1), _s(g.get("first_seen")) or "",
-                       _s(g.get("published")), unpack_text(g.get("page_text"), body),
-                       texts_dropped="body" not in g)  # pruned (redis_retention): known by its hash
+        sketch = g.get("sketch")
+        if sketch is None:  # written before sketches: its texts (none once pruned)
+            sketch = sketch_of_texts(g.get("body"), g.get("page_text"))
+        return Emitted(key, _s(g.get("site")) or "", _s(g.get("url")) or key, _s(g.get("content_hash")) or "",
+                       bytes(sketch), int(g.get("version") or 1), _s(g.get("first_seen")) or "",
+                       _s(g.get("published")), archived=not sketch)
 
     def put(self, record: Emitted) -> None:
-        fields = {"site": record.site, "url": record.url, "content_hash": record.content_hash,
-                  "body": pack_text(record.body), "version": record.version,
-                  "first_seen": record.first_seen, "emitted": utc_now(),
-                  "page_text": pack_text(record.page_text, record.body)}  # (the body as its dictionary)
+        fields = {"site": record.site, "content_hash": record.content_hash, "sketch": record.sketch,
+                  "version": record.version, "first_seen": record.first_seen}
+        name = f"{self.p}:hist:a:{record.key}"
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(f"{self.p}:hist:a:{record.key}", mapping=fields)
-        if record.published is None:
-            pipe.hdel(f"{self.p}:hist:a:{record.key}", "published")
+        pipe.hset(name, mapping=fields)
+        dropped = ["body", "page_text", "emitted"]  # (fields of records written before sketches)
+        if record.url == record.key:
+            dropped.append("url")  # (read as the key)
         else:
-            pipe.hset(f"{self.p}:hist:a:{record.key}", "published", record.published)
+            pipe.hset(name, "url", record.url)
+        if record.published is None:
+            dropped.append("published")
+        else:
+            pipe.hset(name, "published", record.published)
+        pipe.hdel(name, *dropped)
         pipe.zadd(f"{self.p}:hist:site:{record.site}", {record.key: time.time()})
-        pipe.zadd(f"{self.p}:hist:texts", {record.key: time.time()})  # texts kept: pruned by age
+        pipe.zadd(f"{self.p}:hist:texts", {record.key: time.time()})  # sketch kept: pruned by age
         pipe.sadd(f"{self.p}:hist:sites", record.site)
         pipe.execute()
 
     def recent(self, site: str, n: int) -> list[str]:
-        keys = [_s(k) for k in self.redis.zrevrange(f"{self.p}:hist:site:{site}", 0, max(0, n - 1))] if n > 0 else []
+        keys = [_s(k) or "" for k in self.redis.zrevrange(f"{self.p}:hist:site:{site}", 0, max(0, n - 1))] if n > 0 else []
         pipe = self.redis.pipeline(transaction=False)
         for key in keys:
-            pipe.hget(f"{self.p}:hist:a:{key}", "url")
-        return [u for u in (_s(x) for x in pipe.execute()) if u] if keys else []
+            pipe.hmget(f"{self.p}:hist:a:{key}", ["url", "site"])
+        return [_s(url) or key for key, (url, known) in zip(keys, pipe.execute() if keys else []) if known]
 
     def count(self, site: str | None = None) -> int:
         if site is not None:

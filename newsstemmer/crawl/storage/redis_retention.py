@@ -12,11 +12,13 @@ family                      keeps                                             bo
                             emit claims, requests in flight                   crawl (:mod:`.redis_worker`)
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
 ``hist:a:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
-                            hash, version, dates, last body and page text     article was last sent; then archived
+                            hash, version, dates, change sketch (≤ 395 B)     article was last sent; then archived
 ``hist:old:*``,             archived articles: 64 bits of the SHA-1 of the    one field (~15 bytes) per article, kept:
 ``fl:old:*``                key (URL) -> day, in 4,096 hashes                 an old article must stay known
 ``li:a:*``, ``li:s:*``      anchor texts of a URL; (source, text) pairs       ``NEWSSTEMMER_KEEP_ANCHORS`` per URL (2 once
-                                                                              the URL is an article, none once archived)
+                                                                              the URL is an article, none once archived
+                                                                              or sent and not among its site's
+                                                                              ``NEWSSTEMMER_DRIFT_SAMPLE`` latest)
 ``fl:*``                    validators and check times per URL                articles not checked for ``KEEP_TEXT_DAYS``
                                                                               archived; such records of non-articles
                                                                               dropped
@@ -161,15 +163,17 @@ end
 return removed
 """
 
-#: Anchors of a site's URLs (ARGV[5..]): none for archived ones, else the first ARGV[3] (ARGV[2] for articles).
+#: Anchors of a site's URLs (ARGV[6..]): none for archived ones nor for sent ones past the site's
+#: ARGV[5] latest, else the first ARGV[3] (ARGV[2] for articles).
 _TRIM = _LUA_LIB + """
 local p, keep_sent, keep = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local site, removed = ARGV[4], 0
-for i = 5, #ARGV do
+local site, latest, removed = ARGV[4], tonumber(ARGV[5]), 0
+for i = 6, #ARGV do
     local url = ARGV[i]
     local hb, hf = slot('hist', url)
     local fb, ff = slot('fl', url)
-    if redis.call('HEXISTS', hb, hf) == 1 or redis.call('HEXISTS', fb, ff) == 1 then
+    local rank = redis.call('ZREVRANK', p .. ':hist:site:' .. site, url)
+    if redis.call('HEXISTS', hb, hf) == 1 or redis.call('HEXISTS', fb, ff) == 1 or (rank and rank >= latest) then
         removed = removed + redis.call('ZCARD', p .. ':li:a:' .. url)
         drop_anchors(site, url)
     else
@@ -211,10 +215,10 @@ def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now:
         for url in redis.sscan_iter(keys.li_urls(site), count=1000):
             urls.append(url)
             if len(urls) >= batch:
-                anchors += int(trim(keys=[], args=[keys.prefix, SENT_ANCHORS, keep.keep_anchors, site, *urls]))
+                anchors += int(trim(keys=[], args=[keys.prefix, SENT_ANCHORS, keep.keep_anchors, site, keep.sent_anchored, *urls]))
                 urls = []
         if urls:
-            anchors += int(trim(keys=[], args=[keys.prefix, SENT_ANCHORS, keep.keep_anchors, site, *urls]))
+            anchors += int(trim(keys=[], args=[keys.prefix, SENT_ANCHORS, keep.keep_anchors, site, keep.sent_anchored, *urls]))
     forget = redis.register_script(_FORGET)
     records = 0
     names: list[Any] = []

@@ -11,11 +11,14 @@ store                     keeps                                                 
 ``buffer.sqlite``         pages waiting for their site's layouts                 a page leaves once its item is sent
 ``frontier.sqlite``       scheduled and done pages of the running crawl          cleared when a crawl finishes
 ``linkinfo.sqlite``       anchor texts of same-site links, per target URL        ``NEWSSTEMMER_KEEP_ANCHORS`` texts per URL
-                                                                                 (2 once the URL's article was sent; none
-                                                                                 once it is archived)
+                                                                                 until its article is sent; then 2 for a
+                                                                                 site's ``NEWSSTEMMER_DRIFT_SAMPLE`` latest
+                                                                                 sent (what a drift relearns from), none
+                                                                                 for the others
 ``history.sqlite``        per article sent in the last ``KEEP_TEXT_DAYS``:       ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
-                          hash, version, dates, its last body and page text      article was last sent; then archived:
-                          (to measure the next change); older ones archived      8 bytes of its key's digest and a day
+                          hash, version, dates and a sketch of its last body     article was last sent; then archived:
+                          and page text (≤ 395 B: measures the next change);     8 bytes of its key's digest and a day
+                          older ones archived
 ``fetchlog.sqlite``       validators and check times per URL; older articles     articles not checked for ``KEEP_TEXT_DAYS``
                           archived (digest and day: skipped)                     archived; rows of non-articles dropped
 ``runs.sqlite``           health record and layout matches per run and site      the last ``NEWSSTEMMER_KEEP_RUNS`` runs
@@ -52,8 +55,8 @@ STORES: dict[str, tuple[str, tuple[str, ...]]] = {
     "buffer.sqlite": ("pages waiting for their site's layouts", ("pages",)),
     "frontier.sqlite": ("the running crawl's scheduled and done pages", ()),
     "linkinfo.sqlite": ("anchor texts of same-site links", ("anchors",)),
-    "history.sqlite": ("articles sent (hash, version, dates, last texts)", ("articles",)),
-    "fetchlog.sqlite": ("validators and check times per URL", ("urls",)),
+    "history.sqlite": ("articles sent (hash, version, dates, change sketch)", ("sent", "archived")),
+    "fetchlog.sqlite": ("validators and check times per URL (by its digest)", ("records", "archived")),
     "runs.sqlite": ("runs, health records, layout matches", ("runs", "site_runs", "layout_runs")),
 }
 HEALTH = "health.jsonl"
@@ -69,6 +72,7 @@ class Retention:
     keep_anchors: int = 8
     keep_runs: int = 100
     health_max_mb: float = 10.0
+    sent_anchored: int = 20  # a site's latest sent articles whose anchors stay (``NEWSSTEMMER_DRIFT_SAMPLE``)
 
 
 @dataclass
@@ -140,7 +144,7 @@ def prune(state_dir: str | os.PathLike[str], retention: Retention | None = None,
     steps = {
         "history.sqlite": lambda c: _prune_history(c, cutoff),
         "fetchlog.sqlite": lambda c: _prune_fetchlog(c, cutoff),
-        "linkinfo.sqlite": lambda c: _prune_anchors(c, state, keep.keep_anchors),
+        "linkinfo.sqlite": lambda c: _prune_anchors(c, state, keep.keep_anchors, keep.sent_anchored),
         "runs.sqlite": lambda c: _prune_runs(c, keep.keep_runs),
         "buffer.sqlite": lambda c: 0,
         "frontier.sqlite": lambda c: 0,
@@ -196,20 +200,22 @@ def _archive(conn: sqlite3.Connection, select: str, delete: str, args: tuple) ->
 
 def _prune_history(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
     """Articles last sent before ``cutoff``: archived (digest of the key and the day last sent)."""
-    if not _has(conn, "articles") or not _has(conn, "archived"):
+    if not _has(conn, "sent") or not _has(conn, "archived"):
         return 0
-    where = "FROM articles WHERE emitted < ?"
-    return _archive(conn, "SELECT url_hash(key), CAST(julianday(substr(emitted, 1, 10)) - 2440587.5 AS INTEGER) "
-                    + where, "DELETE " + where, (cutoff.isoformat(),))
+    where = "FROM sent WHERE emitted < ?"
+    return _archive(conn, "SELECT h, CAST(emitted / 86400 AS INTEGER) " + where, "DELETE " + where,
+                    (cutoff.timestamp(),))
 
 
-def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int) -> int:
-    """One row per (URL, text), the first seen; none for archived articles; then at most
-    ``per_url`` texts per URL, and :data:`SENT_ANCHORS` for URLs whose article was sent."""
+def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int, sent_anchored: int = 20) -> int:
+    """One row per (URL, text), the first seen; none for archived articles, nor for sent ones
+    but a site's ``sent_anchored`` latest (those a drift fetches again to relearn from: the
+    only reason left to know a sent page's headline); then at most ``per_url`` texts per
+    URL, and :data:`SENT_ANCHORS` for those latest sent ones."""
     if not _has(conn, "anchors"):
         return 0
     total = conn.execute("SELECT COUNT(*) FROM anchors").fetchone()[0]
-    archived, sent, attached = [], "0", []
+    dropped, sent, attached = [], "0", []
     try:
         for alias, name in (("h", "history.sqlite"), ("f", "fetchlog.sqlite")):
             if (state / name).exists():
@@ -217,14 +223,17 @@ def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int) -> int:
                 attached.append(alias)
                 tables = {t for (t,) in conn.execute(f"SELECT name FROM {alias}.sqlite_master WHERE type = 'table'")}
                 if "archived" in tables:
-                    archived.append(f"url_hash(url) IN (SELECT h FROM {alias}.archived)")
-                if alias == "h" and "articles" in tables:
-                    sent = "url IN (SELECT url FROM h.articles)"
+                    dropped.append(f"url_hash(url) IN (SELECT h FROM {alias}.archived)")
+                if alias == "h" and "sent" in tables:
+                    sent = "url IN (SELECT url FROM h.sent)"
+                    dropped.append(  # sent, and not among its site's latest
+                        "url IN (SELECT url FROM (SELECT url, ROW_NUMBER() OVER (PARTITION BY site "
+                        f"ORDER BY emitted DESC) AS n FROM h.sent) WHERE n > {int(sent_anchored)})")
         conn.execute("BEGIN")
         try:
             conn.execute("DELETE FROM anchors WHERE rowid NOT IN (SELECT MIN(rowid) FROM anchors GROUP BY url, text)")
-            if archived:
-                conn.execute("DELETE FROM anchors WHERE " + " OR ".join(archived))
+            if dropped:
+                conn.execute("DELETE FROM anchors WHERE " + " OR ".join(dropped))
             conn.execute(
                 "DELETE FROM anchors WHERE rowid IN (SELECT rowid FROM (SELECT rowid, url, "
                 "ROW_NUMBER() OVER (PARTITION BY url ORDER BY rowid) AS n FROM anchors) "
@@ -243,17 +252,17 @@ def _prune_fetchlog(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
     """Rows of pages that were not articles, with nothing pending, not checked since ``cutoff``:
     dropped; articles not checked since ``cutoff``: archived (digest of the URL and the day of
     their last check); rows never checked (a feed's date) of archived URLs: dropped."""
-    if not _has(conn, "urls"):
+    if not _has(conn, "records"):
         return 0
-    n = conn.execute("DELETE FROM urls WHERE article = 0 AND p_at IS NULL AND published IS NULL "
+    n = conn.execute("DELETE FROM records WHERE article = 0 AND p_at IS NULL AND published IS NULL "
                      "AND COALESCE(checked, 0) < ?", (cutoff.timestamp(),)).rowcount
     if not _has(conn, "archived"):
         return n
-    where = "FROM urls WHERE article = 1 AND p_at IS NULL AND COALESCE(checked, 0) < ?"
-    n += _archive(conn, "SELECT url_hash(url), CAST(COALESCE(checked, 0) / 86400 AS INTEGER) " + where,
+    where = "FROM records WHERE article = 1 AND p_at IS NULL AND COALESCE(checked, 0) < ?"
+    n += _archive(conn, "SELECT h, CAST(COALESCE(checked, 0) / 86400 AS INTEGER) " + where,
                   "DELETE " + where, (cutoff.timestamp(),))
-    n += conn.execute("DELETE FROM urls WHERE checked IS NULL AND p_at IS NULL "
-                      "AND url_hash(url) IN (SELECT h FROM archived)").rowcount
+    n += conn.execute("DELETE FROM records WHERE checked IS NULL AND p_at IS NULL "
+                      "AND h IN (SELECT h FROM archived)").rowcount
     return n
 
 

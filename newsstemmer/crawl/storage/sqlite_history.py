@@ -6,10 +6,17 @@ canonical URL and emits it only when it is new, or when its body changed beyond
 ``NEWSSTEMMER_UPDATE_MIN_CHANGE`` (then as ``update: true`` with the next
 ``version``).  A record is written once the article is in the feeds
 (``item_scraped``), so a crash can only make an article come twice, never go
-missing.  The last emitted body and the visible text of its page are kept (compressed) to measure the
-next change.  Once the article was last sent more than ``NEWSSTEMMER_KEEP_TEXT_DAYS`` ago,
+missing.  What measures the next change is a fixed-size sketch of the last emitted body
+and page text (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 395 bytes), not
+the texts.  Once the article was last sent more than ``NEWSSTEMMER_KEEP_TEXT_DAYS`` ago,
 pruning (:mod:`.retention`) replaces its row by an 8-byte digest of its key and the day it
 was last sent (table ``archived``): it stays known (never sent again) and costs ~25 bytes.
+
+A row is keyed by that same digest (:func:`~.records.url_hash`, SQLite's rowid: no second
+copy of the URL in an index); the canonical URL is kept only where it is not the URL.
+Schema 3 (table ``sent``) replaced schema 2's ``articles`` (the texts themselves,
+~3.7 KB an article): opening an older file moves its rows over with their texts turned
+into sketches.
 
 SQLite (WAL) in the state folder; :class:`ArticleHistory` is the whole interface,
 so another storage (Redis) can stand in for it.
@@ -17,35 +24,49 @@ so another storage (Redis) can stand in for it.
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
+import time
 from pathlib import Path
 
-from ..items import utc_now
-from .records import Emitted, pack_text, unpack_text, url_hash
-from .sqlite_files import open_versioned
+from .records import Emitted, sketch_of_texts, url_hash
+from .sqlite_files import open_versioned, transaction
 
-__all__ = ["ArticleHistory"]
+__all__ = ["ArticleHistory", "pack_hash", "unpack_hash"]
 
-SCHEMA_VERSION = 2  # 2: ``archived`` (articles past the texts' retention window)
+SCHEMA_VERSION = 3  # 2: ``archived``; 3: ``sent`` (sketches, keyed by digest) replaces ``articles`` (texts)
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS articles (
-    key TEXT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS sent (
+    h INTEGER PRIMARY KEY,
     site TEXT NOT NULL,
     url TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
-    body BLOB NOT NULL,
+    key TEXT,
+    content_hash BLOB NOT NULL,
+    sketch BLOB NOT NULL,
     version INTEGER NOT NULL,
     first_seen TEXT NOT NULL,
-    emitted TEXT NOT NULL,
-    published TEXT,
-    page_text BLOB
+    emitted REAL NOT NULL,
+    published TEXT
 );
-CREATE INDEX IF NOT EXISTS articles_site ON articles (site, emitted);
+CREATE INDEX IF NOT EXISTS sent_site ON sent (site, emitted);
 CREATE TABLE IF NOT EXISTS archived (
     h INTEGER PRIMARY KEY,
     day INTEGER NOT NULL
 );
 """
+
+
+def pack_hash(digest: str) -> bytes | str:
+    """A content hash as stored: its 16 bytes when it is 32 hex digits, else as given."""
+    try:
+        return bytes.fromhex(digest) if len(digest) == 32 else digest
+    except ValueError:
+        return digest
+
+
+def unpack_hash(stored: bytes | str) -> str:
+    """What :func:`pack_hash` stored, as the hex string it was."""
+    return stored.hex() if isinstance(stored, bytes) else str(stored)
 
 
 class ArticleHistory:
@@ -57,46 +78,68 @@ class ArticleHistory:
             self.path, _SCHEMA, SCHEMA_VERSION, "article history",
             if_unreadable="rebuild", consequence="Articles already sent will be sent again once."
         )
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Schema 2's ``articles`` (texts) moved to ``sent`` (sketches), then dropped."""
+        conn = self._conn
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'articles'").fetchone() is None:
+            return
+        rows = conn.execute("SELECT key, site, url, content_hash, body, version, first_seen, emitted, published, "
+                            "page_text FROM articles").fetchall()
+        with transaction(conn):
+            conn.executemany(
+                "INSERT OR REPLACE INTO sent VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(url_hash(key), site, url, None if key == url else key, pack_hash(digest),
+                  sketch_of_texts(body, page), version, first_seen, _seconds(emitted), published)
+                 for key, site, url, digest, body, version, first_seen, emitted, published, page in rows])
+            conn.execute("DROP TABLE articles")
 
     def get(self, key: str) -> Emitted | None:
+        h = url_hash(key)
         row = self._conn.execute(
-            "SELECT key, site, url, content_hash, body, version, first_seen, published, page_text FROM articles "
-            "WHERE key = ?", (key,),
+            "SELECT site, url, key, content_hash, sketch, version, first_seen, published FROM sent WHERE h = ?", (h,),
         ).fetchone()
-        if row is None:
+        if row is None or (row[2] or row[1]) != key:  # (a digest shared by two keys: not this one)
             return self._archived(key)
-        key, site, url, digest, body, version, first_seen, published, page_text = row
-        body = unpack_text(body)  # (the page's text is packed with the body as its dictionary)
-        return Emitted(key, site, url, digest, body, int(version), first_seen, published,
-                       unpack_text(page_text, body), texts_dropped=not row[4])  # (a stored text, even an empty one, is never zero bytes)
+        site, url, _, digest, sketch, version, first_seen, published = row
+        return Emitted(key, site, url, unpack_hash(digest), bytes(sketch), int(version), first_seen, published)
 
     def _archived(self, key: str) -> Emitted | None:
-        """An archived article (known by the digest of its key alone), as a record whose texts were dropped."""
+        """An archived article (known by the digest of its key alone), as a record without a sketch."""
         if self._conn.execute("SELECT 1 FROM archived WHERE h = ?", (url_hash(key),)).fetchone() is None:
             return None
-        return Emitted(key, "", key, "", "", 1, "", None, "", texts_dropped=True)
+        return Emitted(key, "", key, "", b"", 1, "", None, archived=True)
 
     def put(self, record: Emitted) -> None:
         """Store the version just emitted (replaces the older one)."""
         self._conn.execute(
-            "INSERT OR REPLACE INTO articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (record.key, record.site, record.url, record.content_hash,
-             pack_text(record.body), record.version, record.first_seen, utc_now(),
-             record.published, pack_text(record.page_text, record.body)),
+            "INSERT OR REPLACE INTO sent VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (url_hash(record.key), record.site, record.url, None if record.key == record.url else record.key,
+             pack_hash(record.content_hash), record.sketch, record.version, record.first_seen, time.time(),
+             record.published),
         )
 
     def recent(self, site: str, n: int) -> list[str]:
         """URLs of the site's ``n`` most recently emitted articles, newest first."""
-        cur = self._conn.execute("SELECT url FROM articles WHERE site = ? ORDER BY emitted DESC, rowid DESC LIMIT ?",
-                                 (site, n))
+        cur = self._conn.execute("SELECT url FROM sent WHERE site = ? ORDER BY emitted DESC LIMIT ?", (site, n))
         return [u for (u,) in cur]
 
     def count(self, site: str | None = None) -> int:
         """Articles known (of ``site``: those still in the window, archived ones have no site)."""
         if site is None:
-            return self._conn.execute("SELECT (SELECT COUNT(*) FROM articles) + (SELECT COUNT(*) FROM archived)").fetchone()[0]
-        return self._conn.execute("SELECT COUNT(*) FROM articles WHERE site = ?", (site,)).fetchone()[0]
+            return self._conn.execute("SELECT (SELECT COUNT(*) FROM sent) + (SELECT COUNT(*) FROM archived)").fetchone()[0]
+        return self._conn.execute("SELECT COUNT(*) FROM sent WHERE site = ?", (site,)).fetchone()[0]
 
     def close(self) -> None:
         self._conn.close()
+
+
+def _seconds(iso: str | None) -> float:
+    """An ISO time (schema 2's ``emitted``) as seconds since the epoch (0 when unreadable)."""
+    try:
+        when = _dt.datetime.fromisoformat((iso or "").replace("Z", "+00:00"))
+    except ValueError:
+        return 0.0
+    return (when if when.tzinfo else when.replace(tzinfo=_dt.timezone.utc)).timestamp()
 
