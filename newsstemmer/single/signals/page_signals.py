@@ -379,7 +379,13 @@ def gallery_of(img: etree._Element, seen: dict) -> etree._Element | None:
 
 
 def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
-    items = [c for c in parent if c.tag.__class__ is str and _kind(c) == kind]
+    if len(parent) < GALLERY_ITEMS:  # (fewer children than a gallery's items)
+        return None
+    tag, first = kind
+    items = [c for c in parent if c.tag == tag]  # (the tag first: a class is read only on a match)
+    if len(items) < GALLERY_ITEMS:
+        return None
+    items = [c for c in items if (c.get("class") or "").split()[:1] == first]
     if len(items) < GALLERY_ITEMS:
         return None
     media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
@@ -396,11 +402,23 @@ def flag_galleries(images: list[int], parent: list[int], u: list[float], element
     of the text nodes inside them by ``w``.  ``images`` are the nodes of its images; the
     graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node)."""
     seen: dict = {}
-    found = {g for i in images if (g := gallery_of(elements[i], seen)) is not None}
-    if not found:
+    found: set = set()
+    first = len(parent)  # the first gallery's node: nothing before it is inside one
+    for i in images:
+        g = gallery_of(elements[i], seen)
+        if g is None:
+            continue
+        found.add(g)
+        j = parent[i]
+        while j >= 0 and elements[j] is not g:
+            j = parent[j]
+        if j >= 0:  # (else the gallery lies above the graph's root)
+            first = min(first, j)
+    if first == len(parent):
         return
     inside = [False] * len(parent)
-    for i, el in enumerate(elements):
+    for i in range(first, len(parent)):
+        el = elements[i]
         if el is not None and el in found:
             inside[i] = True
             roles[i] |= GALLERY
