@@ -146,6 +146,31 @@ def test_page_builder_names_and_state_flags_name_no_role() -> None:
     assert role_of("div", [("class", "elementor-widget-container sidebar")]) & IN_SIDEBAR
 
 
+def test_roles_of_class_and_id_words_add_up_whatever_was_seen_before() -> None:
+    """The role of a class and id pair is that of its words put together, whether the
+    pair, the class value or its words were met before (the memos) or not."""
+    from newsstemmer.single.signals import page_signals
+
+    cases = [
+        ([("class", "story sidebar-left"), ("id", "main")], IN_SIDEBAR | BOILER),
+        ([("class", "story"), ("id", "comments")], IN_COMMENTS),
+        ([("class", "elementor-widget story"), ("id", "related-links")], BOILER),
+        ([("class", "post-77 hentry"), ("id", "comments")], 0),  # WordPress post_class: no role at all
+        ([("class", "Post-77 sidebar")], IN_SIDEBAR | BOILER),  # (the signature is lower-case)
+        ([("id", "sidebar"), ("class", "")], IN_SIDEBAR | BOILER),
+        ([("class", "share-tools comment-list")], IN_COMMENTS | BOILER),
+    ]
+    for clear in (True, False):
+        for attrs, want in cases:
+            if clear:
+                for memo in (page_signals._ROLE_CACHE, page_signals._CLASS_CACHE, page_signals._ID_CACHE,
+                             page_signals._CLASS_WORD_CACHE):
+                    memo.clear()
+            assert role_of("div", attrs) == want, attrs
+            assert role_of("body", attrs) == 0, attrs  # page-level elements name no part
+    assert role_of("div", [("class", "sidebar"), ("style", "display: none")]) == IN_SIDEBAR | BOILER | page_signals.HIDDEN
+
+
 def elementor_page(seed: int = 0) -> tuple[str, list[str]]:
     """An Elementor page: every block, the article's too, is an ``elementor-widget``."""
     text = _paragraphs(seed)

@@ -180,11 +180,13 @@ class RegionExtractor:
         skip, J, s = self.cleaning_scores(view, region)
         return skip + J[s > self.clean_threshold].tolist()
 
-    def guarded(self, an: PageRankAnalysis, lines: list[str]) -> list[str]:
+    def guarded(self, an: PageRankAnalysis, lines: list[str], own: list[str] | None = None) -> list[str]:
         """``lines``, or PageRank's own text if they keep less than :attr:`guard` of it
-        (and it is not less than :data:`GUARD_SHORTER` as long as they are)."""
+        (and it is not less than :data:`GUARD_SHORTER` as long as they are).  ``own`` is
+        PageRank's own text when the caller has it (None: extracted here)."""
         if self.guard > 0:
-            own = region_paragraphs(an, an.main)
+            if own is None:
+                own = region_paragraphs(an, an.main)
             total = sum(map(len, own))
             if total:
                 found = set(lines)
@@ -215,9 +217,12 @@ class RegionExtractor:
             return title, "\n".join(region_paragraphs(an, an.main)), None, (an, an.main, None)
         view = RegionView.of(an)
         region = self.choose_region(view)
-        left = self.left_out(view, region)
-        lines = region_paragraphs(an, region, left)
-        kept = self.guarded(an, lines)
+        skip, J, s = self.cleaning_scores(view, region)
+        learned = J[s > self.clean_threshold].tolist()
+        lines = region_paragraphs(an, region, skip + learned)
+        # PageRank's own element with nothing more left out: the lines are PageRank's own text.
+        kept = self.guarded(an, lines, lines if region == an.main and not learned else None)
+        left = skip + learned
         step = "pagerank" if kept is not lines else None
         chosen: Chosen = (an, region, left) if kept is lines else (an, an.main, None)
         body = "\n".join(kept)

@@ -201,7 +201,22 @@ def _headline(root: etree._Element, sig: Signals) -> tuple[str, etree._Element |
 
 #: The attributes a role is read from, with their place in :func:`role_of`'s key.
 ROLE_ATTRS = {"class": 1, "id": 2, "style": 3, "hidden": 4, "aria-hidden": 5}
+#: Memos: whole keys of :func:`role_of`, then class values, id values and class words.
+#: Pages repeat class values, and sites repeat class words, far more than whole keys
+#: (ids are often unique to an element: ``post-123``, ``comment-4567``).
 _ROLE_CACHE: dict[tuple, int] = {}
+_CLASS_CACHE: dict[str, tuple[int, bool]] = {}
+_ID_CACHE: dict[str, int] = {}
+_CLASS_WORD_CACHE: dict[str, tuple[int, bool]] = {}
+_MEMO_MAX = 50_000
+
+
+def _remember(memo: dict, key, value):
+    """``value``, stored in ``memo`` under ``key`` (a full memo is emptied first)."""
+    if len(memo) > _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
@@ -222,15 +237,48 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
         role = 0
         if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
             role |= HIDDEN
-        if (cls or ident) and not page_level:
-            named = _named_roles(f"{cls or ''} {ident or ''}")
-            if named and cls:  # (most names name no role: only those are read again)
-                named = _named_roles(_role_names(cls, ident))
-            role |= named
-        if len(_ROLE_CACHE) > 50_000:
-            _ROLE_CACHE.clear()
-        _ROLE_CACHE[key] = role
+        if not page_level:
+            role |= _names_role(cls, ident)
+        _remember(_ROLE_CACHE, key, role)
     return role
+
+
+def _names_role(cls: str | None, ident: str | None) -> int:
+    """The role flags an element's class and id values name (see _NO_ROLE and _POST_CLASS).
+
+    Every role pattern matches within one whitespace-free word, so the flags of a value
+    are those of its words put together: a class value's come from its words (memoised
+    one by one), an id value's from the value (memoised whole).
+    """
+    role = 0
+    if cls:
+        found = _CLASS_CACHE.get(cls)
+        if found is None:
+            found = _remember(_CLASS_CACHE, cls, _class_role(cls))
+        role, post_class = found
+        if post_class:
+            return 0
+    if ident:
+        named = _ID_CACHE.get(ident)
+        if named is None:
+            named = _remember(_ID_CACHE, ident, _named_roles(ident))
+        role |= named
+    return role
+
+
+def _class_role(cls: str) -> tuple[int, bool]:
+    """(role flags of a class value's words, whether one of them is WordPress's post_class signature)."""
+    role, post_class = 0, False
+    for word in cls.split():
+        found = _CLASS_WORD_CACHE.get(word)
+        if found is None:
+            found = _remember(_CLASS_WORD_CACHE, word, (
+                0 if _NO_ROLE.match(word) else _named_roles(word),
+                _POST_CLASS.match(word) is not None,
+            ))
+        role |= found[0]
+        post_class = post_class or found[1]
+    return role, post_class
 
 
 def _named_roles(names: str) -> int:
@@ -243,15 +291,6 @@ def _named_roles(names: str) -> int:
     if _BOILERPLATE.search(names):
         role |= BOILER
     return role
-
-
-def _role_names(cls: str | None, ident: str | None) -> str:
-    """The class and id words a role is read from (see _NO_ROLE and _POST_CLASS)."""
-    if cls:
-        if _POST_CLASS.search(cls):
-            return ""
-        cls = _NO_ROLE.sub(" ", cls)
-    return f"{cls or ''} {ident or ''}".strip()
 
 
 # -- the shape of a reader thread -----------------------------------------------------------
@@ -340,7 +379,13 @@ def gallery_of(img: etree._Element, seen: dict) -> etree._Element | None:
 
 
 def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
-    items = [c for c in parent if c.tag.__class__ is str and _kind(c) == kind]
+    if len(parent) < GALLERY_ITEMS:  # (fewer children than a gallery's items)
+        return None
+    tag, first = kind
+    items = [c for c in parent if c.tag == tag]  # (the tag first: a class is read only on a match)
+    if len(items) < GALLERY_ITEMS:
+        return None
+    items = [c for c in items if (c.get("class") or "").split()[:1] == first]
     if len(items) < GALLERY_ITEMS:
         return None
     media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
@@ -357,11 +402,23 @@ def flag_galleries(images: list[int], parent: list[int], u: list[float], element
     of the text nodes inside them by ``w``.  ``images`` are the nodes of its images; the
     graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node)."""
     seen: dict = {}
-    found = {g for i in images if (g := gallery_of(elements[i], seen)) is not None}
-    if not found:
+    found: set = set()
+    first = len(parent)  # the first gallery's node: nothing before it is inside one
+    for i in images:
+        g = gallery_of(elements[i], seen)
+        if g is None:
+            continue
+        found.add(g)
+        j = parent[i]
+        while j >= 0 and elements[j] is not g:
+            j = parent[j]
+        if j >= 0:  # (else the gallery lies above the graph's root)
+            first = min(first, j)
+    if first == len(parent):
         return
     inside = [False] * len(parent)
-    for i, el in enumerate(elements):
+    for i in range(first, len(parent)):
+        el = elements[i]
         if el is not None and el in found:
             inside[i] = True
             roles[i] |= GALLERY
