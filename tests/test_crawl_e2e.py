@@ -119,7 +119,13 @@ def test_linkinfo_records_every_anchor_text(crawls, site):
     texts: dict[str, set[str]] = {}
     for url, text in rows:
         texts.setdefault(urlsplit(url).path, set()).add(text)
-    for path, (title, _) in site.articles.items():
+    # at the crawl's close the anchors of sent articles are pruned but for the site's
+    # NEWSSTEMMER_DRIFT_SAMPLE (20) latest, the pages a drift fetches again to relearn from
+    # (the site's other sent pages, e.g. its odd pages, may be among those 20)
+    kept = [path for path in site.articles if path in texts]
+    assert 15 <= len(kept) <= 20
+    for path in kept:
+        title = site.articles[path][0]
         # the full headline (front page, related boxes) and the short one (section page)
         assert {title, site.short_titles[path]} <= texts[path], path
     got = _articles(crawls[1]["items"], site)
