@@ -177,8 +177,13 @@ class RegionExtractor:
 
     def left_out(self, view: RegionView, region: int) -> list[int]:
         """The nodes left out of the region's text: PageRank's cleaning and the learned one."""
+        skip, learned = self._left_out_parts(view, region)
+        return skip + learned
+
+    def _left_out_parts(self, view: RegionView, region: int) -> tuple[list[int], list[int]]:
+        """:meth:`left_out` in its two parts: PageRank's cleaning, then what the learned one adds."""
         skip, J, s = self.cleaning_scores(view, region)
-        return skip + J[s > self.clean_threshold].tolist()
+        return skip, J[s > self.clean_threshold].tolist()
 
     def guarded(self, an: PageRankAnalysis, lines: list[str], own: list[str] | None = None) -> list[str]:
         """``lines``, or PageRank's own text if they keep less than :attr:`guard` of it
@@ -217,12 +222,11 @@ class RegionExtractor:
             return title, "\n".join(region_paragraphs(an, an.main)), None, (an, an.main, None)
         view = RegionView.of(an)
         region = self.choose_region(view)
-        skip, J, s = self.cleaning_scores(view, region)
-        learned = J[s > self.clean_threshold].tolist()
-        lines = region_paragraphs(an, region, skip + learned)
+        skip, learned = self._left_out_parts(view, region)
+        left = skip + learned
+        lines = region_paragraphs(an, region, left)
         # PageRank's own element with nothing more left out: the lines are PageRank's own text.
         kept = self.guarded(an, lines, lines if region == an.main and not learned else None)
-        left = skip + learned
         step = "pagerank" if kept is not lines else None
         chosen: Chosen = (an, region, left) if kept is lines else (an, an.main, None)
         body = "\n".join(kept)
