@@ -73,6 +73,28 @@ def test_the_change_sketch_measures_as_the_texts_do():
     assert ChangeSketch.from_bytes(b"") is None and ChangeSketch.from_bytes(b"\x09junk") is None
 
 
+def test_the_change_sketch_packs_its_fingerprints_by_their_gaps_and_reads_version_1():
+    import random
+    import struct
+
+    from newsstemmer.crawl.changesketch import ChangeSketch
+
+    rng = random.Random(3)
+    for n_body, n_page in ((128, 64), (0, 0), (1, 0), (5, 3), (128, 0), (40, 64)):
+        for values in (rng.sample(range(65536), n_body), list(range(n_body)), list(range(65536 - n_body, 65536))):
+            sketch = ChangeSketch(rng.getrandbits(32), rng.getrandbits(32), frozenset(values),
+                                  frozenset(rng.sample(range(65536), n_page)))
+            packed = ChangeSketch.from_bytes(sketch.to_bytes())
+            assert packed == sketch
+            body, page = sorted(sketch.body), sorted(sketch.page)  # as version 1 stored it: 2 bytes a fingerprint
+            v1 = struct.pack("<BIIH", 1, sketch.body_below, sketch.page_below, len(body)) + struct.pack(
+                f"<{len(body) + len(page)}H", *body, *page)
+            assert ChangeSketch.from_bytes(v1) == sketch
+    full = ChangeSketch(1 << 20, 1 << 19, frozenset(rng.sample(range(65536), 128)), frozenset(rng.sample(range(65536), 64)))
+    assert len(full.to_bytes()) < 300  # (version 1: 395)
+    assert ChangeSketch.from_bytes(full.to_bytes()[:40]) is None  # cut short: damaged
+
+
 def test_history_schema_2_texts_become_sketches(tmp_path):
     import sqlite3
 

@@ -85,7 +85,7 @@ def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config
     assert not {"hist:a:*", "fl:*", "hist:texts", "hist:site:*", "fl:articles:*"} & set(after)
     assert after["li:a:*"].keys == after["li:s:*"].keys == 1  # (the tag's anchors)
     archive = after["hist:old:*"].bytes + after["fl:old:*"].bytes
-    assert archive < before["hist:a:*"].bytes / 3  # (30 buckets of one field each here: see the next test)
+    assert archive < (before["hist:a:*"].bytes + before["fl:*"].bytes) / 2  # (30 buckets of one field each here: see the next test)
 
     linkinfo.add("a", "http://a/list0", [("http://a/7", "An archived story linked again")])  # its anchors go again
     again = redis_prune(redis, keys, Retention(), now=time.time() + 62 * 86400)
@@ -128,3 +128,73 @@ def test_state_command_prints_the_census_and_prunes(config, tmp_path):
     assert report["pruned"] == {"hist:a:*": 0, "li:a:*": 0, "fl:*": 0} and report["used_memory"] > 0
     table = subprocess.run(cmd[:4] + cmd[6:], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     assert "hist:a:*" in table.stdout and "keys" in table.stdout, table.stdout + table.stderr
+
+
+def test_fetch_records_past_the_recheck_window_are_compacted_and_decide_as_before(config):
+    storage = Storage(config)
+    fetchlog = storage.fetchlog()
+    redis, keys = client(config.redis_url), Keys("t")
+    urls = [f"http://a/2026/01/10/story-number-{i}-with-a-long-name.html" for i in range(1500)]
+    for url in urls:
+        fetchlog.seen(url, "a", '"0123456789abcdef"', "Sat, 10 Jan 2026 05:52:00 GMT", "2026-01-10")
+        fetchlog.commit([url], article=True)
+        fetchlog.set_published(url, "a", "2026-01-10T05:52:00+00:00")
+    url, policy, now = urls[0], RecheckPolicy(), time.time()
+    before = {f.name: f for f in redis_census(redis, keys)}
+    assert redis_prune(redis, keys, Retention(), now=now + 3 * 86400)["fl:*"] == 0
+    assert {f.name for f in redis_census(redis, keys)} == {"fl:*"}  # inside the window: untouched
+    later = now + 8 * 86400
+    redis_prune(redis, keys, Retention(), now=later)  # past the 7-day window: compacted
+    after = {f.name: f for f in redis_census(redis, keys)}
+    assert "fl:*" not in after and after["fl:w:*"].bytes < before["fl:*"].bytes / 3
+    assert fetchlog.plan(url, policy, now=later) == Plan(SKIP, {})  # not due by age any more
+    assert fetchlog.plan(url, policy, "2026-01-10", now=later) == Plan(SKIP, {})
+    assert fetchlog.plan(url, policy, "2026-01-12", now=later) == Plan("recheck", {})  # its sitemap date changed
+    assert fetchlog.published(url) == "2026-01-10T05:52:00+00:00" and not fetchlog.archived(url)
+    fetchlog.not_modified(url, "2026-01-12")  # re-checked: its hash again, its first check kept
+    assert fetchlog.plan(url, policy, "2026-01-12", now=later) == Plan(SKIP, {})
+    assert fetchlog.plan(url, policy, now=later) == Plan(SKIP, {})
+    fetchlog.seen(urls[1], "a", None, None, "2026-01-13")  # fetched again after a change: pending, then committed
+    fetchlog.commit([urls[1]], article=True)
+    assert fetchlog.plan(urls[1], policy, "2026-01-13", now=later + 3600) == Plan(SKIP, {})
+    assert fetchlog.plan(urls[1], policy, now=later + 3600) == Plan(SKIP, {})  # its age still counts from day 0
+    redis_prune(redis, keys, Retention(), now=later + 3600)
+    assert redis.exists(f"t:fl:{url}") == 0 and redis.exists(f"t:fl:{urls[1]}") == 0  # compacted again
+    gone = redis_prune(redis, keys, Retention(), now=now + 40 * 86400)  # not checked for 30 days: archived
+    assert gone["fl:*"] == 1500 and all(fetchlog.archived(u) for u in urls)
+    assert set(f.name for f in redis_census(redis, keys)) == {"fl:old:*"}
+    assert fetchlog.plan(url, policy, "2026-02-01", now=now + 40 * 86400) == Plan(SKIP, {})
+
+
+def test_history_records_are_packed_strings_older_hashes_still_read_and_archived(config):
+    storage = Storage(config)
+    history = storage.history()
+    redis, keys = client(config.redis_url), Keys("t")
+    sketch = _article(0).sketch
+    then = time.time() - 3 * 86400
+    for i in (1, 2):  # as the previous format stored them: a hash each, indexed by emission time
+        redis.hset(f"t:hist:a:http://a/old{i}", mapping={"site": "a", "content_hash": f"old{i}", "sketch": sketch,
+                                                          "version": 2, "first_seen": "2026-01-01T00:00:00+00:00"})
+        redis.zadd("t:hist:texts", {f"http://a/old{i}": then})
+        redis.zadd("t:hist:site:a", {f"http://a/old{i}": then})
+    redis.sadd("t:hist:sites", "a")
+    old = history.get("http://a/old1")
+    assert (old.content_hash, old.sketch, old.version, old.archived) == ("old1", sketch, 2, False)
+    history.put(Emitted("http://a/old2", "a", "http://a/old2?p=1", "new2", sketch, 3, "2026-01-01T00:00:00+00:00",
+                        "2026-01-01"))
+    assert redis.type("t:hist:a:http://a/old2") == b"string" and redis.zscore("t:hist:texts", "http://a/old2") is None
+    got = history.get("http://a/old2")
+    assert (got.url, got.content_hash, got.version, got.published) == ("http://a/old2?p=1", "new2", 3, "2026-01-01")
+    for i in range(30):
+        history.put(_article(i))
+    assert history.count("a") == 31 and history.recent("a", 2) == ["http://a/29", "http://a/28"]
+    assert redis.memory_usage("t:hist:a:http://a/5") < 500  # (a hash of the same: ~1 KB)
+    redis_prune(redis, keys, Retention(sent_anchored=5), now=time.time() + 86400)
+    assert redis.zcard("t:hist:site:a") == 5 and history.recent("a", 5) == [f"http://a/{i}" for i in (29, 28, 27, 26, 25)]
+    assert history.count("a") == 31 and history.get("http://a/3").sketch == _article(3).sketch
+    done = redis_prune(redis, keys, Retention(keep_text_days=2), now=time.time() + 86400)
+    assert done["hist:a:*"] == 1 and history.get("http://a/old1").archived  # the older hash, by its index
+    done = redis_prune(redis, keys, Retention(keep_text_days=2), now=time.time() + 3 * 86400)
+    assert done["hist:a:*"] == 31 and history.count("a") == 0 and history.recent("a", 5) == []
+    assert all(history.get(f"http://a/{i}").archived for i in range(30)) and history.get("http://a/old2").archived
+    assert not redis.exists("t:hist:texts") and redis.zcard("t:hist:site:a") == 0

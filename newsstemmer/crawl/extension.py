@@ -49,7 +49,7 @@ class NewsstemmerExtension:
     def _retention(self, config: Config) -> Retention:
         return Retention(config.keep_text_days, config.keep_anchors,
                          max(config.keep_runs, config.retire_after_runs + 1), config.health_max_mb,
-                         config.drift_sample)
+                         config.drift_sample, config.recheck_window)
 
     def _prune_redis(self, config: Config) -> None:
         """The same in Redis: texts past their days, surplus anchors (every worker at its close: idempotent)."""

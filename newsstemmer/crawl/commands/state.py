@@ -105,7 +105,7 @@ class Command(ScrapyCommand):
 
 def _retention(config: Config) -> Retention:
     return Retention(config.keep_text_days, config.keep_anchors, max(config.keep_runs, config.retire_after_runs + 1),
-                     config.health_max_mb, config.drift_sample)
+                     config.health_max_mb, config.drift_sample, config.recheck_window)
 
 
 def _mb(n: int) -> str:

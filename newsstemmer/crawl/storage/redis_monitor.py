@@ -3,13 +3,16 @@
 and the per-URL fetch records (:class:`RedisFetchLog`, twin of
 :class:`~newsstemmer.crawl.storage.sqlite_fetchlog.FetchLog`).
 
-Keys (``P`` the prefix): ``P:hist:a:KEY`` (hash: one emitted article by canonical URL:
-site, content hash, version, dates, its URL where it is not the key, and the change sketch
-of the version sent, :class:`~newsstemmer.crawl.changesketch.ChangeSketch`; records written
-before sketches hold the texts instead, read as their sketch), ``P:hist:site:SITE`` (zset:
-its keys by emission time), ``P:hist:sites``, ``P:hist:texts`` (zset: the keys whose
-sketches are kept, by emission time: :mod:`.redis_retention`); ``P:fl:URL`` (hash: validators, first and last check time, pending record),
-``P:fl:articles:SITE`` (set: URLs recorded as articles).  They outlive the runs, as the
+Keys (``P`` the prefix): ``P:hist:a:KEY`` (string: one emitted article by canonical URL,
+packed by :func:`pack_record`: site, URL where it is not the key, emission time, version,
+dates, content hash and the change sketch of the version sent,
+:class:`~newsstemmer.crawl.changesketch.ChangeSketch`; hashes of the older formats, with the
+sketch or the texts, are read too), ``P:hist:site:SITE`` (zset: its latest keys by emission
+time, cut to ``NEWSSTEMMER_DRIFT_SAMPLE`` by pruning), ``P:hist:sites``, ``P:hist:n`` (hash:
+site -> articles in the window); ``P:fl:URL`` (hash: validators, first and last check time,
+pending record).  Not kept any more (history format 2, session 16): ``P:hist:texts`` (an index by
+emission time: pruning now reads the time in the records; the older hashes are still in
+it until archived) and ``P:fl:articles:SITE`` (dropped by pruning).  They outlive the runs, as the
 SQLite files do.  Articles past the retention window are archived by
 :func:`~.redis_retention.redis_prune` into ``P:hist:old:B`` and ``P:fl:old:B`` (hashes, 4,096
 buckets ``B``: a digest of the key or URL -> the day; ~15 bytes an article): known, never
@@ -19,12 +22,14 @@ fetched or sent again (:func:`archive_slot`).
 from __future__ import annotations
 
 import hashlib
+import struct
 import time
 from typing import Any
 
 from ..items import utc_now
 from .redis_keys import Keys
 from .records import SKIP, Emitted, Plan, RecheckPolicy, decide, sketch_of_texts
+from .sqlite_history import pack_hash, unpack_hash
 
 __all__ = ["ARCHIVE_BUCKETS", "RedisArticleHistory", "RedisFetchLog", "archive_slot"]
 
@@ -45,22 +50,88 @@ def archive_slot(text: str) -> tuple[str, str]:
     return digest[:3], digest[3:16]
 
 
+#: Lua: one article's record as ``{'s', packed}`` (this format), ``{'h', field, value, ...}`` (a hash
+#: written before it) or ``{}``, and whether its key is archived (KEYS[2] the bucket, ARGV[1] the field).
+_READ = """
+local t = redis.call('TYPE', KEYS[1]).ok
+if t == 'string' then return {'s', redis.call('GET', KEYS[1])} end
+if t == 'hash' then
+    local out = redis.call('HGETALL', KEYS[1])
+    table.insert(out, 1, 'h')
+    return out
+end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {'a'} end
+return {}
+"""
+
+#: Lua: store a packed record (KEYS[1]) for key ARGV[2] of site ARGV[3] at time ARGV[4]; a new
+#: one (or one replacing a hash of the older format) counts in the site's ``hist:n`` count.
+_PUT = """
+local t = redis.call('TYPE', KEYS[1]).ok
+redis.call('SET', KEYS[1], ARGV[1])
+if t ~= 'string' then redis.call('HINCRBY', ARGV[5] .. ':hist:n', ARGV[3], 1) end
+redis.call('ZADD', ARGV[5] .. ':hist:site:' .. ARGV[3], ARGV[4], ARGV[2])
+redis.call('ZREM', ARGV[5] .. ':hist:texts', ARGV[2])
+redis.call('SADD', ARGV[5] .. ':hist:sites', ARGV[3])
+return 0
+"""
+
+
+def pack_record(record: Emitted, emitted: float) -> bytes:
+    """An emitted article as one Redis string: ``2``, site, URL (empty when it is the key),
+    emission time (whole seconds), version, first seen and published (empty: none), each
+    ended by a NUL (the pruning script reads the first four), then the content hash (a flag
+    byte, its length, its bytes: 16 for an MD5's hex) and the packed change sketch.  One string
+    instead of a hash of seven fields: a hash holding the sketch (> 64 bytes) is not kept in
+    Redis's compact encoding and cost ~1 KB an article; this ~0.45 KB with its key."""
+    digest = pack_hash(record.content_hash)
+    raw, flag = (digest, 0) if isinstance(digest, bytes) else (digest.encode("utf-8"), 1)
+    head = "\0".join(["2", record.site, "" if record.url == record.key else record.url, str(int(emitted)),
+                       str(record.version), record.first_seen, record.published or "", ""])
+    return head.encode("utf-8") + struct.pack("<BH", flag, len(raw)) + raw + record.sketch
+
+
+def unpack_record(key: str, data: bytes) -> Emitted | None:
+    """What :func:`pack_record` packed (None for anything else)."""
+    parts = data.split(b"\0", 7)
+    if len(parts) != 8 or parts[0] != b"2" or len(parts[7]) < 3:
+        return None
+    _, site, url, _emitted, version, first_seen, published, tail = parts
+    flag, n = struct.unpack_from("<BH", tail)
+    raw = tail[3:3 + n]
+    digest = raw.decode("utf-8", "replace") if flag else unpack_hash(raw)
+    return Emitted(key, site.decode("utf-8"), url.decode("utf-8") or key, digest, bytes(tail[3 + n:]),
+                   int(version), first_seen.decode("utf-8"), published.decode("utf-8") or None)
+
+
 class RedisArticleHistory:
-    """Emitted articles by canonical URL, shared by the workers."""
+    """Emitted articles by canonical URL, shared by the workers: one packed string each
+    (:func:`pack_record`); hashes written before that format are read too."""
 
     def __init__(self, redis: Any, keys: Keys):
         self.redis = redis
         self.p = keys.prefix
         self.path = f"redis {self.p}:hist"
+        self._read = redis.register_script(_READ)
+        self._put = redis.register_script(_PUT)
+
+    def _fetch(self, key: str, client: Any = None) -> Any:
+        bucket, field = archive_slot(key)
+        return self._read(keys=[f"{self.p}:hist:a:{key}", f"{self.p}:hist:old:{bucket}"], args=[field], client=client)
 
     def get(self, key: str) -> Emitted | None:
-        h = self.redis.hgetall(f"{self.p}:hist:a:{key}")
-        if not h:
-            bucket, field = archive_slot(key)
-            if not self.redis.hexists(f"{self.p}:hist:old:{bucket}", field):
-                return None
+        return self._record(key, self._fetch(key))
+
+    @staticmethod
+    def _record(key: str, found: list[Any]) -> Emitted | None:
+        if not found:
+            return None
+        kind = _s(found[0])
+        if kind == "s":
+            return unpack_record(key, bytes(found[1]))
+        if kind == "a":
             return Emitted(key, "", key, "", b"", 1, "", None, archived=True)  # archived: known by its digest
-        g = {_s(k): v for k, v in h.items()}
+        g = {_s(k): v for k, v in zip(found[1::2], found[2::2])}  # a hash of the older format
         sketch = g.get("sketch")
         if sketch is None:  # written before sketches: its texts (none once pruned)
             sketch = sketch_of_texts(g.get("body"), g.get("page_text"))
@@ -69,40 +140,54 @@ class RedisArticleHistory:
                        _s(g.get("published")), archived=not sketch)
 
     def put(self, record: Emitted) -> None:
-        fields = {"site": record.site, "content_hash": record.content_hash, "sketch": record.sketch,
-                  "version": record.version, "first_seen": record.first_seen}
-        name = f"{self.p}:hist:a:{record.key}"
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(name, mapping=fields)
-        dropped = ["body", "page_text", "emitted"]  # (fields of records written before sketches)
-        if record.url == record.key:
-            dropped.append("url")  # (read as the key)
-        else:
-            pipe.hset(name, "url", record.url)
-        if record.published is None:
-            dropped.append("published")
-        else:
-            pipe.hset(name, "published", record.published)
-        pipe.hdel(name, *dropped)
-        pipe.zadd(f"{self.p}:hist:site:{record.site}", {record.key: time.time()})
-        pipe.zadd(f"{self.p}:hist:texts", {record.key: time.time()})  # sketch kept: pruned by age
-        pipe.sadd(f"{self.p}:hist:sites", record.site)
-        pipe.execute()
+        now = time.time()
+        self._put(keys=[f"{self.p}:hist:a:{record.key}"],
+                  args=[pack_record(record, now), record.key, record.site, now, self.p])
 
     def recent(self, site: str, n: int) -> list[str]:
         keys = [_s(k) or "" for k in self.redis.zrevrange(f"{self.p}:hist:site:{site}", 0, max(0, n - 1))] if n > 0 else []
         pipe = self.redis.pipeline(transaction=False)
         for key in keys:
-            pipe.hmget(f"{self.p}:hist:a:{key}", ["url", "site"])
-        return [_s(url) or key for key, (url, known) in zip(keys, pipe.execute() if keys else []) if known]
+            self._fetch(key, client=pipe)
+        found = [self._record(key, got) for key, got in zip(keys, pipe.execute() if keys else [])]
+        return [r.url for r in found if r is not None and not r.archived]
 
     def count(self, site: str | None = None) -> int:
+        """Articles in the window (of ``site``), counted as they are stored and archived (those
+        stored before the packed format are not counted until sent again)."""
         if site is not None:
-            return int(self.redis.zcard(f"{self.p}:hist:site:{site}"))
-        return sum(self.count(_s(s) or "") for s in self.redis.smembers(f"{self.p}:hist:sites"))
+            return int(self.redis.hget(f"{self.p}:hist:n", site) or 0)
+        return sum(int(n) for n in self.redis.hvals(f"{self.p}:hist:n"))
 
     def close(self) -> None:
         pass
+
+
+def unpack_compact(packed: bytes | str) -> tuple[str | None, str | None, str | None, str | None]:
+    """A compact fetch record (``fl:w:*``, written by pruning past the re-check window):
+    first check, last check, sitemap/feed date, published date (None where empty)."""
+    parts = (_s(packed) or "").split("\0")
+    parts += [""] * (4 - len(parts))
+    first, checked, hint, published = parts[:4]
+    return first or None, checked or None, hint or None, published or None
+
+
+#: Lua: a compact record (KEYS[2], field ARGV[1]) back as the URL's hash (KEYS[1]; fields it has win).
+_EXPAND = """
+local v = redis.call('HGET', KEYS[2], ARGV[1])
+if not v then return 0 end
+local names, pos, i = {'first', 'checked', 'hint', 'published'}, 1, 1
+while i <= 4 do
+    local e = string.find(v, '\\0', pos, true)
+    local part = string.sub(v, pos, e and e - 1 or -1)
+    if part ~= '' then redis.call('HSETNX', KEYS[1], names[i], part) end
+    if not e then break end
+    pos, i = e + 1, i + 1
+end
+redis.call('HSETNX', KEYS[1], 'article', '1')
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
 
 
 class RedisFetchLog:
@@ -123,12 +208,6 @@ class RedisFetchLog:
             redis.call('HSET', k, 'checked', at, 'article', ARGV[2])
             redis.call('HSETNX', k, 'first', at)
             redis.call('HDEL', k, 'p_etag', 'p_last_modified', 'p_hint', 'p_at')
-            local site = redis.call('HGET', k, 'site') or ''
-            if ARGV[2] == '1' then
-                redis.call('SADD', ARGV[1] .. ':fl:articles:' .. site, ARGV[i])
-            else
-                redis.call('SREM', ARGV[1] .. ':fl:articles:' .. site, ARGV[i])
-            end
             n = n + 1
         end
     end
@@ -140,18 +219,34 @@ class RedisFetchLog:
         self.p = keys.prefix
         self.path = f"redis {self.p}:fl"
         self._commit = redis.register_script(self._COMMIT)
+        self._expand = redis.register_script(_EXPAND)
 
     def _key(self, url: str) -> str:
         return f"{self.p}:fl:{url}"
+
+    def _compact(self, url: str) -> tuple[str, str]:
+        """Where ``url``'s compact record is (past its re-check window): one of 256 hashes
+        (2 hex digits of its SHA-1), the next 14 digits as its field (as pruning writes it)."""
+        digest = hashlib.sha1(url.encode("utf-8")).hexdigest()
+        return f"{self.p}:fl:w:{digest[:2]}", digest[2:16]
+
+    def _expanded(self, url: str, pipe: Any) -> None:
+        """Queue on ``pipe`` the restoring of ``url``'s compact record (if any) as its hash, before a write."""
+        name, field = self._compact(url)
+        self._expand(keys=[self._key(url), name], args=[field], client=pipe)
 
     def plan(self, url: str, recheck: RecheckPolicy | float, hint: str | None = None, now: float | None = None) -> Plan:
         bucket, field = archive_slot(url)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hmget(self._key(url), ["etag", "last_modified", "checked", "article", "hint", "first"])
         pipe.hexists(f"{self.p}:fl:old:{bucket}", field)
-        values, archived = pipe.execute()
+        pipe.hget(*self._compact(url))
+        values, archived, packed = pipe.execute()
         etag, last_modified, checked, article, old_hint, first = (_s(v) for v in values)
-        if checked is None and archived:  # archived past the retention window: known, skipped
+        if checked is None and packed is not None:  # past its re-check window: the compact record
+            first, checked, hint_then, _ = unpack_compact(packed)
+            article, old_hint = "1", old_hint or hint_then
+        elif checked is None and archived:  # archived past the retention window: known, skipped
             return Plan(SKIP, {})
         plan, baseline = decide((etag, last_modified, checked, article == "1", old_hint, first), recheck, hint, now)
         if baseline:
@@ -170,12 +265,14 @@ class RedisFetchLog:
 
     def baseline_hint(self, url: str, site: str, hint: str) -> None:
         pipe = self.redis.pipeline(transaction=True)
+        self._expanded(url, pipe)
         pipe.hsetnx(self._key(url), "hint", hint)
         pipe.hsetnx(self._key(url), "site", site)
         pipe.execute()
 
     def seen(self, url: str, site: str, etag: str | None, last_modified: str | None, hint: str | None) -> None:
         pipe = self.redis.pipeline(transaction=True)
+        self._expanded(url, pipe)
         pipe.hsetnx(self._key(url), "site", site)
         for name, value in (("p_etag", etag), ("p_last_modified", last_modified), ("p_hint", hint)):
             if value is None:
@@ -190,6 +287,9 @@ class RedisFetchLog:
             self._commit(keys=[], args=[self.p, "1" if article else "0", *urls])
 
     def not_modified(self, url: str, hint: str | None) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        self._expanded(url, pipe)
+        pipe.execute()
         checked = self.redis.hget(self._key(url), "checked")
         if not self.redis.exists(self._key(url)):
             return
@@ -203,15 +303,32 @@ class RedisFetchLog:
 
     def set_published(self, url: str, site: str, published: str) -> None:
         pipe = self.redis.pipeline(transaction=True)
+        self._expanded(url, pipe)
         pipe.hsetnx(self._key(url), "site", site)
         pipe.hset(self._key(url), "published", published)
         pipe.execute()
 
     def published(self, url: str) -> str | None:
-        return _s(self.redis.hget(self._key(url), "published"))
+        found = _s(self.redis.hget(self._key(url), "published"))
+        if found is None:
+            packed = self.redis.hget(*self._compact(url))
+            found = unpack_compact(packed)[3] if packed is not None else None
+        return found
 
     def articles(self, site: str) -> int:
-        return int(self.redis.scard(f"{self.p}:fl:articles:{site}"))
+        """URLs of ``site`` recorded as articles (not archived): read from every fetch record
+        (a census, not a lookup: no per-site set is kept, ~140 bytes an article)."""
+        n, names = 0, []
+        skip = (f"{self.p}:fl:old:".encode(), f"{self.p}:fl:w:".encode(), f"{self.p}:fl:articles:".encode())
+        for name in self.redis.scan_iter(match=f"{self.p}:fl:*", count=1000):
+            if not name.startswith(skip):
+                names.append(name)
+        for start in range(0, len(names), 500):
+            pipe = self.redis.pipeline(transaction=False)
+            for name in names[start:start + 500]:
+                pipe.hmget(name, ["site", "article"])
+            n += sum(1 for got_site, article in pipe.execute() if _s(got_site) == site and _s(article) == "1")
+        return n
 
     def close(self) -> None:
         pass

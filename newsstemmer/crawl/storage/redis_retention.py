@@ -12,7 +12,9 @@ family                      keeps                                             bo
                             emit claims, requests in flight                   crawl (:mod:`.redis_worker`)
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
 ``hist:a:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
-                            hash, version, dates, change sketch (≤ 395 B)     article was last sent; then archived
+                            one packed string: hash, version, dates, change   article was last sent (the time is in the
+                            sketch (~0.5 KB with its key)                     record); then archived
+``hist:site:*``             a site's latest sent articles (drift checks)      ``NEWSSTEMMER_DRIFT_SAMPLE`` a site
 ``hist:old:*``,             archived articles: 64 bits of the SHA-1 of the    one field (~15 bytes) per article, kept:
 ``fl:old:*``                key (URL) -> day, in 4,096 hashes                 an old article must stay known
 ``li:a:*``, ``li:s:*``      anchor texts of a URL; (source, text) pairs       ``NEWSSTEMMER_KEEP_ANCHORS`` per URL (2 once
@@ -21,16 +23,22 @@ family                      keeps                                             bo
                                                                               ``NEWSSTEMMER_DRIFT_SAMPLE`` latest)
 ``fl:*``                    validators and check times per URL                articles not checked for ``KEEP_TEXT_DAYS``
                                                                               archived; such records of non-articles
-                                                                              dropped
+                                                                              dropped; articles past the re-check
+                                                                              window compacted into ``fl:w:*``
+``fl:w:*``                  articles past ``NEWSSTEMMER_RECHECK_WINDOW``:     archived once not checked for
+                            check times, sitemap/feed and published dates,    ``KEEP_TEXT_DAYS``
+                            one field (~70 B) in one of 256 hashes
 ``buf:*``, ``patterns*``    pages waiting for layouts; the sites' patterns    a page leaves once sent; one file per site
 ==========================  ================================================  ============================================
 
 Archiving an article removes every key of it (``hist:a:``, ``fl:``, ``li:a:``, ``li:s:``
 and its entries in the per-site sets and indexes): what stays is one field in a bucket
 hash, ~15 bytes.  As with SQLite (:mod:`.retention`), an archived article is never fetched
-or sent again and its later edits are not sent as updates.  Articles sent before this
-pruning existed are not in ``hist:texts`` (the texts' index by emission time) and are
-archived by their fetch records only.
+or sent again and its later edits are not sent as updates.  Records of the older format
+(hashes, session 15 and before) are archived through ``hist:texts``, their index by
+emission time; packed records by the time they hold (a SCAN of ``hist:a:*``, as the fetch
+records are).  Articles sent before any pruning existed are in neither and are archived
+by their fetch records only.
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ SAMPLE = 200
 
 #: Variable parts of key names, replaced by ``*`` to name the family (after the prefix).
 _FAMILIES = [
-    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|hist:old|fl:articles|fl:old|li:urls|li:a|li:s|hist:a):.*$"),
+    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|hist:old|fl:articles|fl:old|fl:w|li:urls|li:a|li:s|hist:a):.*$"),
      r"\1:*"),
     (re.compile(r"^buf:.+:(order|html|meta)$"), r"buf:*:\1"),
 ]
@@ -123,42 +131,104 @@ local function drop_anchors(site, url)
 end
 """
 
-#: Fetch records (ARGV[3..]) with nothing pending, not checked since ARGV[2]: a non-article's
-#: dropped (unless a feed gave its date), an article's archived (every key of it dropped).
+#: Fetch records (ARGV[4..]) with nothing pending: not checked since ARGV[2], a non-article's
+#: dropped (unless a feed gave its date), an article's archived (every key of it dropped); an
+#: article first checked before ARGV[3] (past its re-check window; '' for no window) compacted to
+#: its first and last check and its sitemap/feed and published dates in ``fl:w:*`` (256 hashes:
+#: ~70 bytes an article in Redis's compact encoding up to ~130,000 such articles, instead of a
+#: hash of ~350 with its key; validators dropped: past the window it is fetched again only
+#: when a sitemap or feed date says it changed).
 _FORGET = _LUA_LIB + """
 local removed = 0
-for i = 3, #ARGV do
-    local r = redis.call('HMGET', ARGV[i], 'article', 'p_at', 'published', 'checked', 'site')
+local window = tonumber(ARGV[3])
+for i = 4, #ARGV do
+    local r = redis.call('HMGET', ARGV[i], 'article', 'p_at', 'published', 'checked', 'site', 'first', 'hint')
+    local url = string.sub(ARGV[i], #ARGV[1] + 5)
     if not r[2] and tonumber(r[4] or '0') < tonumber(ARGV[2]) then
-        local url = string.sub(ARGV[i], #ARGV[1] + 5)
         if r[1] == '1' then
             local bucket, field = slot('fl', url)
             redis.call('HSET', bucket, field, math.floor(tonumber(r[4] or '0') / 86400))
-            if r[5] then redis.call('SREM', ARGV[1] .. ':fl:articles:' .. r[5], url) end
+            local d = redis.sha1hex(url)
+            redis.call('HDEL', ARGV[1] .. ':fl:w:' .. string.sub(d, 1, 2), string.sub(d, 3, 16))
             drop_anchors(r[5], url)
             removed = removed + redis.call('DEL', ARGV[i])
         elseif not r[3] then
             removed = removed + redis.call('DEL', ARGV[i])
+        end
+    elseif not r[2] and r[1] == '1' and window and r[4] and tonumber(r[6] or r[4]) < window then
+        local d = redis.sha1hex(url)
+        local times = {math.floor(tonumber(r[6] or r[4])), math.floor(tonumber(r[4]))}
+        redis.call('HSET', ARGV[1] .. ':fl:w:' .. string.sub(d, 1, 2), string.sub(d, 3, 16),
+                   table.concat({tostring(times[1]), tostring(times[2]), r[7] or '', r[3] or ''}, '\\0'))
+        redis.call('DEL', ARGV[i])
+    end
+end
+return removed
+"""
+
+#: Compact fetch records (buckets ARGV[3..]) not checked since ARGV[2]: archived.
+_FORGET_COMPACT = """
+local removed = 0
+for i = 3, #ARGV do
+    local all = redis.call('HGETALL', ARGV[i])
+    local head = ARGV[1] .. ':fl:old:' .. string.sub(ARGV[i], #ARGV[1] + 7)
+    for j = 1, #all, 2 do
+        local v = all[j + 1]
+        local e = string.find(v, '\\0', 1, true)
+        local f = e and string.find(v, '\\0', e + 1, true)
+        local checked = tonumber(e and string.sub(v, e + 1, (f or 0) - 1) or '0') or 0
+        if checked < tonumber(ARGV[2]) then
+            redis.call('HSET', head .. string.sub(all[j], 1, 1), string.sub(all[j], 2), math.floor(checked / 86400))
+            redis.call('HDEL', ARGV[i], all[j])
+            removed = removed + 1
         end
     end
 end
 return removed
 """
 
-#: Articles (ARGV[3..] pairs: key, day last sent) whose texts' time is over: archived.
+#: Articles (ARGV[4..]) sent before ARGV[2] (seconds): archived.  ARGV[3] ``index``: pairs (key, day
+#: last sent) from ``hist:texts`` (hashes of the older format; a key stored since in the packed
+#: format leaves the index and is judged by its own time); ``scan``: keys found by SCAN (packed
+#: records: the time is their fourth NUL-ended field; hashes are left to the index).
 _ARCHIVE = _LUA_LIB + """
-local removed = 0
-for i = 3, #ARGV, 2 do
+local function fields(v, n)
+    local out, pos = {}, 1
+    for i = 1, n do
+        local e = string.find(v, '\\0', pos, true)
+        if not e then return nil end
+        out[i] = string.sub(v, pos, e - 1)
+        pos = e + 1
+    end
+    return out
+end
+local p, cutoff, index, removed = ARGV[1], tonumber(ARGV[2]), ARGV[3] == 'index', 0
+local step = index and 2 or 1
+for i = 4, #ARGV, step do
     local key = ARGV[i]
-    local h = ARGV[1] .. ':hist:a:' .. key
-    local r = redis.call('HMGET', h, 'site', 'url')
-    local bucket, field = slot('hist', key)
-    redis.call('HSET', bucket, field, ARGV[i + 1])
-    redis.call('ZREM', ARGV[1] .. ':hist:texts', key)
-    if r[1] then redis.call('ZREM', ARGV[1] .. ':hist:site:' .. r[1], key) end
-    drop_anchors(r[1], key)
-    if r[2] and r[2] ~= key then drop_anchors(r[1], r[2]) end
-    removed = removed + redis.call('DEL', h)
+    local h = p .. ':hist:a:' .. key
+    local t = redis.call('TYPE', h).ok
+    local site, url, day = nil, nil, nil
+    if t == 'hash' and index then
+        local r = redis.call('HMGET', h, 'site', 'url')
+        site, url, day = r[1], r[2], ARGV[i + 1]
+    elseif t == 'string' then
+        local f = fields(redis.call('GET', h), 4)
+        if f and f[1] == '2' and tonumber(f[4]) < cutoff then
+            site, day = f[2], math.floor(tonumber(f[4]) / 86400)
+            if f[3] ~= '' then url = f[3] end
+            redis.call('HINCRBY', p .. ':hist:n', site, -1)
+        end
+    end
+    if index then redis.call('ZREM', p .. ':hist:texts', key) end
+    if day then
+        local bucket, field = slot('hist', key)
+        redis.call('HSET', bucket, field, day)
+        if site then redis.call('ZREM', p .. ':hist:site:' .. site, key) end
+        drop_anchors(site, key)
+        if url and url ~= key then drop_anchors(site, url) end
+        removed = removed + redis.call('DEL', h)
+    end
 end
 return removed
 """
@@ -173,12 +243,13 @@ for i = 6, #ARGV do
     local hb, hf = slot('hist', url)
     local fb, ff = slot('fl', url)
     local rank = redis.call('ZREVRANK', p .. ':hist:site:' .. site, url)
-    if redis.call('HEXISTS', hb, hf) == 1 or redis.call('HEXISTS', fb, ff) == 1 or (rank and rank >= latest) then
+    local sent = redis.call('EXISTS', p .. ':hist:a:' .. url) == 1
+    if redis.call('HEXISTS', hb, hf) == 1 or redis.call('HEXISTS', fb, ff) == 1 or (sent and not (rank and rank < latest)) then
         removed = removed + redis.call('ZCARD', p .. ':li:a:' .. url)
         drop_anchors(site, url)
     else
         local n = keep
-        if redis.call('SISMEMBER', p .. ':fl:articles:' .. site, url) == 1 then n = keep_sent end
+        if redis.call('HGET', p .. ':fl:' .. url, 'article') == '1' then n = keep_sent end
         removed = removed + redis.call('ZREMRANGEBYRANK', p .. ':li:a:' .. url, n, -1)
         redis.call('ZREMRANGEBYRANK', p .. ':li:s:' .. url, n, -1)
     end
@@ -198,15 +269,30 @@ def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now:
     archived = 0
     index = texts_index(keys)
     archive = redis.register_script(_ARCHIVE)
-    while True:
+    while True:  # records of the older format (hashes), indexed by emission time
         old = redis.zrangebyscore(index, "-inf", cutoff, start=0, num=batch, withscores=True)
         if not old:
             break
-        args: list[Any] = [keys.prefix, ""]
+        args: list[Any] = [keys.prefix, cutoff, "index"]
         for key, when in old:
             args += [key, int(when // 86400)]
         archived += int(archive(keys=[], args=args))
         redis.zrem(index, *[key for key, _ in old])  # (a key without its hash: gone all the same)
+    start = len(keys.prefix) + len(":hist:a:")
+    found: list[Any] = []
+    for name in redis.scan_iter(match=f"{keys.prefix}:hist:a:*", count=1000):  # packed records: their own time
+        found.append(name[start:])
+        if len(found) >= batch:
+            archived += int(archive(keys=[], args=[keys.prefix, cutoff, "scan", *found]))
+            found = []
+    if found:
+        archived += int(archive(keys=[], args=[keys.prefix, cutoff, "scan", *found]))
+    for raw_site in redis.smembers(f"{keys.prefix}:hist:sites"):  # each site's latest sent, for drift checks
+        site = raw_site.decode("utf-8") if isinstance(raw_site, bytes) else raw_site
+        redis.zremrangebyrank(f"{keys.prefix}:hist:site:{site}", 0, -keep.sent_anchored - 1)
+    stale = list(redis.scan_iter(match=f"{keys.prefix}:fl:articles:*", count=1000))
+    if stale:  # (per-site sets of article URLs, kept before fetch log format 2)
+        redis.delete(*stale)
     trim = redis.register_script(_TRIM)
     anchors = 0
     for raw_site in redis.smembers(keys.li_sites):
@@ -220,15 +306,23 @@ def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now:
         if urls:
             anchors += int(trim(keys=[], args=[keys.prefix, SENT_ANCHORS, keep.keep_anchors, site, keep.sent_anchored, *urls]))
     forget = redis.register_script(_FORGET)
+    window = "" if keep.recheck_window_days is None else now - keep.recheck_window_days * 86400
     records = 0
     names: list[Any] = []
-    sets = (f"{keys.prefix}:fl:articles:".encode(), f"{keys.prefix}:fl:old:".encode())
+    buckets: list[Any] = []
+    compact = f"{keys.prefix}:fl:w:".encode()
+    sets = (f"{keys.prefix}:fl:articles:".encode(), f"{keys.prefix}:fl:old:".encode(), compact)
     for name in redis.scan_iter(match=f"{keys.prefix}:fl:*", count=1000):
-        if not name.startswith(sets):
+        if name.startswith(compact):
+            buckets.append(name)
+        elif not name.startswith(sets):
             names.append(name)
         if len(names) >= batch:
-            records += int(forget(keys=[], args=[keys.prefix, cutoff, *names]))
+            records += int(forget(keys=[], args=[keys.prefix, cutoff, window, *names]))
             names = []
     if names:
-        records += int(forget(keys=[], args=[keys.prefix, cutoff, *names]))
+        records += int(forget(keys=[], args=[keys.prefix, cutoff, window, *names]))
+    forget_compact = redis.register_script(_FORGET_COMPACT)
+    for start in range(0, len(buckets), 100):
+        records += int(forget_compact(keys=[], args=[keys.prefix, cutoff, *buckets[start:start + 100]]))
     return {"hist:a:*": archived, "li:a:*": anchors, "fl:*": records}

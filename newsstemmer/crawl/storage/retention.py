@@ -73,6 +73,7 @@ class Retention:
     keep_runs: int = 100
     health_max_mb: float = 10.0
     sent_anchored: int = 20  # a site's latest sent articles whose anchors stay (``NEWSSTEMMER_DRIFT_SAMPLE``)
+    recheck_window_days: float | None = 7.0  # ``NEWSSTEMMER_RECHECK_WINDOW`` (Redis: fetch records compacted past it)
 
 
 @dataclass
