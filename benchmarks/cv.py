@@ -89,7 +89,7 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 
 from benchmarks.shared.conventions import CONVENTION_CHOICES, own_pair
 from benchmarks.shared.scoring import by_language
-from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
+from benchmarks.shared import (DEFAULT_SETS, LAYOUT_SINGLE_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
                                grouped_folds, load_manifest, page_id, prediction, print_tables, set_entries, site_groups)
 
 METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf", "trafilatura")
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def sets_for(method: str) -> dict[str, list[Entry]]:
         if method.startswith("layout"):
-            return {n: es for n, es in all_sets.items() if n not in SINGLE_SETS}
+            return {n: es for n, es in all_sets.items() if n not in SINGLE_SETS or n in LAYOUT_SINGLE_SETS}
         if args.cross:
             return all_sets
         return {n: es for n, es in all_sets.items() if n in SINGLE_SETS}

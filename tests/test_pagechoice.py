@@ -24,12 +24,16 @@ def test_agreement_and_features():
 
 
 def test_gate_runs_region_only_where_it_could_change_the_answer():
-    art = Article("u", "Title", "word " * 100, matched=True, pattern="p0")
+    art = Article("u", "Title", "word " * 100, matched=True, pattern="p0")  # text weight 405
     assert not needs_region(art, 600, {"p0": 0.25})
-    assert needs_region(art, 5000, {"p0": 0.25})  # a short body on a long page
-    # ... of a layout where the choice never took region's body at learning time
-    assert not needs_region(art, 5000, {"p0": 0.0})
-    assert not needs_region(art, 5000, {})
+    assert needs_region(art, 2000, {"p0": 0.25})  # a short body on a long page
+    # ... of a layout where the choice never took region's body at learning time: only
+    # when the layout's text is a tiny share of the page's
+    assert not needs_region(art, 2000, {"p0": 0.0})
+    assert not needs_region(art, 2000, {})
+    assert needs_region(art, 5000, {"p0": 0.0})
+    assert needs_region(art, 5000, {})
+    assert not needs_region(art, 0, {"p0": 0.25})
 
 
 def test_learn_stores_agreements_and_the_choice_keeps_matched_articles():
@@ -106,3 +110,8 @@ def test_region_never_replaces_a_body_it_only_extends_at_the_edges():
     assert not extends_only(body, "Something else entirely, in another part of the page.")
     assert not extends_only(body, "")
     assert not extends_only("", "Some text")
+    # region holds the layout's body whole and adds more text after it than the body
+    # itself: the layout's body is a small part of the article, the model decides
+    rest = "\n".join(["The council said the plan had been discussed for two whole years."] * 3)
+    assert not extends_only(body, body + "\n" + rest)
+    assert extends_only(body, body + "\n" + rest, extra_limit=None)

@@ -43,16 +43,19 @@ from benchmarks.shared import (Entry, cached, data_dir, figures, grouped_folds, 
 from training.trees_export import from_lightgbm
 
 from newsstemmer.trees import TreeModel
-from newsstemmer.combine.pagechoice_gate import SHORT_BODY, layout_text
-from newsstemmer.combine.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
-                                             page_features, pairs_by_layout, without_known)
+from newsstemmer.combine.pagechoice_gate import SHORT_BODY, TINY_BODY, layout_text, runs_region
+from newsstemmer.combine.pagechoice import (EDGE_EXTRA, PAGE_FEATURES, choose_body, extends_only, layout_agreement,
+                                             line_roles, page_features, pairs_by_layout, without_known)
 from newsstemmer.combine.sections import decide_sections, evidence_sample, main_units, section_units
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.layout.blocks import blocks_of
 from newsstemmer.layout.matching import LayoutExtractOptions, extract_with_layouts
 from newsstemmer.layout.patterns import SitePatterns
 
-SETS = ("big9", "cleanportal", "dragnet")
+SETS = ("big9", "cleanportal", "dragnet", "cttf")
+#: The datasets whose pages train the choice model by default (``--train-sets``); the
+#: records hold cttf's pages too (train_sections.py's UNIT_DATASETS), scored under CV.
+TRAIN_SETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
 
 
 def f1(pred: str, gold: str) -> float:
@@ -103,7 +106,7 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
             rec_p["raw"] = (layout_text(art), rbody, art.score, art.method, agree.get(art.pattern), pw,
                             line_roles(p, site, art))
             rec_p["x"] = page_features(*rec_p["raw"])
-            rec_p["extends"] = extends_only(art.body, rbody)
+            rec_p["lbody"] = art.body
             rec_p["sampled"] = n in in_sample
         else:
             rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
@@ -128,7 +131,7 @@ def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | N
     out = []
     for k, fold in enumerate(folds):
         held = {groups[page_id(e)] for e in fold}
-        rest = [r for key, r in data.items() if site_group[key] not in held]
+        rest = ts.trained_on([r for key, r in data.items() if site_group[key] not in held])
         model = ts.train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
                          np.concatenate([r["w"] for r in rest]), sargs)
         for key, rec in data.items():
@@ -160,7 +163,8 @@ def featurize(records: list[dict], drop: set[str], strip: frozenset[str] = froze
 def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
     import lightgbm as lgb
 
-    rows = [r for r in records if r["x"] is not None]
+    sets = train_sets(args)
+    rows = [r for r in records if r["x"] is not None and r["id"][0] in sets]
     X = np.vstack([r["x"] for r in rows])
     diff = np.array([r["f1_region"] - r["f1_layout"] for r in rows])
     y = (diff > 0).astype(np.float64)
@@ -177,41 +181,71 @@ def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
     return model
 
 
+def train_sets(args: argparse.Namespace) -> set[str]:
+    """The datasets whose pages train the model (``--train-sets``)."""
+    return {n for n in (args.train_sets or ",".join(TRAIN_SETS)).split(",") if n}
+
+
+def share(x: np.ndarray) -> float:
+    """The layout text's share of the page's text, from a feature row."""
+    return float(x[PAGE_FEATURES.index("layout_page_share")])
+
+
 def short(x: np.ndarray) -> bool:
-    """The short-text half of ``needs_region``, from a feature row."""
-    return bool(x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
+    """The short-text half of ``needs_region`` on a flagged layout, from a feature row."""
+    return share(x) < SHORT_BODY
 
 
-def takes(r: dict, model: TreeModel, threshold: float, edges: bool = True) -> bool:
+def extends(r: dict, extra: float | None) -> bool:
+    """``extends_only`` of the page's two bodies (with ``extra``: its ``extra_limit``), kept."""
+    key = ("extends", extra)
+    if key not in r:
+        r[key] = extends_only(r["lbody"], r["raw"][1], extra)
+    return r[key]
+
+
+def takes(r: dict, model: TreeModel, threshold: float, edges: bool = True, extra: float | None = EDGE_EXTRA) -> bool:
     """Whether the choice takes region's body on this page (``takes_region``)."""
-    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and r["extends"])
+    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and extends(r, extra))
 
 
-def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges: bool = True) -> set[tuple]:
+def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges: bool = True,
+                 extra: float | None = EDGE_EXTRA) -> set[tuple]:
     """The layouts (dataset, site, pattern) where the choice took region's body on some
     page of the learning-time evidence sample (``store_agreement``'s ``region_choice``)."""
     return {(*r["id"][:2], r["pattern"]) for r in records
-            if r["x"] is not None and r["sampled"] and takes(r, model, threshold, edges)}
+            if r["x"] is not None and r["sampled"] and takes(r, model, threshold, edges, extra)}
 
 
-def gate(r: dict, flags: set[tuple]) -> bool:
-    """``needs_region`` from a record: a flagged layout and a short text."""
-    return (*r["id"][:2], r["pattern"]) in flags and short(r["x"])
+def gate(r: dict, flags: set[tuple], tiny: float = TINY_BODY) -> bool:
+    """``needs_region`` from a record: a short text on a flagged layout, or a tiny one
+    (``tiny``: ``TINY_BODY``, 0 as before it)."""
+    flagged = (*r["id"][:2], r["pattern"]) in flags
+    return short(r["x"]) if flagged else share(r["x"]) < tiny
 
 
 def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool,
-            edges: bool = True) -> dict[tuple, tuple[str, str]]:
+            edges: bool = True, tiny: float = TINY_BODY, extra: float | None = EDGE_EXTRA) -> dict[tuple, tuple[str, str]]:
     """Per page, the chosen prediction, gated as the library gates it (``gated``; the
-    layouts' flags from the same model on their sampled pages); ``edges``: region's
-    body is not taken where it only adds text around the layout's (``extends_only``)."""
-    flags = layout_flags(records, model, threshold, edges) if gated else set()
+    layouts' flags from the same model on their sampled pages; ``tiny``: the gate's
+    share for layouts not flagged); ``edges``: region's body is not taken where it only
+    adds text around the layout's (``extends_only`` with ``extra``)."""
+    flags = layout_flags(records, model, threshold, edges, extra) if gated else set()
     out = {}
     for r in records:
         pred = r["layout"]
-        if r["x"] is not None and (not gated or gate(r, flags)) and takes(r, model, threshold, edges):
+        if r["x"] is not None and (not gated or gate(r, flags, tiny)) and takes(r, model, threshold, edges, extra):
             pred = r["region_lt"]
         out[r["id"]] = (pred, r["gold"])
     return out
+
+
+def region_runs(records: list[dict], model: TreeModel, threshold: float, tiny: float = TINY_BODY,
+                extra: float | None = EDGE_EXTRA) -> tuple[int, int]:
+    """(matched pages where the gate runs region, matched pages)."""
+    flags = layout_flags(records, model, threshold, True, extra)
+    matched = [r for r in records if r["x"] is not None]
+    return sum(gate(r, flags, tiny) for r in matched), len(matched)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -233,6 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("--strip", default="", help="roles of page lines left out of region's body (static,sub)")
     ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
+    ap.add_argument("--tiny", type=float, default=TINY_BODY,
+                    help="the gate's layout share under which region runs on any layout (0: flagged layouts only)")
+    ap.add_argument("--edge-extra", type=float, default=EDGE_EXTRA,
+                    help="extends_only's extra_limit (negative: none, as before)")
+    ap.add_argument("--train-sets", default="",
+                    help=f"datasets whose pages train the model (default: {','.join(TRAIN_SETS)})")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
     ap.add_argument("--no-cv", action="store_true", help="with -o: write the model, skip the CV tables")
     return ap
@@ -268,15 +308,22 @@ def main(argv: list[str] | None = None) -> int:
     oracle = {r["id"]: (r["region_lt"] if r["f1_region"] > r["f1_layout"] else r["layout"], r["gold"]) for r in mine}
     results["layout"] = figures(base, sets, folds)
     fold_models = [train([r for r in records if r["fold"] != k], args) for k in range(len(folds))]
-    for name, gated, edges in (("choice", True, True), ("choice-all", False, True), ("choice-edges", True, False)):
-        per_fold = [choices([r for r in mine if r["fold"] == k], fold_models[k], args.threshold, gated, edges)
+    tiny, extra = args.tiny, (None if args.edge_extra < 0 else args.edge_extra)
+    variants = (("choice", True, True, tiny, extra), ("choice-all", False, True, tiny, extra),
+                ("choice-edges", True, False, tiny, extra), ("choice-flagged", True, True, 0.0, None))
+    for name, gated, edges, t, x in variants:
+        per_fold = [choices([r for r in mine if r["fold"] == k], fold_models[k], args.threshold, gated, edges, t, x)
                     for k in range(len(folds))]
-        results[name] = figures(choices(mine, full, args.threshold, gated, edges), sets, folds, per_fold)
+        results[name] = figures(choices(mine, full, args.threshold, gated, edges, t, x), sets, folds, per_fold)
     results["oracle"] = figures(oracle, sets, folds)
-    matched = [r for r in mine if r["x"] is not None]
-    flags = layout_flags(records, full, args.threshold)
-    print(f"gate: region runs on {sum(gate(r, flags) for r in matched)} of {len(matched)} matched pages "
-          f"({len(flags)} layouts flagged; short text alone: {sum(short(r['x']) for r in matched)})", file=sys.stderr)
+    for name, es in sets.items():
+        ids = {page_id(e) for e in es}
+        part = [r for r in records if r["id"] in ids]
+        runs, matched = region_runs(part, full, args.threshold, tiny, extra)
+        before, _ = region_runs(part, full, args.threshold, 0.0, None)
+        print(f"gate, {name}: region runs on {runs} of {matched} matched pages ({before} with the flagged "
+              f"layouts alone and no extra limit; short text alone: {sum(short(r['x']) for r in part if r['x'] is not None)})",
+              file=sys.stderr)
     print_tables(results, args.folds, args.per_fold)
     return 0
 

@@ -145,7 +145,7 @@ def extract_with_patterns(
     chosen = site.extras.get(CHOICE_KEY)
     # (pattern files learned without the section decision, or before the choice was
     # measured at learning, carry none: their articles are returned as the layouts give them)
-    if chosen and chosen.get(article.pattern or ""):
+    if chosen is not None:
         pw = blocks_of(page, block_options or site.block_options()).total_weight
         if needs_region(article, pw, chosen):
             from .pagechoice import choose  # numpy and the models: only when needed

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..article import Article
 from ..dom.text import weight
 
-__all__ = ["AGREEMENT_KEY", "CHOICE_KEY", "SHORT_BODY", "layout_text", "needs_region"]
+__all__ = ["AGREEMENT_KEY", "CHOICE_KEY", "SHORT_BODY", "TINY_BODY", "layout_text", "needs_region", "runs_region"]
 
 #: Key of ``SitePatterns.extras`` holding each layout's agreement with region (a feature
 #: of the choice; a pattern file without it gets no choice: it was learned without the
@@ -15,8 +15,12 @@ AGREEMENT_KEY = "region_agreement"
 #: Key of ``SitePatterns.extras`` holding, per layout, the share of its sampled pages at
 #: learning time where the choice took region's body (no key: no choice).
 CHOICE_KEY = "region_choice"
-#: A layout text weighing less than this share of the page's text has region checked.
+#: A layout text weighing less than this share of the page's text has region checked
+#: on the layouts where the choice took region's body at learning time ...
 SHORT_BODY = 0.3
+#: ... and on every layout when it weighs less than this share: a layout that returns a
+#: small part of the article on some pages may never have shown it on its sampled ones.
+TINY_BODY = 0.1
 
 
 def layout_text(article: Article) -> str:
@@ -25,13 +29,21 @@ def layout_text(article: Article) -> str:
     return f"{article.title}\n{article.body}" if article.title else article.body
 
 
+def runs_region(layout_share: float, flagged: bool) -> bool:
+    """The gate's rule from a layout text's share of the page's text and whether the
+    choice took region's body on a sampled page of its layout at learning time."""
+    return layout_share < (SHORT_BODY if flagged else TINY_BODY)
+
+
 def needs_region(article: Article, page_weight: int, chosen: dict[str, float]) -> bool:
     """Whether the region extractor could change a matched ``article`` (cheap: no model):
-    at learning time the choice took region's body on some sampled page of its layout
-    (``chosen``: the site's ``extras["region_choice"]``), and its text is short against
-    the page's (``page_weight``: the page's blocks' total weight).  Region costs about
-    10 ms a page, several times the layout's extraction: on the datasets' matched pages
-    this runs it on ~1% of them (the short-text test alone: 27%) for the same CV figures."""
-    if not chosen.get(article.pattern or "", 0.0):
+    its text is short against the page's (``page_weight``: the page's blocks' total
+    weight) and at learning time the choice took region's body on some sampled page of
+    its layout (``chosen``: the site's ``extras["region_choice"]``), or its text is a
+    tiny share of the page's whatever its layout did (:func:`runs_region`).  Region
+    costs about 10 ms a page, several times the layout's extraction: see
+    benchmarks/README.md ("Per-page choice") for the share of matched pages it runs on."""
+    if not page_weight:
         return False
-    return weight(layout_text(article)) < SHORT_BODY * page_weight
+    share = weight(layout_text(article)) / page_weight
+    return runs_region(share, bool(chosen.get(article.pattern or "", 0.0)))
