@@ -1,29 +1,36 @@
 #!/usr/bin/env python3
 """Train the per-page choice between a layout's article and region's, by site-grouped CV.
 
-Every multi-page site of big9 (both years), cleanportal and dragnet (sites with >= 2
-pages, as ``train_sections.py``) is learned from all its pages.  For each of K folds
-(``folds.py``, the folds of ``cv.py``) a section model (``train_sections.py``) and the
-region models (``train_region.py``'s defaults) are trained without the fold's sites;
-the fold's sites' layouts are decided by that section model, and every page gets the
-layout's article (``extract_with_layouts``) and the fold's region article, with the
-features of :mod:`newsstemmer.combine.pagechoice` (the layout's agreement with region
-measured on the section decision's evidence sample, as ``learn`` does).  Pages no
-layout matches get region's article (the library's default fallback).
+Every multi-page site of big9 (both years), cleanportal, dragnet and cttf (sites with
+>= 2 pages, as ``train_sections.py``'s UNIT_DATASETS; a cttf site-era is one group) is
+learned from all its pages.  For each of K folds (``folds.py``, the folds of ``cv.py``)
+a section model (``train_sections.py``) and the region models (``train_region.py``'s
+defaults) are trained without the fold's sites; the fold's sites' layouts are decided by
+that section model, and every page gets the layout's article (``extract_with_layouts``)
+and the fold's region article, with the features of :mod:`newsstemmer.combine.pagechoice`
+(the layout's agreement with region measured on the section decision's evidence sample,
+as ``learn`` does).  Pages no layout matches get region's article (the library's default
+fallback).
 
 The choice model (LightGBM, plain numpy trees at run time) is then trained per fold on
-the other folds' pages (label: region's body scores higher than the layout's; weight:
-the difference) and applied to the fold's pages, gated as the library gates it
-(:func:`~newsstemmer.combine.pagechoice_gate.needs_region`: layouts where the
-choice took region's body on a page of their learning-time evidence sample, short text).  Printed: ``layout`` (the
-layout's article, region for unmatched pages), ``choice`` (gated, as the library
-decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but region's body may also
-replace a layout body it merely extends: without ``extends_only``), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
-on every page and writes the model (``newsstemmer/models/pagechoice.json``).
+the other folds' pages of ``--train-sets`` (default :data:`TRAIN_SETS`; label: region's
+body scores higher than the layout's; weight: the difference) and applied to the fold's
+pages, gated as the library gates it
+(:func:`~newsstemmer.combine.pagechoice_gate.needs_region`: a short text on layouts where
+the choice took region's body on a page of their learning-time evidence sample; ``--tiny``:
+also a tiny one on any layout, off by default).  Printed: ``layout`` (the layout's
+article, region for unmatched pages), ``choice`` (gated, as the library decides), ``choice-all`` (no gate),
+``choice-edges`` (gated, but region's body may also replace a layout body it merely
+extends: without ``extends_only``), ``choice-flagged`` (flagged layouts only,
+``extends_only`` without an extra-text limit: the library's defaults),
+``oracle`` (the better of the two per page), dev beside CV, and per set the matched
+pages where the gate runs region.  ``-o FILE`` trains on every page of the training sets
+and writes the model (``newsstemmer/models/pagechoice.json``).
 
     python training/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
         [--sections-data /tmp/sections.pkl] [--region-data FILE] [--threshold 0.5]
-        [--per-fold] [-o newsstemmer/models/pagechoice.json [--no-cv]]
+        [--per-fold] [--train-sets big9-05,...] [--tiny 0.1] [--edge-extra 1.0]
+        [-o newsstemmer/models/pagechoice.json [--no-cv]]
 """
 
 from __future__ import annotations
@@ -220,12 +227,11 @@ def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges:
 def gate(r: dict, flags: set[tuple], tiny: float = TINY_BODY) -> bool:
     """``needs_region`` from a record: a short text on a flagged layout, or a tiny one
     (``tiny``: ``TINY_BODY``, 0 as before it)."""
-    flagged = (*r["id"][:2], r["pattern"]) in flags
-    return short(r["x"]) if flagged else share(r["x"]) < tiny
+    return runs_region(share(r["x"]), (*r["id"][:2], r["pattern"]) in flags, tiny)
 
 
-def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool,
-            edges: bool = True, tiny: float = TINY_BODY, extra: float | None = EDGE_EXTRA) -> dict[tuple, tuple[str, str]]:
+def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool, edges: bool = True,
+            tiny: float = TINY_BODY, extra: float | None = EDGE_EXTRA) -> dict[tuple, tuple[str, str]]:
     """Per page, the chosen prediction, gated as the library gates it (``gated``; the
     layouts' flags from the same model on their sampled pages; ``tiny``: the gate's
     share for layouts not flagged); ``edges``: region's body is not taken where it only
@@ -256,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--region-data", help="region_data.py's rows (written if missing)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threshold", type=float, default=0.6, help="P(region better) from which region's body is taken")
+    ap.add_argument("--threshold", type=float, default=0.5, help="P(region better) from which region's body is taken")
     ap.add_argument("--rounds", type=int, default=60)
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--leaves", type=int, default=7)
@@ -269,8 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
     ap.add_argument("--tiny", type=float, default=TINY_BODY,
                     help="the gate's layout share under which region runs on any layout (0: flagged layouts only)")
-    ap.add_argument("--edge-extra", type=float, default=EDGE_EXTRA,
-                    help="extends_only's extra_limit (negative: none, as before)")
+    ap.add_argument("--edge-extra", type=float, default=-1.0 if EDGE_EXTRA is None else EDGE_EXTRA,
+                    help="extends_only's extra_limit (negative: none, the default)")
     ap.add_argument("--train-sets", default="",
                     help=f"datasets whose pages train the model (default: {','.join(TRAIN_SETS)})")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
@@ -321,9 +327,9 @@ def main(argv: list[str] | None = None) -> int:
         part = [r for r in records if r["id"] in ids]
         runs, matched = region_runs(part, full, args.threshold, tiny, extra)
         before, _ = region_runs(part, full, args.threshold, 0.0, None)
+        alone = sum(short(r["x"]) for r in part if r["x"] is not None)
         print(f"gate, {name}: region runs on {runs} of {matched} matched pages ({before} with the flagged "
-              f"layouts alone and no extra limit; short text alone: {sum(short(r['x']) for r in part if r['x'] is not None)})",
-              file=sys.stderr)
+              f"layouts alone and no extra limit; short text alone: {alone})", file=sys.stderr)
     print_tables(results, args.folds, args.per_fold)
     return 0
 

@@ -72,7 +72,8 @@ UNIT_DATASETS = TRAIN_DATASETS + ("cttf",)
 OPTIONS = ExtractOptions(fallback="pagerank", page_choice=False)
 
 
-def training_sites(entries: list[Entry], datasets: tuple[str, ...] = TRAIN_DATASETS) -> dict[tuple[str, str], list[Entry]]:
+def training_sites(entries: list[Entry],
+                   datasets: tuple[str, ...] = TRAIN_DATASETS) -> dict[tuple[str, str], list[Entry]]:
     """The sites (>= 2 pages) of ``datasets``, each as its pages."""
     sites: dict[tuple[str, str], list[Entry]] = {}
     for e in entries:

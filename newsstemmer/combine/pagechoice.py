@@ -222,10 +222,10 @@ EDGE_COVER = 0.95
 #: ... and the share of region's body under which its extra text between the lines it
 #: shares with the layout counts as none (region then only adds text at the edges) ...
 EDGE_INNER = 0.05
-#: ... unless its extra text outweighs this multiple of the layout's body: a byline, a
-#: footer or a sidebar is small beside an article, so such a body is left to the model
-#: (the layout's body is then a small part of the article).
-EDGE_EXTRA = 1.0
+#: ... unless its extra text outweighs this multiple of the layout's body (None: no
+#: limit).  A byline or a footer is small beside an article; off: at 1.0 it changed no CV
+#: figure (session 15, benchmarks/README.md, "Per-page choice").
+EDGE_EXTRA: float | None = None
 
 
 def extends_only(layout_body: str, region_body: str, extra_limit: float | None = EDGE_EXTRA) -> bool:
