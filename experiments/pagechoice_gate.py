@@ -30,12 +30,52 @@ import statistics
 from benchmarks.shared import data_dir, grouped_folds, load_manifest, page_id, set_entries
 from training import train_pagechoice as tp
 
+from newsstemmer.combine.pagechoice import PAGE_FEATURES, choose_body, significant
+from newsstemmer.combine.pagechoice_gate import SHORT_BODY
 from newsstemmer.evaluation import shingle_prf
 
 #: (name, tiny, edge extra limit or None)
 GATES = (("before", 0.0, None), ("tiny 0.1", 0.1, None), ("extra 1.0", 0.0, 1.0), ("tiny 0.1 + extra 1.0", 0.1, 1.0),
          ("tiny 0.15 + extra 1.0", 0.15, 1.0), ("tiny 0.2 + extra 1.0", 0.2, 1.0), ("tiny 0.3 + extra 1.0", 0.3, 1.0))
 TRAIN_SETS = (("multi-page sets", ""), ("with cttf", "big9-05,big9-09,cleanportal,dragnet,cttf"))
+
+
+def extra_exceeds(r: dict, limit: float) -> bool:
+    """Whether region's lines that the layout's body lacks weigh more than ``limit`` times
+    the layout's body (significant characters): the veto's extra-text limit, tried in
+    session 15 and not shipped."""
+    sig_layout = significant(r["lbody"])
+    extra = sum(len(sig) for sig in map(significant, r["raw"][1].split("\n")) if sig and sig not in sig_layout)
+    return extra > limit * len(sig_layout)
+
+
+def takes(r: dict, model, threshold: float, extra: float | None) -> bool:
+    """``train_pagechoice.takes`` with the veto lifted where region's extra text exceeds ``extra``."""
+    if not choose_body(r["x"][None, :], model, threshold)[0]:
+        return False
+    return not (tp.extends(r) and not (extra is not None and extra_exceeds(r, extra)))
+
+
+def runs_region(r: dict, flags: set[tuple], tiny: float) -> bool:
+    """The gate with a second share: a short text on a flagged layout (the library's
+    gate), or a text under ``tiny`` of the page's on any layout."""
+    flagged = (*r["id"][:2], r["pattern"]) in flags
+    return float(r["x"][PAGE_FEATURES.index("layout_page_share")]) < (SHORT_BODY if flagged else tiny)
+
+
+def choices(records: list[dict], model, threshold: float, tiny: float, extra: float | None) -> tuple[dict, int]:
+    """Per page the chosen prediction under this gate and veto, and the matched pages where region runs."""
+    flags = {(*r["id"][:2], r["pattern"]) for r in records
+             if r["x"] is not None and r["sampled"] and takes(r, model, threshold, extra)}
+    out, runs = {}, 0
+    for r in records:
+        pred = r["layout"]
+        if r["x"] is not None and runs_region(r, flags, tiny):
+            runs += 1
+            if takes(r, model, threshold, extra):
+                pred = r["region_lt"]
+        out[r["id"]] = (pred, r["gold"])
+    return out, runs
 
 
 _PRF: dict[tuple[str, str], tuple[float | None, float]] = {}
@@ -82,10 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             per_fold, runs = [], {n: 0 for n in sets}
             for k in range(len(folds)):
                 part = [r for r in mine if r["fold"] == k]
-                per_fold.append(tp.choices(part, models[k], args.threshold, True, True, tiny, extra))
+                chosen, _ = choices(part, models[k], args.threshold, tiny, extra)
+                per_fold.append(chosen)
                 for n in sets:
-                    runs[n] += tp.region_runs([r for r in part if set_of[r["id"]] == n], models[k], args.threshold,
-                                              tiny, extra)[0]
+                    runs[n] += choices([r for r in part if set_of[r["id"]] == n], models[k], args.threshold, tiny,
+                                       extra)[1]
             rows.append((f"{label}, {name}", cv_f1(per_fold, ids), runs))
             print(rows[-1], file=sys.stderr, flush=True)
         print(f"[{label}] done", file=sys.stderr, flush=True)

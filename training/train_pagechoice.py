@@ -17,19 +17,17 @@ the other folds' pages of ``--train-sets`` (default :data:`TRAIN_SETS`; label: r
 body scores higher than the layout's; weight: the difference) and applied to the fold's
 pages, gated as the library gates it
 (:func:`~newsstemmer.combine.pagechoice_gate.needs_region`: a short text on layouts where
-the choice took region's body on a page of their learning-time evidence sample; ``--tiny``:
-also a tiny one on any layout, off by default).  Printed: ``layout`` (the layout's
-article, region for unmatched pages), ``choice`` (gated, as the library decides), ``choice-all`` (no gate),
-``choice-edges`` (gated, but region's body may also replace a layout body it merely
-extends: without ``extends_only``), ``choice-flagged`` (flagged layouts only,
-``extends_only`` without an extra-text limit: the library's defaults),
-``oracle`` (the better of the two per page), dev beside CV, and per set the matched
-pages where the gate runs region.  ``-o FILE`` trains on every page of the training sets
+the choice took region's body on a page of their learning-time evidence sample).
+Printed: ``layout`` (the layout's article, region for unmatched pages), ``choice``
+(gated, as the library decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but
+region's body may also replace a layout body it merely extends: without
+``extends_only``), ``oracle`` (the better of the two per page), dev beside CV, and per
+set the matched pages where the gate runs region.  ``-o FILE`` trains on every page of the training sets
 and writes the model (``newsstemmer/models/pagechoice.json``).
 
     python training/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
         [--sections-data /tmp/sections.pkl] [--region-data FILE] [--threshold 0.5]
-        [--per-fold] [--train-sets big9-05,...] [--tiny 0.1] [--edge-extra 1.0]
+        [--per-fold] [--train-sets big9-05,...]
         [-o newsstemmer/models/pagechoice.json [--no-cv]]
 """
 
@@ -50,9 +48,9 @@ from benchmarks.shared import (Entry, cached, data_dir, figures, grouped_folds, 
 from training.trees_export import from_lightgbm
 
 from newsstemmer.trees import TreeModel
-from newsstemmer.combine.pagechoice_gate import SHORT_BODY, TINY_BODY, layout_text, runs_region
-from newsstemmer.combine.pagechoice import (EDGE_EXTRA, PAGE_FEATURES, choose_body, extends_only, layout_agreement,
-                                             line_roles, page_features, pairs_by_layout, without_known)
+from newsstemmer.combine.pagechoice_gate import SHORT_BODY, layout_text
+from newsstemmer.combine.pagechoice import (PAGE_FEATURES, choose_body, extends_only, layout_agreement, line_roles,
+                                             page_features, pairs_by_layout, without_known)
 from newsstemmer.combine.sections import decide_sections, evidence_sample, main_units, section_units
 from newsstemmer.evaluation import shingle_prf
 from newsstemmer.layout.blocks import blocks_of
@@ -193,65 +191,55 @@ def train_sets(args: argparse.Namespace) -> set[str]:
     return {n for n in (args.train_sets or ",".join(TRAIN_SETS)).split(",") if n}
 
 
-def share(x: np.ndarray) -> float:
-    """The layout text's share of the page's text, from a feature row."""
-    return float(x[PAGE_FEATURES.index("layout_page_share")])
-
-
 def short(x: np.ndarray) -> bool:
-    """The short-text half of ``needs_region`` on a flagged layout, from a feature row."""
-    return share(x) < SHORT_BODY
+    """The short-text half of ``needs_region``, from a feature row."""
+    return bool(x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
 
 
-def extends(r: dict, extra: float | None) -> bool:
-    """``extends_only`` of the page's two bodies (with ``extra``: its ``extra_limit``), kept."""
-    key = ("extends", extra)
-    if key not in r:
-        r[key] = extends_only(r["lbody"], r["raw"][1], extra)
-    return r[key]
+def extends(r: dict) -> bool:
+    """``extends_only`` of the page's two bodies, kept in the record after the first call."""
+    if "extends" not in r:
+        r["extends"] = extends_only(r["lbody"], r["raw"][1])
+    return r["extends"]
 
 
-def takes(r: dict, model: TreeModel, threshold: float, edges: bool = True, extra: float | None = EDGE_EXTRA) -> bool:
+def takes(r: dict, model: TreeModel, threshold: float, edges: bool = True) -> bool:
     """Whether the choice takes region's body on this page (``takes_region``)."""
-    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and extends(r, extra))
+    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and extends(r))
 
 
-def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges: bool = True,
-                 extra: float | None = EDGE_EXTRA) -> set[tuple]:
+def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges: bool = True) -> set[tuple]:
     """The layouts (dataset, site, pattern) where the choice took region's body on some
     page of the learning-time evidence sample (``store_agreement``'s ``region_choice``)."""
     return {(*r["id"][:2], r["pattern"]) for r in records
-            if r["x"] is not None and r["sampled"] and takes(r, model, threshold, edges, extra)}
+            if r["x"] is not None and r["sampled"] and takes(r, model, threshold, edges)}
 
 
-def gate(r: dict, flags: set[tuple], tiny: float = TINY_BODY) -> bool:
-    """``needs_region`` from a record: a short text on a flagged layout, or a tiny one
-    (``tiny``: ``TINY_BODY``, 0 as before it)."""
-    return runs_region(share(r["x"]), (*r["id"][:2], r["pattern"]) in flags, tiny)
+def gate(r: dict, flags: set[tuple]) -> bool:
+    """``needs_region`` from a record: a flagged layout and a short text."""
+    return (*r["id"][:2], r["pattern"]) in flags and short(r["x"])
 
 
-def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool, edges: bool = True,
-            tiny: float = TINY_BODY, extra: float | None = EDGE_EXTRA) -> dict[tuple, tuple[str, str]]:
+def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool,
+            edges: bool = True) -> dict[tuple, tuple[str, str]]:
     """Per page, the chosen prediction, gated as the library gates it (``gated``; the
-    layouts' flags from the same model on their sampled pages; ``tiny``: the gate's
-    share for layouts not flagged); ``edges``: region's body is not taken where it only
-    adds text around the layout's (``extends_only`` with ``extra``)."""
-    flags = layout_flags(records, model, threshold, edges, extra) if gated else set()
+    layouts' flags from the same model on their sampled pages); ``edges``: region's
+    body is not taken where it only adds text around the layout's (``extends_only``)."""
+    flags = layout_flags(records, model, threshold, edges) if gated else set()
     out = {}
     for r in records:
         pred = r["layout"]
-        if r["x"] is not None and (not gated or gate(r, flags, tiny)) and takes(r, model, threshold, edges, extra):
+        if r["x"] is not None and (not gated or gate(r, flags)) and takes(r, model, threshold, edges):
             pred = r["region_lt"]
         out[r["id"]] = (pred, r["gold"])
     return out
 
 
-def region_runs(records: list[dict], model: TreeModel, threshold: float, tiny: float = TINY_BODY,
-                extra: float | None = EDGE_EXTRA) -> tuple[int, int]:
+def region_runs(records: list[dict], model: TreeModel, threshold: float) -> tuple[int, int]:
     """(matched pages where the gate runs region, matched pages)."""
-    flags = layout_flags(records, model, threshold, True, extra)
+    flags = layout_flags(records, model, threshold)
     matched = [r for r in records if r["x"] is not None]
-    return sum(gate(r, flags, tiny) for r in matched), len(matched)
+    return sum(gate(r, flags) for r in matched), len(matched)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -273,10 +261,6 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("--strip", default="", help="roles of page lines left out of region's body (static,sub)")
     ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
-    ap.add_argument("--tiny", type=float, default=TINY_BODY,
-                    help="the gate's layout share under which region runs on any layout (0: flagged layouts only)")
-    ap.add_argument("--edge-extra", type=float, default=-1.0 if EDGE_EXTRA is None else EDGE_EXTRA,
-                    help="extends_only's extra_limit (negative: none, the default)")
     ap.add_argument("--train-sets", default="",
                     help=f"datasets whose pages train the model (default: {','.join(TRAIN_SETS)})")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
@@ -314,22 +298,18 @@ def main(argv: list[str] | None = None) -> int:
     oracle = {r["id"]: (r["region_lt"] if r["f1_region"] > r["f1_layout"] else r["layout"], r["gold"]) for r in mine}
     results["layout"] = figures(base, sets, folds)
     fold_models = [train([r for r in records if r["fold"] != k], args) for k in range(len(folds))]
-    tiny, extra = args.tiny, (None if args.edge_extra < 0 else args.edge_extra)
-    variants = (("choice", True, True, tiny, extra), ("choice-all", False, True, tiny, extra),
-                ("choice-edges", True, False, tiny, extra), ("choice-flagged", True, True, 0.0, None))
-    for name, gated, edges, t, x in variants:
-        per_fold = [choices([r for r in mine if r["fold"] == k], fold_models[k], args.threshold, gated, edges, t, x)
+    for name, gated, edges in (("choice", True, True), ("choice-all", False, True), ("choice-edges", True, False)):
+        per_fold = [choices([r for r in mine if r["fold"] == k], fold_models[k], args.threshold, gated, edges)
                     for k in range(len(folds))]
-        results[name] = figures(choices(mine, full, args.threshold, gated, edges, t, x), sets, folds, per_fold)
+        results[name] = figures(choices(mine, full, args.threshold, gated, edges), sets, folds, per_fold)
     results["oracle"] = figures(oracle, sets, folds)
     for name, es in sets.items():
         ids = {page_id(e) for e in es}
         part = [r for r in records if r["id"] in ids]
-        runs, matched = region_runs(part, full, args.threshold, tiny, extra)
-        before, _ = region_runs(part, full, args.threshold, 0.0, None)
+        runs, matched = region_runs(part, full, args.threshold)
         alone = sum(short(r["x"]) for r in part if r["x"] is not None)
-        print(f"gate, {name}: region runs on {runs} of {matched} matched pages ({before} with the flagged "
-              f"layouts alone and no extra limit; short text alone: {alone})", file=sys.stderr)
+        print(f"gate, {name}: region runs on {runs} of {matched} matched pages (short text alone: {alone})",
+              file=sys.stderr)
     print_tables(results, args.folds, args.per_fold)
     return 0
 

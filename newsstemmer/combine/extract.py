@@ -140,12 +140,12 @@ def extract_with_patterns(
         return _finished(extract_single(page, opts.fallback) if opts.fallback else article, page, opts)
     if not opts.page_choice or not article.is_article:
         return _finished(article, page, opts)
-    from .pagechoice_gate import CHOICE_KEY, TINY_BODY, needs_region  # no numpy: a cheap test first
+    from .pagechoice_gate import CHOICE_KEY, needs_region  # no numpy: a cheap test first
 
     chosen = site.extras.get(CHOICE_KEY)
     # (pattern files learned without the section decision, or before the choice was
     # measured at learning, carry none: their articles are returned as the layouts give them)
-    if chosen is not None and (TINY_BODY or chosen.get(article.pattern or "")):
+    if chosen and chosen.get(article.pattern or ""):
         pw = blocks_of(page, block_options or site.block_options()).total_weight
         if needs_region(article, pw, chosen):
             from .pagechoice import choose  # numpy and the models: only when needed

@@ -220,15 +220,11 @@ def admissible(rows: np.ndarray) -> np.ndarray:
 #: lines) region's body must hold for the layout's body to count as held whole ...
 EDGE_COVER = 0.95
 #: ... and the share of region's body under which its extra text between the lines it
-#: shares with the layout counts as none (region then only adds text at the edges) ...
+#: shares with the layout counts as none (region then only adds text at the edges).
 EDGE_INNER = 0.05
-#: ... unless its extra text outweighs this multiple of the layout's body (None: no
-#: limit).  A byline or a footer is small beside an article; off: at 1.0 it changed no CV
-#: figure (session 15, benchmarks/README.md, "Per-page choice").
-EDGE_EXTRA: float | None = None
 
 
-def extends_only(layout_body: str, region_body: str, extra_limit: float | None = EDGE_EXTRA) -> bool:
+def extends_only(layout_body: str, region_body: str) -> bool:
     """Whether region's body holds the layout's body whole (:data:`EDGE_COVER`) and adds
     text only before or after it (extra lines between the lines the two share: under
     :data:`EDGE_INNER` of region's body).  Such a body cannot be the better one where the
@@ -236,9 +232,7 @@ def extends_only(layout_body: str, region_body: str, extra_limit: float | None =
     the layout's body lacks the article's end or start region's guess of where the
     article ends is no safer than the layout's: the layout's body is kept.  Text region
     finds *inside* the layout's body (lines the layout took as boilerplate or SUB between
-    its paragraphs) is what the choice is for, and so is extra text weighing more than
-    ``extra_limit`` times the layout's body (:data:`EDGE_EXTRA`; None: no limit): the
-    layout then holds a small part of the article.  Compared by lines of significant
+    its paragraphs) is what the choice is for.  Compared by lines of significant
     characters (any script)."""
     sig_region = significant(region_body)
     if not sig_region:
@@ -250,9 +244,6 @@ def extends_only(layout_body: str, region_body: str, extra_limit: float | None =
     lines = [sig for sig in map(significant, region_body.split("\n")) if sig]
     shared = [sig in sig_layout for sig in lines]
     if not any(shared):
-        return False
-    if extra_limit is not None and sum(len(sig) for sig, held_line in zip(lines, shared)
-                                       if not held_line) > extra_limit * len(sig_layout):
         return False
     first, last = shared.index(True), len(shared) - 1 - shared[::-1].index(True)
     inner = sum(len(sig) for i, sig in enumerate(lines[first:last], first) if not shared[i])
