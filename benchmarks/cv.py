@@ -16,7 +16,9 @@ Methods:
   (``quality.run_site``).  Dev: the shipped section model.  CV: per fold a section
   model trained as ``train_sections.py`` trains it, without the held-out fold's
   sites (``--sections-data FILE`` reuses the units it wrote; otherwise about 2 min
-  more).  Judged on big9 (both years), cleanportal and dragnet sites with >= 5 pages.
+  more).  Judged on big9 (both years), cleanportal and dragnet sites with >= 5 pages,
+  and on cttf (``LAYOUT_SINGLE_SETS``: ~25 pages per site-era, one site-era one group;
+  its sites get section units and page-choice records but train neither model).
 - ``layout-choice``: what ``newsstemmer`` does by default: ``layout`` with the learned
   per-page choice of region's body (``ExtractOptions.page_choice``) and region for
   unmatched pages.  Dev: the shipped models.  CV: ``train_pagechoice.py``'s records
@@ -69,7 +71,7 @@ table has a near-empty column: pages scoring F1 < 0.2 whose gold has > 50 words
 (``shared.scoring.near_empty``); sets whose pages declare their language (fundus-recent)
 get per-language dev figures under their table.  The sets of today's pages
 (``fundus-recent``, ``misinfo``, ``cttf``, ``wcxb-dev-articles``: wcxb-dev's article pages)
-are single-page sets, not default ones.  ``region`` under CV also gets per-language figures
+are single-page sets, not default ones; cttf is also a layout set.  ``region`` under CV also gets per-language figures
 of the held-out pages.  ``--pages FILE`` writes every page's dev and CV F1 of ``region``,
 ``pagerank`` and ``trafilatura`` (JSON lines), e.g. to count region's near-empty pages where
 trafilatura scores above 0.5.
@@ -89,8 +91,9 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 
 from benchmarks.shared.conventions import CONVENTION_CHOICES, own_pair
 from benchmarks.shared.scoring import by_language
-from benchmarks.shared import (DEFAULT_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry, data_dir, figures,
-                               grouped_folds, load_manifest, page_id, prediction, print_tables, set_entries, site_groups)
+from benchmarks.shared import (DEFAULT_SETS, LAYOUT_SINGLE_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry,
+                               data_dir, figures, grouped_folds, load_manifest, page_id, prediction, print_tables,
+                               set_entries, site_groups)
 
 METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf", "trafilatura")
 
@@ -317,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def sets_for(method: str) -> dict[str, list[Entry]]:
         if method.startswith("layout"):
-            return {n: es for n, es in all_sets.items() if n not in SINGLE_SETS}
+            return {n: es for n, es in all_sets.items() if n not in SINGLE_SETS or n in LAYOUT_SINGLE_SETS}
         if args.cross:
             return all_sets
         return {n: es for n, es in all_sets.items() if n in SINGLE_SETS}

@@ -1,29 +1,34 @@
 #!/usr/bin/env python3
 """Train the per-page choice between a layout's article and region's, by site-grouped CV.
 
-Every multi-page site of big9 (both years), cleanportal and dragnet (sites with >= 2
-pages, as ``train_sections.py``) is learned from all its pages.  For each of K folds
-(``folds.py``, the folds of ``cv.py``) a section model (``train_sections.py``) and the
-region models (``train_region.py``'s defaults) are trained without the fold's sites;
-the fold's sites' layouts are decided by that section model, and every page gets the
-layout's article (``extract_with_layouts``) and the fold's region article, with the
-features of :mod:`newsstemmer.combine.pagechoice` (the layout's agreement with region
-measured on the section decision's evidence sample, as ``learn`` does).  Pages no
-layout matches get region's article (the library's default fallback).
+Every multi-page site of big9 (both years), cleanportal, dragnet and cttf (sites with
+>= 2 pages, as ``train_sections.py``'s UNIT_DATASETS; a cttf site-era is one group) is
+learned from all its pages.  For each of K folds (``folds.py``, the folds of ``cv.py``)
+a section model (``train_sections.py``) and the region models (``train_region.py``'s
+defaults) are trained without the fold's sites; the fold's sites' layouts are decided by
+that section model, and every page gets the layout's article (``extract_with_layouts``)
+and the fold's region article, with the features of :mod:`newsstemmer.combine.pagechoice`
+(the layout's agreement with region measured on the section decision's evidence sample,
+as ``learn`` does).  Pages no layout matches get region's article (the library's default
+fallback).
 
 The choice model (LightGBM, plain numpy trees at run time) is then trained per fold on
-the other folds' pages (label: region's body scores higher than the layout's; weight:
-the difference) and applied to the fold's pages, gated as the library gates it
-(:func:`~newsstemmer.combine.pagechoice_gate.needs_region`: layouts where the
-choice took region's body on a page of their learning-time evidence sample, short text).  Printed: ``layout`` (the
-layout's article, region for unmatched pages), ``choice`` (gated, as the library
-decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but region's body may also
-replace a layout body it merely extends: without ``extends_only``), ``oracle`` (the better of the two per page), dev beside CV.  ``-o FILE`` trains
-on every page and writes the model (``newsstemmer/models/pagechoice.json``).
+the other folds' pages of ``--train-sets`` (default :data:`TRAIN_SETS`; label: region's
+body scores higher than the layout's; weight: the difference) and applied to the fold's
+pages, gated as the library gates it
+(:func:`~newsstemmer.combine.pagechoice_gate.needs_region`: a short text on layouts where
+the choice took region's body on a page of their learning-time evidence sample).
+Printed: ``layout`` (the layout's article, region for unmatched pages), ``choice``
+(gated, as the library decides), ``choice-all`` (no gate), ``choice-edges`` (gated, but
+region's body may also replace a layout body it merely extends: without
+``extends_only``), ``oracle`` (the better of the two per page), dev beside CV, and per
+set the matched pages where the gate runs region.  ``-o FILE`` trains on every page of the training sets
+and writes the model (``newsstemmer/models/pagechoice.json``).
 
     python training/train_pagechoice.py [--data-file /tmp/pagechoice.pkl]
         [--sections-data /tmp/sections.pkl] [--region-data FILE] [--threshold 0.5]
-        [--per-fold] [-o newsstemmer/models/pagechoice.json [--no-cv]]
+        [--per-fold] [--train-sets big9-05,...]
+        [-o newsstemmer/models/pagechoice.json [--no-cv]]
 """
 
 from __future__ import annotations
@@ -52,7 +57,10 @@ from newsstemmer.layout.blocks import blocks_of
 from newsstemmer.layout.matching import LayoutExtractOptions, extract_with_layouts
 from newsstemmer.layout.patterns import SitePatterns
 
-SETS = ("big9", "cleanportal", "dragnet")
+SETS = ("big9", "cleanportal", "dragnet", "cttf")
+#: The datasets whose pages train the choice model by default (``--train-sets``); the
+#: records hold cttf's pages too (train_sections.py's UNIT_DATASETS), scored under CV.
+TRAIN_SETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
 
 
 def f1(pred: str, gold: str) -> float:
@@ -103,7 +111,7 @@ def site_pages(es: list[Entry], rec: dict, main: np.ndarray, region) -> list[dic
             rec_p["raw"] = (layout_text(art), rbody, art.score, art.method, agree.get(art.pattern), pw,
                             line_roles(p, site, art))
             rec_p["x"] = page_features(*rec_p["raw"])
-            rec_p["extends"] = extends_only(art.body, rbody)
+            rec_p["lbody"] = art.body
             rec_p["sampled"] = n in in_sample
         else:
             rec_p["layout"] = rec_p["region_lt"] = rec_p["region"]
@@ -128,7 +136,7 @@ def build(entries: list[Entry], folds: list[list[Entry]], sections_data: str | N
     out = []
     for k, fold in enumerate(folds):
         held = {groups[page_id(e)] for e in fold}
-        rest = [r for key, r in data.items() if site_group[key] not in held]
+        rest = ts.trained_on([r for key, r in data.items() if site_group[key] not in held])
         model = ts.train(np.vstack([r["X"] for r in rest]), np.concatenate([r["y"] for r in rest]),
                          np.concatenate([r["w"] for r in rest]), sargs)
         for key, rec in data.items():
@@ -160,7 +168,8 @@ def featurize(records: list[dict], drop: set[str], strip: frozenset[str] = froze
 def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
     import lightgbm as lgb
 
-    rows = [r for r in records if r["x"] is not None]
+    sets = train_sets(args)
+    rows = [r for r in records if r["x"] is not None and r["id"][0] in sets]
     X = np.vstack([r["x"] for r in rows])
     diff = np.array([r["f1_region"] - r["f1_layout"] for r in rows])
     y = (diff > 0).astype(np.float64)
@@ -177,14 +186,26 @@ def train(records: list[dict], args: argparse.Namespace) -> TreeModel:
     return model
 
 
+def train_sets(args: argparse.Namespace) -> set[str]:
+    """The datasets whose pages train the model (``--train-sets``)."""
+    return {n for n in (args.train_sets or ",".join(TRAIN_SETS)).split(",") if n}
+
+
 def short(x: np.ndarray) -> bool:
     """The short-text half of ``needs_region``, from a feature row."""
     return bool(x[PAGE_FEATURES.index("layout_page_share")] < SHORT_BODY)
 
 
+def extends(r: dict) -> bool:
+    """``extends_only`` of the page's two bodies, kept in the record after the first call."""
+    if "extends" not in r:
+        r["extends"] = extends_only(r["lbody"], r["raw"][1])
+    return r["extends"]
+
+
 def takes(r: dict, model: TreeModel, threshold: float, edges: bool = True) -> bool:
     """Whether the choice takes region's body on this page (``takes_region``)."""
-    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and r["extends"])
+    return bool(choose_body(r["x"][None, :], model, threshold)[0]) and not (edges and extends(r))
 
 
 def layout_flags(records: list[dict], model: TreeModel, threshold: float, edges: bool = True) -> set[tuple]:
@@ -214,6 +235,13 @@ def choices(records: list[dict], model: TreeModel, threshold: float, gated: bool
     return out
 
 
+def region_runs(records: list[dict], model: TreeModel, threshold: float) -> tuple[int, int]:
+    """(matched pages where the gate runs region, matched pages)."""
+    flags = layout_flags(records, model, threshold)
+    matched = [r for r in records if r["x"] is not None]
+    return sum(gate(r, flags) for r in matched), len(matched)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", help="datasets folder")
@@ -222,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--region-data", help="region_data.py's rows (written if missing)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threshold", type=float, default=0.6, help="P(region better) from which region's body is taken")
+    ap.add_argument("--threshold", type=float, default=0.5, help="P(region better) from which region's body is taken")
     ap.add_argument("--rounds", type=int, default=60)
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--leaves", type=int, default=7)
@@ -233,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--per-fold", action="store_true")
     ap.add_argument("--strip", default="", help="roles of page lines left out of region's body (static,sub)")
     ap.add_argument("--drop", default="", help="comma-separated features left out (blanked) of the model")
+    ap.add_argument("--train-sets", default="",
+                    help=f"datasets whose pages train the model (default: {','.join(TRAIN_SETS)})")
     ap.add_argument("-o", "--output", help="train on every page and write the model here")
     ap.add_argument("--no-cv", action="store_true", help="with -o: write the model, skip the CV tables")
     return ap
@@ -273,10 +303,13 @@ def main(argv: list[str] | None = None) -> int:
                     for k in range(len(folds))]
         results[name] = figures(choices(mine, full, args.threshold, gated, edges), sets, folds, per_fold)
     results["oracle"] = figures(oracle, sets, folds)
-    matched = [r for r in mine if r["x"] is not None]
-    flags = layout_flags(records, full, args.threshold)
-    print(f"gate: region runs on {sum(gate(r, flags) for r in matched)} of {len(matched)} matched pages "
-          f"({len(flags)} layouts flagged; short text alone: {sum(short(r['x']) for r in matched)})", file=sys.stderr)
+    for name, es in sets.items():
+        ids = {page_id(e) for e in es}
+        part = [r for r in records if r["id"] in ids]
+        runs, matched = region_runs(part, full, args.threshold)
+        alone = sum(short(r["x"]) for r in part if r["x"] is not None)
+        print(f"gate, {name}: region runs on {runs} of {matched} matched pages (short text alone: {alone})",
+              file=sys.stderr)
     print_tables(results, args.folds, args.per_fold)
     return 0
 

@@ -63,15 +63,21 @@ from newsstemmer import LearnOptions
 from newsstemmer.layout.patterns import SitePatterns
 
 SETS = ("big9", "cleanportal", "dragnet")
+#: The datasets whose sites train the section model (and the page-choice model).
 TRAIN_DATASETS = ("big9-05", "big9-09", "cleanportal", "dragnet")
+#: The datasets whose sites get units (and page-choice records): the training ones, and
+#: cttf's site-eras, evaluated under CV (cv.py's layout methods) without training.
+UNIT_DATASETS = TRAIN_DATASETS + ("cttf",)
 # as cv.py's layout: the layouts alone (the per-page choice is measured by train_pagechoice.py)
 OPTIONS = ExtractOptions(fallback="pagerank", page_choice=False)
 
 
-def training_sites(entries: list[Entry]) -> dict[tuple[str, str], list[Entry]]:
+def training_sites(entries: list[Entry],
+                   datasets: tuple[str, ...] = TRAIN_DATASETS) -> dict[tuple[str, str], list[Entry]]:
+    """The sites (>= 2 pages) of ``datasets``, each as its pages."""
     sites: dict[tuple[str, str], list[Entry]] = {}
     for e in entries:
-        if e.dataset in TRAIN_DATASETS:
+        if e.dataset in datasets:
             sites.setdefault((e.dataset, e.site), []).append(e)
     return {k: v for k, v in sorted(sites.items()) if len(v) >= 2}
 
@@ -128,8 +134,9 @@ def subset_sizes(args: argparse.Namespace) -> tuple[int, ...]:
 
 
 def build(entries: list[Entry], per_layout: int | None = None) -> dict[tuple, dict]:
+    """The units of every site of :data:`UNIT_DATASETS` (:func:`site_record`)."""
     out = {}
-    sites = training_sites(entries)
+    sites = training_sites(entries, UNIT_DATASETS)
     for k, (key, es) in enumerate(sites.items(), 1):
         print(f"[{k}/{len(sites)}] {key[0]}/{key[1]} ({len(es)} pages)", file=sys.stderr, flush=True)
         out[key] = site_record(es, per_layout)
@@ -152,12 +159,18 @@ def extract_site(es: list[Entry], rec: dict, main: np.ndarray | None) -> dict[tu
     return out
 
 
+def trained_on(records: list[dict]) -> list[dict]:
+    """The site records that train the model: those of :data:`TRAIN_DATASETS` (cttf's
+    units are there to be decided and scored, not learned from)."""
+    return [r for r in records if r["ids"][0][0] in TRAIN_DATASETS]
+
+
 def fold_models(data: dict, subsets: dict, entries: list[Entry], folds: list[list[Entry]],
                 args: argparse.Namespace) -> list[TreeModel]:
     """Per fold, a model trained on the units (whole sites and ``subsets``) of the sites
     outside the fold."""
     groups = dict(zip((page_id(e) for e in entries), site_groups(entries)))
-    records = list(data.values()) + list(subsets.values())
+    records = trained_on(list(data.values()) + list(subsets.values()))
     record_group = [groups[r["ids"][0]] for r in records]
     models = []
     for fold in folds:
@@ -298,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"units of {len(data)} sites and {len(subsets)} subsets in {time.perf_counter() - t0:.0f}s",
           file=sys.stderr)
     if args.output:
-        records = list(data.values()) + list(subsets.values())
+        records = trained_on(list(data.values()) + list(subsets.values()))
         X = np.vstack([r["X"] for r in records])
         y = np.concatenate([r["y"] for r in records])
         w = np.concatenate([r["w"] for r in records])

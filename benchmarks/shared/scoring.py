@@ -37,6 +37,11 @@ SETS: dict[str, tuple[tuple[str, ...], int]] = {
     "wcxb-dev-articles": (("wcxb-dev-articles",), 1),
 }
 MULTI_SETS = ("big9", "cleanportal", "dragnet")
+#: Single-page sets whose sites also have many pages each (cttf: ~25 pages per site and
+#: era, one site-era one group): judged by the single-page methods and by the layout
+#: methods (learned per site-era; their section units and page-choice records are built,
+#: ``train_sections.py``'s UNIT_DATASETS).
+LAYOUT_SINGLE_SETS = ("cttf",)
 #: Sets whose sites the section and page-choice models are not trained on
 #: (train_sections.py's TRAIN_DATASETS): ``layout`` and ``layout-choice`` give their dev
 #: figure only, which for these sites is already a figure on unseen sites (the region
