@@ -35,30 +35,52 @@ def _siblings(element: etree._Element, hidden: set) -> tuple[list[etree._Element
     """The elements that continue ``element`` (module docstring), before and after it: under
     its nearest ancestor (at most :data:`LEVELS` up) that holds any, outermost ones only."""
     words = set((element.get("class") or "").split())
-    before: list[etree._Element] = []
-    after: list[etree._Element] = []
     if not words:
-        return before, after
-    up = element
-    for _ in range(LEVELS):
-        up = up.getparent()
+        return [], []
+    level_of: dict[etree._Element, int] = {}  # (the ancestors looked under, by how far up)
+    top = element
+    for level in range(1, LEVELS + 1):
+        up = top.getparent()
         if up is None:
             break
-        side = before
-        inside: etree._Element | None = None  # (the last one taken: its descendants are in it)
-        for el in up.iterdescendants(element.tag):
-            if el is element:
-                side = after
-                inside = el
-            elif inside is not None and _within(el, inside):
-                continue
-            elif el not in hidden and not words.isdisjoint((el.get("class") or "").split()) \
-                    and not _within(element, el) and _continues(el):
-                side.append(el)
-                inside = el
-        if before or after:
-            break
-    return before, after
+        top = up
+        level_of[top] = level
+    if top is element:
+        return [], []
+    # one pass under the farthest ancestor: the candidates (tag, a class word), each with
+    # the level of the nearest ancestor it shares with ``element``, in page order
+    found: list[tuple[int, bool, etree._Element]] = []
+    after = False
+    for el in top.iterdescendants(element.tag):
+        if el is element:
+            after = True
+            continue
+        names = el.get("class")
+        if not names or words.isdisjoint(names.split()) or el in level_of or el in hidden:
+            continue
+        shared = next(up for up in el.iterancestors() if up in level_of or up is element)
+        if shared is not element:  # (one inside the article's element is not beside it)
+            found.append((level_of[shared], after, el))
+    for level in sorted({lv for lv, _, _ in found}):
+        taken: set = set()
+        sides: tuple[list, list] = ([], [])
+        for lv, later, el in found:
+            if lv <= level and not _inside(el, taken, top) and _continues(el):
+                sides[later].append(el)
+                taken.add(el)
+        if taken:
+            return sides
+    return [], []
+
+
+def _inside(el: etree._Element, taken: set, top: etree._Element) -> bool:
+    """Whether ``el`` stands inside one of ``taken`` (looked for up to ``top``)."""
+    for up in el.iterancestors():
+        if up is top:
+            return False
+        if up in taken:
+            return True
+    return False
 
 
 def _continues(el: etree._Element) -> bool:
@@ -66,15 +88,6 @@ def _continues(el: etree._Element) -> bool:
     text that no name types as something else (comments, related stories, a byline...) or
     as the page's furniture."""
     return left_out_kind(el) == "boilerplate" and not site_furniture(el) and running_text(el)
-
-
-def _within(el: etree._Element, outer: etree._Element) -> bool:
-    """Whether ``el`` is ``outer`` or inside it."""
-    while el is not None:
-        if el is outer:
-            return True
-        el = el.getparent()
-    return False
 
 
 def _part_blocks(el: etree._Element, hidden: set, base_url: str | None) -> list[Block]:
