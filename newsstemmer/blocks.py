@@ -22,9 +22,11 @@ BODY_KINDS = frozenset({"paragraph", "heading", "list", "quote", "table"})
 
 #: Optional parts whose blocks keep the kind of their structure (``list``, ``heading``,
 #: ``paragraph``) and name the part in :attr:`Block.part`: ``links`` is a list of links or a
-#: table of contents the cleaning left out of the article (Readability's convention keeps
-#: them inside the article, the news convention does not).
-OPTIONAL_PARTS = frozenset({"links"})
+#: table of contents the cleaning left out of the article; ``text`` is running text the
+#: method left out (a section its cleaning judged outside the article, the article's
+#: continuation in an element beside the chosen one).  Readability's convention keeps both
+#: inside the article, the news convention does not.
+OPTIONAL_PARTS = frozenset({"links", "text"})
 
 #: What ``keep`` options may name, kept out of the default body: the optional kinds and
 #: :data:`OPTIONAL_PARTS`.  ``lead`` is the standfirst (the summary under the headline);

@@ -18,9 +18,10 @@ caption, a code listing, a byline, a related-links box, a comment thread (told b
 the element's tag and its ``class``/``id`` names), so a convention that keeps one of
 them can ask for it by kind.  A left-out part that no name types and that is made of
 lists or links (a table of contents, a "see also" list, a link list between
-paragraphs: :func:`_link_part`) keeps its structure: its lists, headings and lines
-come back as ``list``, ``heading`` and ``paragraph`` blocks of the optional part
-``links``.  Hidden elements never come back.
+paragraphs) or of running text (a section of the article the cleaning judged outside it)
+keeps its structure: its lists, headings and lines come back as ``list``, ``heading`` and
+``paragraph`` blocks of the optional part ``links`` or ``text``
+(:mod:`newsstemmer.leftout`).  Hidden elements never come back.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from lxml import etree
 from .blocks import Block
 from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
+from .leftout import left_out_kind, left_out_part
 
 __all__ = [
     "BOLD_HEADING_LEVEL", "BOLD_TAGS", "WalkedText", "bold_headings", "list_items", "table_rows", "typed_blocks",
@@ -46,31 +48,6 @@ _KIND_OF_TAG = {"ul": "list", "ol": "list", "dl": "list", "table": "table", "blo
                 "figure": "figure", "figcaption": "caption", **{h: "heading" for h in _HEADINGS}}
 #: Owners whose inner block-level elements do not start blocks of their own.
 _COMPOUND = frozenset({"list", "table", "quote", "code", "figure", "caption", "heading"})
-
-#: What a left-out element is, by words in its ``class`` and ``id`` (first match wins).
-_OUT_NAMES = (
-    ("comments", re.compile(r"comment|disqus|discussion|reply|replies", re.I)),
-    ("caption", re.compile(r"caption|credit|figcap", re.I)),
-    ("byline", re.compile(r"byline|author|contributor|writer", re.I)),
-    ("dateline", re.compile(r"dateline|date|time|publish|posted|updated", re.I)),
-    ("bio", re.compile(r"\bbio|about-the-author|author-info", re.I)),
-    ("lead", re.compile(r"standfirst|\blead\b|\bdek\b|subtitle|summary|intro|teaser-text", re.I)),
-    ("related", re.compile(r"related|recommend|more|promo|teaser|read-?next|also|trending|popular|outbrain|taboola",
-                           re.I)),
-)
-
-
-#: Names that say a left-out list is the site's navigation, sharing buttons, advertising or
-#: tags rather than a list of the article's (such a part stays ``boilerplate``).
-_SITE_LIST_NAMES = re.compile(
-    r"nav|menu|breadcrumb|crumb|pagination|pager|share|sharing|social|follow|(^|[^a-z])ads?([^a-z]|$)|advert|"
-    r"sponsor|footer|sidebar|widget|tags?([^a-z]|$)|categor|keyword|subscribe|newsletter|login|search",
-    re.I)
-#: Tags of a left-out element that is the page's own furniture, never a list of the article's.
-_SITE_TAGS = frozenset({"aside", "nav", "footer", "form"})
-#: A left-out part is a ``links`` part when this share of its text or more is in lists or links.
-LINK_PART_SHARE = 0.5
-_LIST_TAGS = ("ul", "ol", "dl")
 
 #: Inline elements whose text is set in bold: a line of nothing else is a heading written
 #: without a heading tag (:func:`bold_headings`).
@@ -106,57 +83,6 @@ def _linkable(href: str, base: str | None) -> bool:
 
 def _norm(text: str) -> str:
     return " ".join(text.split())  # (str.split's whitespace is the regex's \s: the plain text's)
-
-
-def _out_kind(el: etree._Element) -> str:
-    """The optional kind of an element the cleaning left out."""
-    tag = el.tag
-    if tag == "figcaption":
-        return "caption"
-    if tag == "figure":
-        return "figure"
-    if tag == "pre":
-        return "code"
-    if tag == "time":
-        return "dateline"
-    names = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
-    if names.strip():
-        for kind, pattern in _OUT_NAMES:
-            if pattern.search(names):
-                return kind
-    return "boilerplate"
-
-
-def _link_part(el: etree._Element) -> bool:
-    """Whether a left-out element that no name types (``boilerplate``) is a ``links`` part:
-    not the page's furniture by tag or name (:data:`_SITE_TAGS`, :data:`_SITE_LIST_NAMES`),
-    and a list, or :data:`LINK_PART_SHARE` of its text or more in lists, or in two links or
-    more.  Readability keeps such parts inside the article (tables of contents, "see also"
-    and link lists); the news golds do not, so they stay out of the default body."""
-    if el.tag in _SITE_TAGS:
-        return False
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    if names.strip() and _SITE_LIST_NAMES.search(names):
-        return False
-    total = len(element_text(el))
-    if not total:
-        return False
-    if el.tag in _LIST_TAGS:
-        return True
-    if sum(len(element_text(x)) for x in _outer_lists(el)) >= LINK_PART_SHARE * total:
-        return True
-    links = [len(text) for text in map(element_text, el.iter("a")) if text]
-    return len(links) > 1 and sum(links) >= LINK_PART_SHARE * total  # (one link is a button or a teaser)
-
-
-def _outer_lists(el: etree._Element) -> Iterable[etree._Element]:
-    """The lists inside ``el`` that no other list inside ``el`` holds."""
-    for found in el.iterdescendants(*_LIST_TAGS):
-        up = found.getparent()
-        while up is not el and up.tag not in _LIST_TAGS:
-            up = up.getparent()
-        if up is el:
-            yield found
 
 
 class _Owner:
@@ -408,7 +334,8 @@ def typed_blocks(
     element's start and end, split at newlines and whitespace-normalised, empty lines
     dropped, and a first line equal to ``title`` (ignoring case) dropped too (pass
     None to keep it).  ``left_out`` elements' own text comes back as blocks marked
-    out of the body, typed by :func:`_out_kind`.  Links and pictures are made
+    out of the body, typed by :func:`~newsstemmer.leftout.left_out_kind`
+    (and :func:`~newsstemmer.leftout.left_out_part`).  Links and pictures are made
     absolute against ``base_url``.  ``walked`` is the plain walk of ``main`` with
     ``left_out`` and ``hidden`` elements passed over, when the caller has it
     (:func:`walk_text`): its events are read again instead of walking the tree twice.
@@ -435,8 +362,8 @@ def typed_blocks(
             if tag in drop_tags or el in hidden:  # (the events hold nothing inside it)
                 continue
             if not out and el in left_out:
-                out_root, out_kind, out = el, _out_kind(el), True
-                out_part = "links" if out_kind == "boilerplate" and _link_part(el) else None
+                out_root, out_kind, out = el, left_out_kind(el), True
+                out_part = left_out_part(el) if out_kind == "boilerplate" else None
                 parts = w.out_parts
                 # (an inline element's text too)
                 w.out_ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)

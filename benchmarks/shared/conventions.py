@@ -54,9 +54,9 @@ CONVENTIONS: dict[str, Convention] = {
     "cleanportal": Convention(note="CleanEval-style body; bylines vary"),
     "dragnet": Convention(frozenset({"lead"}),
                           note="conventions vary by page (bylines often, captions sometimes, standfirsts mostly kept)"),
-    "readability": Convention(frozenset({"figure", "caption", "code", "links"}), "no",
-                              "Readability's output: picture captions, code listings and the article's link "
-                              "lists and tables of contents kept"),
+    "readability": Convention(frozenset({"figure", "caption", "code", "links", "text"}), "no",
+                              "Readability's output: picture captions, code listings, the article's link "
+                              "lists and tables of contents, and running text beside the article kept"),
     "chaos": Convention(frozenset({"lead"}), note="body and the standfirst above it"),
     "wcxb-dev": Convention(headline="per page", note="headline where gold_has_title"),
     "cttf": Convention(frozenset({"byline", "dateline"}), note="byline and dateline lines kept"),

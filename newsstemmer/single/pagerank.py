@@ -78,7 +78,7 @@ __all__ = [
 
 #: Subtrees that never hold article text (comments are removed by the parser).
 DROP_TAGS = frozenset(
-    "head title script style noscript template svg math iframe object embed canvas "
+    "head title script style noscript template svg iframe object embed canvas "
     "button select option textarea input label".split()
 )
 #: Elements that start a new line in the extracted text.

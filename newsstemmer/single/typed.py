@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from ..blocks import Block
 from ..blockwalk import WalkedText, typed_blocks
 from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_element
+from .continuation import with_continuation
 from .standfirst import with_standfirst
 
 __all__ = ["region_blocks", "region_block_maker"]
@@ -39,11 +40,14 @@ def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = 
 
 def region_block_maker(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
                        base_url: str | None = None) -> Callable[[], list[Block]]:
-    """A function giving :func:`region_blocks` when called, the standfirst above the
-    element first where the page has one (:func:`~newsstemmer.single.standfirst.with_standfirst`);
+    """A function giving :func:`region_blocks` when called, with the article's continuation
+    in the elements beside it around them (:func:`~newsstemmer.single.continuation.with_continuation`)
+    and the standfirst above the element first where the page has one
+    (:func:`~newsstemmer.single.standfirst.with_standfirst`);
     the walk waits until the blocks are asked for: the plain body does not pay for them.
     The maker keeps the plain walk that gave the body and the analysis no other."""
     kept = None if skip is None else list(skip)
     walked = an.walked(node, kept)
     an.walks.clear()  # (the other walks' events need not live as long as the article)
-    return lambda: with_standfirst(an, node, region_blocks(an, node, kept, base_url, walked))
+    return lambda: with_standfirst(an, node, with_continuation(an, node, region_blocks(an, node, kept, base_url, walked),
+                                                               base_url))
