@@ -68,6 +68,23 @@ def test_names() -> None:
     assert split_names("Mike Dennison (MTN News)") == ["Mike Dennison"]
 
 
+def test_labels_job_titles_and_date_pieces_around_a_name_go() -> None:
+    assert split_names("Author: Ann Lee") == ["Ann Lee"] and split_names("AuthorVenteur") == ["Venteur"]
+    assert split_names("Authorson Lee") == ["Authorson Lee"]  # (a name that opens like the label)
+    assert split_names("Maria &amp; Katerina") == ["Maria", "Katerina"]  # (an entity escaped twice)
+    assert split_names("Meghan Neville Content Marketing Coordinator") == ["Meghan Neville"]
+    assert split_names("Top Growth Marketing") == ["Top Growth Marketing"]  # (one word after: a name's own)
+    assert split_names("David Jackson - FullStack Editorial Team") == ["David Jackson"]
+    assert split_names("Dr. Vahid Osman - Mar") == ["Dr. Vahid Osman"]
+    assert split_names("Jason Bates June") == ["Jason Bates"] and split_names("Ann June") == ["Ann June"]
+    assert split_names("Outer Armatonisdaristan » Tue Aug") == ["Outer Armatonisdaristan"]
+    # a job title glued to the last name by the markup; one-word handles and brands stay whole
+    assert names_in_text("Liza BurkeMarketing Director") == ["Liza Burke"]
+    assert names_in_text("Joakim EdinResearch & Development") == ["Joakim Edin"]
+    assert names_in_text("Team SimplyThrilled") == ["Team SimplyThrilled"]
+    assert names_in_text("By Ann McKenzie and Leo DiCaprio") == ["Ann McKenzie", "Leo DiCaprio"]
+
+
 def _meta(body: str, head: str = "", url: str = "https://paper.test/story") -> object:
     html = f"<html><head><title>Rain all week | Paper</title>{head}</head><body>{body}</body></html>"
     page = Page(html, url=url)

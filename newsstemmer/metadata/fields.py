@@ -281,14 +281,24 @@ def _in_comments(el: Any) -> bool:
     return False
 
 
+def _in_related(el: Any) -> bool:
+    """Inside a box of related stories (a class that says "related"): another article's card."""
+    return any("related" in (up.get("class") or "") for up in el.iterancestors())
+
+
 def _author_sources(facts: PageFacts, tree: Any) -> Any:
     for value, source in _ld_values(facts, "author", any_node=False) + _ld_values(facts, "creator", any_node=False):
         yield names_from_ld(value), source
     for name in _AUTHOR_META:
         for value in facts.meta.get(name, ()):
             yield split_names(value), _source(name)
-    props = [el for _, el in facts.microdata("author") + facts.microdata("creator") if not _in_comments(el)]
-    if props:  # the first author scope only (forums and comment threads repeat itemprop=author)
+    props = [el for _, el in facts.microdata("author") + facts.microdata("creator")
+             if not _in_comments(el) and not _in_related(el)]
+    # the first author scope only (forums and comment threads repeat itemprop=author); where
+    # the scopes name several people (the posts of a thread, of which this page may show a
+    # later page), after the bylines near the headline ("Thread starter ...")
+    thread = len(props) > 2 and len({tuple(_microdata_names(el)) for el in props[:4]}) > 2
+    if props and not thread:
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
         yield split_names(value), "html"
@@ -297,6 +307,8 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
     for el in hood.bylines:
         if not _in_comments(el):
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
+    if thread:
+        yield _microdata_names(props[0]), "microdata"
     if hood.at >= 0:  # a line just under the headline that opens with "By", "Von", "Por", ...
         under = hood.lines[hood.at + 1:hood.at + _BY_LINES_AFTER]
         for i, line in enumerate(under):

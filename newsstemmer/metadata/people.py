@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from html import unescape
 from typing import Any
 
 __all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
@@ -18,6 +19,8 @@ __all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_
 #: that do not also open names, acronyms or brands ("DeAndre", "DiCaprio", "AFP", "DoorDash")
 _BY = re.compile(r"^\s*(?:(?:written\s+by|posted\s+by|by|von|por|par)(?:\b|(?=(?-i:[A-Z])))"
                  r"|(?:door|av|di|de|af|da|fra)\b)[:\s]*", re.IGNORECASE)
+#: a label before the name ("Author: Ann Lee", "Author Ann Lee", "AuthorAnn Lee" glued by the markup)
+_LABEL = re.compile(r"^\s*(?:authors?|autor(?:in)?|auteur)(?:\s*:\s*|\s+|(?=(?-i:[A-Z])))(?=[^\W\d_])", re.IGNORECASE)
 #: where a byline's names end in a line whose parts were glued together ("Ann LeeMarch 4",
 #: "Ann LeeLast Updated"), or at a month abbreviation before a day ("Ann Lee Jul 3"; not
 #: May, March, June, April or August: surnames too)
@@ -26,10 +29,12 @@ _GLUED_END = re.compile(r"(?<=[a-z])(?:(?:January|February|March|April|May|June|
                         r"Published|Posted)\b|\s+(?:Jan|Feb|Apr|Jul|July|Sep|Sept|Oct|Nov|Dec|January|February|"
                         r"September|October|November|December)\.?\s*\d)")
 _BY_INSIDE = re.compile(r"\s(?:by|von|por|par|door)\s+(?=[^\W\d_])", re.IGNORECASE)
-_SPLIT = re.compile(r"\s*(?:[,;&|/·•]|\s(?:and|und|y|e|et|og|och|en|ve|und)\s)\s*", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:[,;&|/·•»]|\s(?:and|und|y|e|et|og|och|en|ve|und)\s)\s*", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?:|www\.|@|\.com\b|\d{3,}", re.IGNORECASE)
 _ROLE_TAIL = re.compile(r"\s*[-–—|,]\s*(?:staff|senior|reporter|correspondent|editor|writer|contributor|"
-                        r"redakteur|redaktion|journalist|columnist)\b.*$", re.IGNORECASE)
+                        r"redakteur|redaktion|journalist|columnist|(?:[^\W\d_]+\s+)?(?:editorial|team)|"
+                        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*(?:\d|$))\b.*$",
+                        re.IGNORECASE)
 #: words that end a byline's names without a separator ("Jane Doe Twitter", "Bo Kim Staff Writer")
 _NOISE_TAIL = re.compile(r"(?:\s+(?:follow|folgen|twitter|facebook|email(?:\s+the\s+author)?|e-mail|linkedin|"
                          r"instagram|says|(?:[\w.]+\s+)?staff\s+writer|contributor|contributing\s+writer|"
@@ -42,14 +47,26 @@ _CALENDAR = frozenset(
     "jul aug sep sept oct nov dec january february march april june july august september october november december "
     "am pm updated published posted".split())
 MAX_NAME_CHARS = 60
+#: words that open a job title written after a name without a separator ("Ann Lee Writer",
+#: "Bo Kim Content Marketing Coordinator", "Ann Lee Former McKinsey Consultant")
+_JOB_WORDS = frozenset("writer editor author admin administrator moderator former senior head chief content marketing "
+                       "director manager coordinator consultant founder co-founder ceo cto specialist strategist "
+                       "reporter correspondent journalist columnist contributing contributor staff guest".split())
 
 
 #: a parenthesised remark after a name ("Ann Lee (Reuters)", "Bo Kim (MTN News)")
 _PAREN_TAIL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 
 
+#: a lower-case run glued to a capitalised word ("Ann LeeMarketing Director", "Bo KimResearch"):
+#: where a byline's name ends and the next piece of markup starts ("McKenzie", "DiCaprio",
+#: "MacLeod" have at most two lower-case letters before the inner capital)
+_CAMEL_GLUE = re.compile(r"(?<=[^\W\d_](?-i:[a-z]){3})(?=(?-i:[A-Z][a-z]))")
+
+
 def _clean(name: str) -> str:
-    name = _BY.sub("", " ".join(name.split()))
+    name = " ".join(unescape(name).split()) if "&" in name else " ".join(name.split())
+    name = _LABEL.sub("", _BY.sub("", name))
     name = _PAREN_TAIL.sub("", name) or name
     name = _ROLE_TAIL.sub("", name).strip(" .,:;-–—|")
     name = _NOISE_TAIL.sub("", name).strip(" .,:;-–—|")
@@ -104,8 +121,16 @@ def _split(text: str) -> list[str]:
     out: list[str] = []
     for part in _SPLIT.split(text):
         name = _clean(part)
+        words = name.split()
+        job = next((i for i, w in enumerate(words[:-1]) if i >= 2 and w.lower() in _JOB_WORDS), None)
+        if job is not None and name_like(" ".join(words[:job])):
+            words = words[:job]  # (a job title glued to the name by the markup)
+            name = " ".join(words)
+        if len(words) >= 3 and words[-1].lower().strip(".") in _CALENDAR:
+            name = " ".join(words[:-1])  # ("Ann Lee June": the start of a date line)
         if (name and len(name) <= MAX_NAME_CHARS and not _NOT_NAME.search(name) and any(c.isalpha() for c in name)
-                and name.lower() not in _CALENDAR and name.lower() not in _FURNITURE):
+                and not all(w.lower().strip(".,") in _CALENDAR for w in words) and name.lower() not in _FURNITURE
+                and not all(w.lower() in _JOB_WORDS for w in words)):
             if name not in out:
                 out.append(name)
     return out
@@ -141,11 +166,22 @@ def names_in_text(text: str) -> list[str]:
         return []
     m = _BY.match(text) or _BY_INSIDE.search(text)
     rest = text[m.end():] if m else text
-    rest = _GLUED_END.split(rest, maxsplit=1)[0] + " "  # (a word left at the end is still a separator)
+    rest = _unglued(_GLUED_END.split(rest, maxsplit=1)[0]) + " "  # (a word left at the end is still a separator)
     # a date, "Updated", "|" or a second sentence ends the names
     rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,
                     flags=re.IGNORECASE)[0]
     return split_names(rest)
+
+
+def _unglued(text: str) -> str:
+    """``text`` up to a job title or label glued to a name's last word ("Ann LeeMarketing
+    Director" → "Ann Lee"): only inside a later word followed by more text, so one-word
+    handles and brands ("StarredSkies", "Team SimplyThrilled") keep their letters."""
+    for m in _CAMEL_GLUE.finditer(text):
+        head, tail = text[:m.start()], text[m.start():]
+        if " " in head.strip() and re.match(r"\w+\W+\w", tail):
+            return head
+    return text
 
 
 def byline_line(text: str) -> list[str]:
