@@ -83,6 +83,17 @@ def test_labels_job_titles_and_date_pieces_around_a_name_go() -> None:
     assert names_in_text("Joakim EdinResearch & Development") == ["Joakim Edin"]
     assert names_in_text("Team SimplyThrilled") == ["Team SimplyThrilled"]
     assert names_in_text("By Ann McKenzie and Leo DiCaprio") == ["Ann McKenzie", "Leo DiCaprio"]
+    assert names_in_text("Submitted by MAGA Student") == ["MAGA Student"]
+
+
+def test_a_role_account_signs_only_where_no_person_does() -> None:
+    signed = '<h1>Rain all week</h1><p class="byline">By <span class="author">Admin</span></p><p>Text.</p>'
+    assert _meta(signed).authors == ["Admin"]
+    # structured data naming the role account gives way to a person the byline names
+    account = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "Editor"}}</script>'
+    person = '<h1>Rain all week</h1><p class="byline">By Ann Lee</p><p>Text.</p>'
+    assert _meta(person, head=account).authors == ["Ann Lee"] and _meta("<p>Text.</p>", head=account).authors == ["Editor"]
+    assert split_names("Staff Writer") == [] and split_names("Contributing Writer") == []
 
 
 def _meta(body: str, head: str = "", url: str = "https://paper.test/story") -> object:

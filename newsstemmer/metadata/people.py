@@ -17,7 +17,7 @@ __all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_
 
 #: a by-word glued to the name by the markup ("ByAnn Lee") is taken only for the by-words
 #: that do not also open names, acronyms or brands ("DeAndre", "DiCaprio", "AFP", "DoorDash")
-_BY = re.compile(r"^\s*(?:(?:written\s+by|posted\s+by|by|von|por|par)(?:\b|(?=(?-i:[A-Z])))"
+_BY = re.compile(r"^\s*(?:(?:written\s+by|posted\s+by|submitted\s+by|by|von|por|par)(?:\b|(?=(?-i:[A-Z])))"
                  r"|(?:door|av|di|de|af|da|fra)\b)[:\s]*", re.IGNORECASE)
 #: a label before the name ("Author: Ann Lee", "Author Ann Lee", "AuthorAnn Lee" glued by the markup)
 _LABEL = re.compile(r"^\s*(?:authors?|autor(?:in)?|auteur)(?:\s*:\s*|\s+|(?=(?-i:[A-Z])))(?=[^\W\d_])", re.IGNORECASE)
@@ -40,8 +40,10 @@ _NOISE_TAIL = re.compile(r"(?:\s+(?:follow|folgen|twitter|facebook|email(?:\s+th
                          r"instagram|says|(?:[\w.]+\s+)?staff\s+writer|contributor|contributing\s+writer|"
                          r"is\s+an?\s+.+|is\s+the\s+.+|기자|記者))+$", re.IGNORECASE)
 #: words of page furniture that bylines carry and that are never a name on their own
-_FURNITURE = frozenset("twitter facebook follow folgen community email share author authors editor staff "
-                       "admin administrator anonymous guest redaktion".split())
+_FURNITURE = frozenset("twitter facebook follow folgen community email share author authors".split())
+#: the accounts a site posts under when no person signs ("Admin", "Editor"): names a page
+#: may give, kept only where no source gives a person (:func:`is_handle`)
+_ROLE_ACCOUNTS = frozenset("editor staff admin administrator anonymous guest redaktion".split())
 _CALENDAR = frozenset(
     "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday jan feb mar apr may jun "
     "jul aug sep sept oct nov dec january february march april june july august september october november december "
@@ -74,8 +76,9 @@ def _clean(name: str) -> str:
 
 
 def is_handle(name: str) -> bool:
-    """A user name rather than a person's name ("newsengin", "col_cops"): one lower-case token."""
-    return " " not in name and (name.islower() or "_" in name)
+    """A user name rather than a person's name ("newsengin", "col_cops", "Admin"): one lower-case
+    token or a site's role account."""
+    return " " not in name and (name.islower() or "_" in name or name.lower() in _ROLE_ACCOUNTS)
 
 
 #: lower-case parts of names ("Ludwig van Beethoven", "Ana de la Cruz")
@@ -130,7 +133,7 @@ def _split(text: str) -> list[str]:
             name = " ".join(words[:-1])  # ("Ann Lee June": the start of a date line)
         if (name and len(name) <= MAX_NAME_CHARS and not _NOT_NAME.search(name) and any(c.isalpha() for c in name)
                 and not all(w.lower().strip(".,") in _CALENDAR for w in words) and name.lower() not in _FURNITURE
-                and not all(w.lower() in _JOB_WORDS for w in words)):
+                and (name.lower() in _ROLE_ACCOUNTS or not all(w.lower() in _JOB_WORDS for w in words))):
             if name not in out:
                 out.append(name)
     return out
