@@ -96,6 +96,15 @@ def test_a_role_account_signs_only_where_no_person_does() -> None:
     assert split_names("Staff Writer") == [] and split_names("Contributing Writer") == []
 
 
+def test_a_bold_name_opening_the_article_is_its_byline_where_nothing_else_names_a_person() -> None:
+    prose = "<p>" + "The rain fell on the town all week and the river rose over its banks. " * 3 + "</p>"
+    signed = f"<h1>Rain all week</h1><p><strong>Mikael Thalen</strong><br>Paper.test</p>{prose}"
+    assert _meta(signed).authors == ["Mikael Thalen"]
+    # a bold lead-in of common words, and a bold line after the prose began, are not bylines
+    assert _meta(f"<h1>Rain all week</h1><p><strong>Start Small</strong></p>{prose}<p>start small today</p>").authors == []
+    assert _meta(f"<h1>Rain all week</h1>{prose}<p><strong>Mikael Thalen</strong></p>").authors == []
+
+
 def _meta(body: str, head: str = "", url: str = "https://paper.test/story") -> object:
     html = f"<html><head><title>Rain all week | Paper</title>{head}</head><body>{body}</body></html>"
     page = Page(html, url=url)

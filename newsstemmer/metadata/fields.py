@@ -12,7 +12,7 @@ from lxml import etree
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
-from .people import byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
+from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
 __all__ = ["ArticleMetadata", "article_metadata", "structured_people_and_date"]
 
@@ -318,6 +318,21 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
             if names:
                 yield names, "text"
                 break
+    yield _bold_names_opening(tree, facts), "text"
+
+
+def _bold_names_opening(tree: Any, facts: PageFacts) -> list[str]:
+    """The names of a bold line opening one of the first paragraphs under the headline
+    (:func:`.people.bold_names_opening`): read last, where no other source named a person."""
+    at = _headline_index(facts)
+    start = facts.h1_elements[at] if at is not None else (facts.h1_elements or [None])[0]
+    try:
+        paragraphs = start.xpath("following::p[position() <= 8]") if start is not None else \
+            (tree.xpath("(//body//p)[position() <= 8]") if tree is not None else [])
+    except (ValueError, etree.Error):
+        return []
+    return bold_names_opening([p for p in paragraphs if not _in_comments(p)],
+                              lambda: facts.html or "".join(tree.itertext()))
 
 
 def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],

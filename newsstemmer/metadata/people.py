@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from html import unescape
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
+__all__ = ["bold_names_opening", "byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
 #: a by-word glued to the name by the markup ("ByAnn Lee") is taken only for the by-words
 #: that do not also open names, acronyms or brands ("DeAndre", "DiCaprio", "AFP", "DoorDash")
@@ -200,3 +200,32 @@ def byline_line(text: str) -> list[str]:
 def opens_with_by(text: str) -> bool:
     """Whether a line opens with a by-word ("By", "Von", "Por", "Written by", ...)."""
     return bool(_BY.match(" ".join((text or "").split())))
+
+
+def bold_names_opening(paragraphs: list[Any], page_text: Callable[[], str]) -> list[str]:
+    """People's names set in bold as a line of their own at the start of a paragraph
+    (``<p><strong>Ann Lee</strong><br>Paper.com</p>``): the byline of pages without a byline
+    mark.  ``paragraphs`` are the first ones under the headline, looked at up to the first
+    paragraph of prose (a bold line after it is a subheading); no word of the names may be
+    one the page's text (``page_text``, asked for only when needed) uses in lower case
+    ("In This Article", "Start Small")."""
+    for par in paragraphs:
+        first = par[0] if len(par) else None
+        if first is None or first.tag not in ("strong", "b") or (par.text or "").strip():
+            if len("".join(par.itertext())) > 150:
+                break
+            continue
+        after = first.getnext()
+        if (first.tail or "").strip() or (after is not None and after.tag != "br"):
+            continue
+        text = " ".join("".join(first.itertext()).split())
+        names = split_names(text) if 4 <= len(text) <= 80 else []
+        if names and all(name_like(n) for n in names) and not _in_prose(names, page_text()):
+            return names
+    return []
+
+
+def _in_prose(names: list[str], text: str) -> bool:
+    """Whether a word of the names stands in lower case between spaces in ``text``."""
+    return any(re.search(rf"(?<= ){re.escape(w.lower())}(?=[ ,.;:!?])", text)
+               for n in names for w in n.split() if len(w) > 1 and w.lower() not in _PARTICLES)
