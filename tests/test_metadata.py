@@ -84,6 +84,11 @@ def test_labels_job_titles_and_date_pieces_around_a_name_go() -> None:
     assert names_in_text("Team SimplyThrilled") == ["Team SimplyThrilled"]
     assert names_in_text("By Ann McKenzie and Leo DiCaprio") == ["Ann McKenzie", "Leo DiCaprio"]
     assert names_in_text("Submitted by MAGA Student") == ["MAGA Student"]
+    # the writer's outlet after a bar or slash, or after "for", is no second writer
+    assert split_names("Meg Kinnard | Associated Press") == ["Meg Kinnard"]
+    assert names_in_text("By Mike Dennison/MTN News") == ["Mike Dennison"]
+    assert split_names("Mathatisi Sebusi/Mohalenyane Phakela") == ["Mathatisi Sebusi", "Mohalenyane Phakela"]
+    assert names_in_text("By Ann Lee for The Times") == ["Ann Lee"]
 
 
 def test_a_role_account_signs_only_where_no_person_does() -> None:

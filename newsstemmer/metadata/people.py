@@ -56,6 +56,9 @@ _JOB_WORDS = frozenset("writer editor author admin administrator moderator forme
                        "reporter correspondent journalist columnist contributing contributor staff guest".split())
 
 
+#: a news outlet after a name and a bar or slash: the writer's affiliation, not a second writer
+_AFFILIATION = re.compile(r"\s*[|/]\s*(?:the\s+)?(?:[\w.-]+\s+){0,3}(?:news|press|times|media|agency|post|journal|"
+                          r"herald|tribune|network|radio|tv|daily)\b[^|/,]*$", re.IGNORECASE)
 #: a parenthesised remark after a name ("Ann Lee (Reuters)", "Bo Kim (MTN News)")
 _PAREN_TAIL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 
@@ -122,6 +125,9 @@ def _split(text: str) -> list[str]:
     if not text or len(text) > 4 * MAX_NAME_CHARS or _NOT_NAME.search(text.split()[0] if text.split() else ""):
         return []
     out: list[str] = []
+    m = _AFFILIATION.search(text)
+    if m and name_like(_clean(text[:m.start()])):
+        text = text[:m.start()]  # ("Ann Lee | Associated Press", "Bo Kim/MTN News": the writer's outlet)
     for part in _SPLIT.split(text):
         name = _clean(part)
         words = name.split()
@@ -171,7 +177,7 @@ def names_in_text(text: str) -> list[str]:
     rest = text[m.end():] if m else text
     rest = _unglued(_GLUED_END.split(rest, maxsplit=1)[0]) + " "  # (a word left at the end is still a separator)
     # a date, "Updated", "|" or a second sentence ends the names
-    rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den)\s|\d|[|•·]", rest, maxsplit=1,
+    rest = re.split(r"\s(?:updated|published|posted|on|am|le|el|il|den|for)\s|\d|[|•·]", rest, maxsplit=1,
                     flags=re.IGNORECASE)[0]
     return split_names(rest)
 
