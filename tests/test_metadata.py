@@ -110,6 +110,12 @@ def test_a_bold_name_opening_the_article_is_its_byline_where_nothing_else_names_
     assert _meta(f"<h1>Rain all week</h1>{prose}<p><strong>Mikael Thalen</strong></p>").authors == []
 
 
+def test_one_word_in_the_text_does_not_outrank_the_house_name_in_structured_data() -> None:
+    house = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "Paper"}}</script>'
+    assert _meta('<h1>Rain all week</h1><p class="author">APA</p><p>Text.</p>', head=house).authors == ["Paper"]
+    assert _meta('<h1>Rain all week</h1><p class="author">Ann Lee</p><p>Text.</p>', head=house).authors == ["Ann Lee"]
+
+
 def _meta(body: str, head: str = "", url: str = "https://paper.test/story") -> object:
     html = f"<html><head><title>Rain all week | Paper</title>{head}</head><body>{body}</body></html>"
     page = Page(html, url=url)

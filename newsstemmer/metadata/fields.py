@@ -228,6 +228,8 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
         if all(is_handle(n) or house(n) for n in names):  # (house: asked only here)
             reserve = reserve if reserve[0] else (names, source)
             continue
+        if reserve[0] and source == "text" and all(" " not in n for n in names) and reserve[1] != "text":
+            continue  # (one word in the page's text, "APA", is weaker than the house's name in its data)
         return names, source
     return reserve
 
