@@ -328,13 +328,19 @@ def _bold_names_opening(tree: Any, facts: PageFacts) -> list[str]:
     (:func:`.people.bold_names_opening`): read last, where no other source named a person."""
     at = _headline_index(facts)
     start = facts.h1_elements[at] if at is not None else (facts.h1_elements or [None])[0]
-    try:
-        paragraphs = start.xpath("following::p[position() <= 8]") if start is not None else \
-            (tree.xpath("(//body//p)[position() <= 8]") if tree is not None else [])
-    except (ValueError, etree.Error):
-        return []
-    return bold_names_opening([p for p in paragraphs if not _in_comments(p)],
-                              lambda: facts.html or "".join(tree.itertext()))
+    body = tree.find("body") if start is None and tree is not None else None
+    paragraphs = _paragraphs_after(start) if start is not None else (body.iter("p") if body is not None else ())
+    return bold_names_opening([p for p, _ in zip(paragraphs, range(8))],
+                              lambda: facts.html or "".join(tree.itertext()), lambda p: not _in_comments(p))
+
+
+def _paragraphs_after(el: Any) -> Any:
+    """The ``<p>`` elements after ``el`` in document order (lazily: the first few are read)."""
+    while el is not None:
+        for sibling in el.itersiblings():
+            if isinstance(sibling.tag, str):
+                yield from sibling.iter("p")
+        el = el.getparent()
 
 
 def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],

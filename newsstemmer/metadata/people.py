@@ -208,13 +208,15 @@ def opens_with_by(text: str) -> bool:
     return bool(_BY.match(" ".join((text or "").split())))
 
 
-def bold_names_opening(paragraphs: list[Any], page_text: Callable[[], str]) -> list[str]:
+def bold_names_opening(paragraphs: list[Any], page_text: Callable[[], str],
+                       allowed: Callable[[Any], bool] = lambda par: True) -> list[str]:
     """People's names set in bold as a line of their own at the start of a paragraph
     (``<p><strong>Ann Lee</strong><br>Paper.com</p>``): the byline of pages without a byline
     mark.  ``paragraphs`` are the first ones under the headline, looked at up to the first
     paragraph of prose (a bold line after it is a subheading); no word of the names may be
     one the page's text (``page_text``, asked for only when needed) uses in lower case
-    ("In This Article", "Start Small")."""
+    ("In This Article", "Start Small"); ``allowed`` is asked last about the paragraph
+    (not in a comment)."""
     for par in paragraphs:
         first = par[0] if len(par) else None
         if first is None or first.tag not in ("strong", "b") or (par.text or "").strip():
@@ -226,7 +228,7 @@ def bold_names_opening(paragraphs: list[Any], page_text: Callable[[], str]) -> l
             continue
         text = " ".join("".join(first.itertext()).split())
         names = split_names(text) if 4 <= len(text) <= 80 else []
-        if names and all(name_like(n) for n in names) and not _in_prose(names, page_text()):
+        if names and all(name_like(n) for n in names) and not _in_prose(names, page_text()) and allowed(par):
             return names
     return []
 
