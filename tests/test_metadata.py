@@ -68,6 +68,54 @@ def test_names() -> None:
     assert split_names("Mike Dennison (MTN News)") == ["Mike Dennison"]
 
 
+def test_labels_job_titles_and_date_pieces_around_a_name_go() -> None:
+    assert split_names("Author: Ann Lee") == ["Ann Lee"] and split_names("AuthorVenteur") == ["Venteur"]
+    assert split_names("Authorson Lee") == ["Authorson Lee"]  # (a name that opens like the label)
+    assert split_names("Maria &amp; Katerina") == ["Maria", "Katerina"]  # (an entity escaped twice)
+    assert split_names("Meghan Neville Content Marketing Coordinator") == ["Meghan Neville"]
+    assert split_names("Top Growth Marketing") == ["Top Growth Marketing"]  # (one word after: a name's own)
+    assert split_names("David Jackson - FullStack Editorial Team") == ["David Jackson"]
+    assert split_names("Dr. Vahid Osman - Mar") == ["Dr. Vahid Osman"]
+    assert split_names("Jason Bates June") == ["Jason Bates"] and split_names("Ann June") == ["Ann June"]
+    assert split_names("Outer Armatonisdaristan » Tue Aug") == ["Outer Armatonisdaristan"]
+    # a job title glued to the last name by the markup; one-word handles and brands stay whole
+    assert names_in_text("Liza BurkeMarketing Director") == ["Liza Burke"]
+    assert names_in_text("Joakim EdinResearch & Development") == ["Joakim Edin"]
+    assert names_in_text("Team SimplyThrilled") == ["Team SimplyThrilled"]
+    assert names_in_text("By Ann McKenzie and Leo DiCaprio") == ["Ann McKenzie", "Leo DiCaprio"]
+    assert names_in_text("Submitted by MAGA Student") == ["MAGA Student"]
+    # the writer's outlet after a bar or slash, or after "for", is no second writer
+    assert split_names("Meg Kinnard | Associated Press") == ["Meg Kinnard"]
+    assert names_in_text("By Mike Dennison/MTN News") == ["Mike Dennison"]
+    assert split_names("Mathatisi Sebusi/Mohalenyane Phakela") == ["Mathatisi Sebusi", "Mohalenyane Phakela"]
+    assert names_in_text("By Ann Lee for The Times") == ["Ann Lee"]
+
+
+def test_a_role_account_signs_only_where_no_person_does() -> None:
+    signed = '<h1>Rain all week</h1><p class="byline">By <span class="author">Admin</span></p><p>Text.</p>'
+    assert _meta(signed).authors == ["Admin"]
+    # structured data naming the role account gives way to a person the byline names
+    account = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "Editor"}}</script>'
+    person = '<h1>Rain all week</h1><p class="byline">By Ann Lee</p><p>Text.</p>'
+    assert _meta(person, head=account).authors == ["Ann Lee"] and _meta("<p>Text.</p>", head=account).authors == ["Editor"]
+    assert split_names("Staff Writer") == [] and split_names("Contributing Writer") == []
+
+
+def test_a_bold_name_opening_the_article_is_its_byline_where_nothing_else_names_a_person() -> None:
+    prose = "<p>" + "The rain fell on the town all week and the river rose over its banks. " * 3 + "</p>"
+    signed = f"<h1>Rain all week</h1><p><strong>Mikael Thalen</strong><br>Paper.test</p>{prose}"
+    assert _meta(signed).authors == ["Mikael Thalen"]
+    # a bold lead-in of common words, and a bold line after the prose began, are not bylines
+    assert _meta(f"<h1>Rain all week</h1><p><strong>Start Small</strong></p>{prose}<p>start small today</p>").authors == []
+    assert _meta(f"<h1>Rain all week</h1>{prose}<p><strong>Mikael Thalen</strong></p>").authors == []
+
+
+def test_one_word_in_the_text_does_not_outrank_the_house_name_in_structured_data() -> None:
+    house = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "Paper"}}</script>'
+    assert _meta('<h1>Rain all week</h1><p class="author">APA</p><p>Text.</p>', head=house).authors == ["Paper"]
+    assert _meta('<h1>Rain all week</h1><p class="author">Ann Lee</p><p>Text.</p>', head=house).authors == ["Ann Lee"]
+
+
 def _meta(body: str, head: str = "", url: str = "https://paper.test/story") -> object:
     html = f"<html><head><title>Rain all week | Paper</title>{head}</head><body>{body}</body></html>"
     page = Page(html, url=url)

@@ -12,7 +12,7 @@ from lxml import etree
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
-from .people import byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
+from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
 __all__ = ["ArticleMetadata", "article_metadata", "structured_people_and_date"]
 
@@ -228,6 +228,8 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
         if all(is_handle(n) or house(n) for n in names):  # (house: asked only here)
             reserve = reserve if reserve[0] else (names, source)
             continue
+        if reserve[0] and source == "text" and all(" " not in n for n in names) and reserve[1] != "text":
+            continue  # (one word in the page's text, "APA", is weaker than the house's name in its data)
         return names, source
     return reserve
 
@@ -281,14 +283,24 @@ def _in_comments(el: Any) -> bool:
     return False
 
 
+def _in_related(el: Any) -> bool:
+    """Inside a box of related stories (a class that says "related"): another article's card."""
+    return any("related" in (up.get("class") or "") for up in el.iterancestors())
+
+
 def _author_sources(facts: PageFacts, tree: Any) -> Any:
     for value, source in _ld_values(facts, "author", any_node=False) + _ld_values(facts, "creator", any_node=False):
         yield names_from_ld(value), source
     for name in _AUTHOR_META:
         for value in facts.meta.get(name, ()):
             yield split_names(value), _source(name)
-    props = [el for _, el in facts.microdata("author") + facts.microdata("creator") if not _in_comments(el)]
-    if props:  # the first author scope only (forums and comment threads repeat itemprop=author)
+    props = [el for _, el in facts.microdata("author") + facts.microdata("creator")
+             if not _in_comments(el) and not _in_related(el)]
+    # the first author scope only (forums and comment threads repeat itemprop=author); where
+    # the scopes name several people (the posts of a thread, of which this page may show a
+    # later page), after the bylines near the headline ("Thread starter ...")
+    thread = len(props) > 2 and len({tuple(_microdata_names(el)) for el in props[:4]}) > 2
+    if props and not thread:
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
         yield split_names(value), "html"
@@ -297,6 +309,8 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
     for el in hood.bylines:
         if not _in_comments(el):
             yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
+    if thread:
+        yield _microdata_names(props[0]), "microdata"
     if hood.at >= 0:  # a line just under the headline that opens with "By", "Von", "Por", ...
         under = hood.lines[hood.at + 1:hood.at + _BY_LINES_AFTER]
         for i, line in enumerate(under):
@@ -306,6 +320,27 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
             if names:
                 yield names, "text"
                 break
+    yield _bold_names_opening(tree, facts), "text"
+
+
+def _bold_names_opening(tree: Any, facts: PageFacts) -> list[str]:
+    """The names of a bold line opening one of the first paragraphs under the headline
+    (:func:`.people.bold_names_opening`): read last, where no other source named a person."""
+    at = _headline_index(facts)
+    start = facts.h1_elements[at] if at is not None else (facts.h1_elements or [None])[0]
+    body = tree.find("body") if start is None and tree is not None else None
+    paragraphs = _paragraphs_after(start) if start is not None else (body.iter("p") if body is not None else ())
+    return bold_names_opening([p for p, _ in zip(paragraphs, range(8))],
+                              lambda: facts.html or "".join(tree.itertext()), lambda p: not _in_comments(p))
+
+
+def _paragraphs_after(el: Any) -> Any:
+    """The ``<p>`` elements after ``el`` in document order (lazily: the first few are read)."""
+    while el is not None:
+        for sibling in el.itersiblings():
+            if isinstance(sibling.tag, str):
+                yield from sibling.iter("p")
+        el = el.getparent()
 
 
 def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],
