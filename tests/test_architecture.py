@@ -58,6 +58,7 @@ FORBIDDEN_WITHIN = {
     "newsstemmer.single.region": ("newsstemmer.single.crf",),
     "newsstemmer.single.signals": ("newsstemmer.single.crf", "newsstemmer.single.region"),
     "newsstemmer.single.pagerank": ("newsstemmer.single.crf", "newsstemmer.single.region"),
+    "newsstemmer.single.domgraph": ("newsstemmer.single.crf", "newsstemmer.single.region"),
 }
 #: Packages that are gone: nothing may import them again.
 REMOVED = ("newsstemmer.decision", "newsstemmer.chain", "newsstemmer.grouping", "newsstemmer.training")

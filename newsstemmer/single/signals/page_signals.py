@@ -28,6 +28,7 @@ __all__ = [
     "norm",
     "page_signals",
     "role_of",
+    "element_role",
     "terms",
     "flag_galleries",
     "gallery_of",
@@ -232,14 +233,27 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
             slots[slot] = value
     key = tuple(slots)
     role = _ROLE_CACHE.get(key)
-    if role is None:
-        page_level, cls, ident, style, hidden, aria = key
-        role = 0
-        if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
-            role |= HIDDEN
-        if not page_level:
-            role |= _names_role(cls, ident)
-        _remember(_ROLE_CACHE, key, role)
+    return _remember(_ROLE_CACHE, key, _key_role(key)) if role is None else role
+
+
+def element_role(tag: str, el: etree._Element) -> int:
+    """:func:`role_of` of an element, read with ``el.get`` (the first of a repeated name,
+    as ``role_of`` reads ``el.items()``): the same memo and flags, without building the
+    element's list of attributes."""
+    get = el.get
+    key = (tag in _PAGE_TAGS, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"))
+    role = _ROLE_CACHE.get(key)
+    return _remember(_ROLE_CACHE, key, _key_role(key)) if role is None else role
+
+
+def _key_role(key: tuple) -> int:
+    """The role flags of a memo key of :func:`role_of` (page level, class, id, style, hidden, aria-hidden)."""
+    page_level, cls, ident, style, hidden, aria = key
+    role = 0
+    if hidden is not None or aria == "true" or (style and _HIDDEN_STYLE.search(style)):
+        role |= HIDDEN
+    if not page_level:
+        role |= _names_role(cls, ident)
     return role
 
 
