@@ -136,6 +136,63 @@ def test_page_type_and_metadata_share_the_page_facts():
     assert facts_of(page) is facts and article.published and article.published.startswith("2026-03-03")
 
 
+def _hood_pages() -> list[tuple[str, object]]:
+    """(name, tree) of pages whose headline neighbourhood is read in the ways it can be."""
+    from lxml import etree
+
+    def filler(n: int = 420) -> str:
+        return "".join(f"<p class='{'author-box' if k % 50 == 7 else 'x'}'>Line {k}</p>" for k in range(n))
+
+    html = {
+        "h1 agreeing": ARTICLE,
+        "h1 after a logo h1": _frame("Ferry returns", "<h1>Valley Post</h1><div class='author'>Desk</div>"
+                                     "<h1>Ferry returns</h1><p>By Ann Lee</p><a href='/author/ann-lee'>Ann Lee</a>"
+                                     "<p>March 3, 2026</p>", "<meta property='og:site_name' content='Valley Post'>"),
+        "h1 not agreeing": _frame("Other", "<h1>Something else</h1><span id='byline'>Bo Ek</span>" + filler()),
+        "h2 headline, no h1": _frame("Storm closes the bridge", "<div class='byline'>Up top</div>" + filler(100)
+                                     + "<h2>Storm closes the bridge</h2><p class='postuser'>By Bo Ek</p>"
+                                     "<a href='/authors/bo-ek'>Bo Ek</a>" + filler()),
+        "no headline": _frame("Nothing", filler()),
+        "skipped parts": _frame("Ferry returns", "<iframe class='author'>framed text</iframe> after frame "
+                                "<select><option>One</option><option>Two<script>x</script>2b</option></select>"
+                                "<script class='byline'>s</script>after script<h1>Ferry returns</h1>"
+                                "<noscript><a href='/author/x'>X</a></noscript>tail <a href='?author=3'>Cy</a>"),
+    }
+    pages = [(name, Page(text, url="https://valley.example/a").tree) for name, text in html.items()]
+    xml = ("<html><head><title>Ferry returns | V</title></head><body><p class='byline'>One <!-- c -->two</p>"
+           "<?pi x?>pi tail<h1>Ferry returns</h1>after<iframe><!-- c -->in frame<b>b</b>frame tail</iframe>"
+           "iframe tail<a href='/author/ann'>Ann</a></body>body tail</html>")
+    return pages + [("xml with comments", etree.fromstring(xml))]
+
+
+def test_typing_reads_the_metadata_neighbourhood_its_own_walk_reads():
+    """Page typing's one walk of the body gives the metadata the same headline
+    neighbourhood (lines, headline, bylines, author links) as the metadata's own walk,
+    and the chain's metadata, read after typing, is the metadata read alone."""
+    from newsstemmer.metadata import article_metadata
+    from newsstemmer.metadata.fields import neighbourhood_walk
+
+    for name, tree in _hood_pages():
+        alone = page_facts(tree)
+        own = neighbourhood_walk(alone)
+        own.walk(tree.find("body"))
+        facts = page_facts(tree)
+        page_type_features(tree, "https://valley.example/a", facts)
+        assert facts.neighbourhood == own.result(), name
+        assert facts.neighbourhood.lines, name
+        chained = article_metadata(tree, "https://valley.example/a", facts=facts)
+        assert chained == article_metadata(tree, "https://valley.example/a"), name
+    shapes = {name: page_facts(tree) for name, tree in _hood_pages()}
+    for name, facts in shapes.items():
+        page_type_features(facts.tree, None, facts)
+    hoods = {name: facts.neighbourhood for name, facts in shapes.items()}
+    assert hoods["h2 headline, no h1"].at > 60 and hoods["h2 headline, no h1"].author_links
+    assert hoods["no headline"].at == -1 and len(hoods["no headline"].lines) == 301
+    assert hoods["h1 after a logo h1"].lines[hoods["h1 after a logo h1"].at] == "Ferry returns"
+    assert "framed text" in hoods["skipped parts"].lines and "s" not in hoods["skipped parts"].lines
+    assert "pi tail" not in hoods["xml with comments"].lines and "in frame" not in hoods["xml with comments"].lines
+
+
 def test_an_empty_body_and_a_page_without_body_are_read():
     for html in ("<html><head><title>t</title></head></html>", "<html><body></body></html>"):
         page = Page(html, url="https://x.example/")
