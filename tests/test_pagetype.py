@@ -153,6 +153,14 @@ def _hood_pages() -> list[tuple[str, object]]:
                                      + "<h2>Storm closes the bridge</h2><p class='postuser'>By Bo Ek</p>"
                                      "<a href='/authors/bo-ek'>Bo Ek</a>" + filler()),
         "no headline": _frame("Nothing", filler()),
+        "empty h1 first, headline later": _frame("Storm closes the bridge", "<h1></h1><p class='byline'>x</p>"
+                                                 + filler(40) + "<h1>Other</h1><a href='/author/a'>A</a>"
+                                                 + filler(100) + "<h1>Storm closes the bridge</h1>"
+                                                 "<a href='/author/b'>B</a>" + filler()),
+        "h1 past 300 lines": _frame("Storm closes the bridge", filler(320) + "<h1>Storm closes the bridge</h1>"
+                                    "<a href='/author/b'>B</a>" + filler(50)),
+        "h1 in noscript": _frame("Storm", "<noscript><h1>Storm</h1></noscript>" + filler(20)
+                                 + "<h1>Storm</h1><a href='/author/c'>C</a>" + filler()),
         "skipped parts": _frame("Ferry returns", "<iframe class='author'>framed text</iframe> after frame "
                                 "<select><option>One</option><option>Two<script>x</script>2b</option></select>"
                                 "<script class='byline'>s</script>after script<h1>Ferry returns</h1>"
@@ -170,7 +178,7 @@ def test_typing_reads_the_metadata_neighbourhood_its_own_walk_reads():
     neighbourhood (lines, headline, bylines, author links) as the metadata's own walk,
     and the chain's metadata, read after typing, is the metadata read alone."""
     from newsstemmer.metadata import article_metadata
-    from newsstemmer.metadata.fields import neighbourhood_walk
+    from newsstemmer.metadata.fields import headline_neighbourhood, neighbourhood_walk
 
     for name, tree in _hood_pages():
         alone = page_facts(tree)
@@ -178,19 +186,28 @@ def test_typing_reads_the_metadata_neighbourhood_its_own_walk_reads():
         own.walk(tree.find("body"))
         facts = page_facts(tree)
         page_type_features(tree, "https://valley.example/a", facts)
-        assert facts.neighbourhood == own.result(), name
+        assert headline_neighbourhood(tree, facts) == own.result(), name
         assert facts.neighbourhood.lines, name
         chained = article_metadata(tree, "https://valley.example/a", facts=facts)
         assert chained == article_metadata(tree, "https://valley.example/a"), name
     shapes = {name: page_facts(tree) for name, tree in _hood_pages()}
     for name, facts in shapes.items():
         page_type_features(facts.tree, None, facts)
-    hoods = {name: facts.neighbourhood for name, facts in shapes.items()}
+    hoods = {name: headline_neighbourhood(facts.tree, facts) for name, facts in shapes.items()}
     assert hoods["h2 headline, no h1"].at > 60 and hoods["h2 headline, no h1"].author_links
     assert hoods["no headline"].at == -1 and len(hoods["no headline"].lines) == 301
     assert hoods["h1 after a logo h1"].lines[hoods["h1 after a logo h1"].at] == "Ferry returns"
     assert "framed text" in hoods["skipped parts"].lines and "s" not in hoods["skipped parts"].lines
     assert "pi tail" not in hoods["xml with comments"].lines and "in frame" not in hoods["xml with comments"].lines
+    # a page that declares its date and author: typing leaves the neighbourhood to the
+    # metadata, which seldom needs it (read by its own walk where it does)
+    declared = Page(_frame("Ferry returns", "<h1>Ferry returns</h1><p>By Ann Lee</p>",
+                           "<meta name='author' content='Ann Lee'><meta property='article:published_time' "
+                           "content='2026-03-03'>"), url="https://valley.example/a").tree
+    facts = page_facts(declared)
+    page_type_features(declared, None, facts)
+    assert facts.neighbourhood is None
+    assert article_metadata(declared, None, facts=facts) == article_metadata(declared, None)
 
 
 def test_an_empty_body_and_a_page_without_body_are_read():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
@@ -84,25 +85,41 @@ class HoodWalk:
     neither a heading (``h1``-``h3``) nor a link after the headline, only append
     ``(len(lines), el)`` to ``bylines`` where ``marked`` (:func:`byline_marked`'s answers,
     by class or id) says so.
+
+    With ``resolve`` (a function that gives ``headline``), which ``<h1>`` is the headline
+    is asked only when :meth:`result` is (page typing reads the neighbourhood of pages
+    whose metadata is never asked for): meanwhile every ``<h1>`` is noted and reading
+    goes on until 60 lines past each ``<h1>`` that may be the headline (the first one met
+    and the ``candidates``), then :meth:`result` keeps what the walk with the headline
+    known would have read.
     """
 
-    __slots__ = ("lines", "at", "limit", "bylines", "links", "has_h1", "headline", "own", "open", "marked")
+    __slots__ = ("lines", "at", "limit", "bylines", "links", "has_h1", "headline", "own", "open", "marked",
+                 "resolve", "pending", "h1s", "far")
 
-    def __init__(self, has_h1: bool, headline: Any, own: list[frozenset[str]]) -> None:
+    def __init__(self, has_h1: bool, headline: Any, own: list[frozenset[str]],
+                 resolve: Callable[[], Any] | None = None, candidates: list[Any] | None = None) -> None:
         self.lines: list[str] = []
-        self.at = -1
+        self.at = -1  # (with resolve: the first <h1>'s line, where links to author pages start to count)
         self.limit = _LINES_WITHOUT_HEADLINE  # reading ends when there are more lines than this
         self.bylines: list[tuple[int, Any]] = []
         self.links: list[tuple[int, Any]] = []
         self.has_h1, self.headline, self.own = has_h1, headline, own
         self.open = True
         self.marked = _MARKED
+        self.resolve = resolve
+        self.pending = list(candidates or ())  # the candidates not met yet
+        self.h1s: list[tuple[int, Any]] = []  # (line, element) of each <h1> met within 300 lines
+        self.far = -1  # the last line of a possible headline met
 
     def start(self, el: Any, tag: str, marks: str | None) -> None:
         """An element's start: the headline, a byline mark (``marks``: its class, else its
         id), a link to an author's page after the headline."""
         at = self.at
-        if at < 0:
+        if tag == "h1" and self.resolve is not None:
+            self._note_h1(el)
+            at = self.at
+        elif at < 0:
             if tag == "h1":
                 if self.has_h1 and (self.headline is None or el is self.headline):
                     self.at = at = len(self.lines)
@@ -115,7 +132,20 @@ class HoodWalk:
         if tag == "a" and at >= 0:  # (links above the headline are menus)
             href = el.get("href")
             if href and AUTHOR_PAGE.search(href):
-                self.links.append((len(self.lines), el))
+                self.links.append((len(self.lines), el) if self.resolve is None else (len(self.lines), el, len(self.h1s)))
+
+    def _note_h1(self, el: Any) -> None:
+        """An ``<h1>`` met before the headline is known: noted, and how far to read."""
+        n = len(self.lines)
+        if n > _LINES_WITHOUT_HEADLINE:
+            return  # (the headline's own walk stops there without one)
+        if not self.h1s:
+            self.at = self.far = n
+        self.h1s.append((n, el))
+        if any(el is c for c in self.pending):
+            self.pending = [c for c in self.pending if c is not el]
+            self.far = n
+        self.limit = self.far + LINES_AFTER if not self.pending else max(_LINES_WITHOUT_HEADLINE, self.far + LINES_AFTER)
 
     def add_line(self, text: str) -> None:
         """A text node with more than white space (as found, not stripped)."""
@@ -154,10 +184,28 @@ class HoodWalk:
     def result(self) -> Neighbourhood:
         """What was read, byline elements and author links nearest the headline first (those
         after it before those above it)."""
+        if self.resolve is not None:
+            return self._resolved()
         at = self.at
         nearest = (lambda item: (item[0] < at, abs(item[0] - at)))
         return Neighbourhood(self.lines, at, [el for _, el in sorted(self.bylines, key=nearest)],
                              sorted(self.links, key=nearest))
+
+    def _resolved(self) -> Neighbourhood:
+        """:meth:`result` where the headline is asked for now: the lines, bylines and links
+        the walk that knew it would have stopped at."""
+        headline = self.resolve() if self.resolve is not None else None
+        at, k = -1, -1
+        for i, (n, el) in enumerate(self.h1s):
+            if headline is None or el is headline:
+                at, k = n, i
+                break
+        limit = at + LINES_AFTER if at >= 0 else _LINES_WITHOUT_HEADLINE
+        nearest = (lambda item: (item[0] < at, abs(item[0] - at)))
+        bylines = [item for item in self.bylines if item[0] <= limit]
+        links = [(n, el) for n, el, h1s_before in self.links if n <= limit and h1s_before > k] if at >= 0 else []
+        return Neighbourhood(self.lines[:limit + 1], at, [el for _, el in sorted(bylines, key=nearest)],
+                             sorted(links, key=nearest))
 
 
 def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:

@@ -232,21 +232,26 @@ def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str
     page's facts (:func:`~newsstemmer.metadata.page_facts`).
 
     The body's walk also reads the metadata's headline neighbourhood where the facts do
-    not hold it yet, and keeps it on them (``facts.neighbourhood``): the page's metadata,
-    asked for next, then does not walk the body again."""
+    not hold it yet and the page declares no published date or no author (where the
+    metadata then looks for a byline or a date line in the text), and keeps the reading on
+    them (``facts.neighbourhood``): the page's metadata, asked for next, then does not walk
+    the body again."""
     f: dict[str, float] = {}
     _url_features(url, f)
     _facts_features(facts, f)
     body = tree.find("body") if tree is not None else None
     hood = None
-    if facts.neighbourhood is None and tree is not None and facts.tree is tree:
+    # (read where the page's structured data leaves its byline or date to be found in the
+    # text: elsewhere the metadata seldom asks for the neighbourhood, and walks it itself if it does)
+    wanted = not (f["meta_published"] and f["meta_author"])
+    if wanted and facts.neighbourhood is None and tree is not None and facts.tree is tree:
         if body is None:
             facts.neighbourhood = Neighbourhood([], -1, [])
         else:
-            hood = neighbourhood_walk(facts)
+            hood = neighbourhood_walk(facts, deferred=True)
     _body_features(body, f, facts.h1[0] if facts.h1 else "", hood)
     if hood is not None:
-        facts.neighbourhood = hood.result()
+        facts.neighbourhood = hood  # (its result is made when the metadata asks for it)
     return f
 
 
