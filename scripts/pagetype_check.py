@@ -60,7 +60,8 @@ def _generated(n: int, seed: int = 24) -> list[tuple[str, str]]:
         if rnd.random() < 0.15:
             attrs += f' id="{rnd.choice(_CLASSES)}"'
         if tag == "a" and rnd.random() < 0.8:
-            attrs += ' href="%s"' % rnd.choice(("/a", "/b", "tel:123", "mailto:x@y.z", "/a", "#", "", "/author/ann-lee"))
+            attrs += ' href="%s"' % rnd.choice(("/a", "/b", "tel:123", "mailto:x@y.z", "/a", "#", "",
+                                                 "/author/ann-lee"))
         inner = text()
         if depth < 6:
             for _ in range(rnd.randint(0, 4)):
@@ -137,7 +138,8 @@ def compare(args: argparse.Namespace) -> int:
         gaps = [abs(u - v) for u, v in zip(a["features"], b["features"])]
         feature_gap, score_gap = max(gaps, default=0.0), abs(a["score"] - b["score"])
         worst_feature, worst_score = max(worst_feature, feature_gap), max(worst_score, score_gap)
-        same_kinds = all(a.get(k) == b.get(k) for k in ("kinds", "declared", "kind_model", "metadata", "metadata_alone"))
+        same_kinds = all(a.get(k) == b.get(k)
+                         for k in ("kinds", "declared", "kind_model", "metadata", "metadata_alone"))
         if feature_gap > 1e-12 or score_gap > 1e-9 or not same_kinds or len(a["features"]) != len(b["features"]):
             differ.append(name)
     for name in differ:

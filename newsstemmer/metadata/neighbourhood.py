@@ -132,7 +132,8 @@ class HoodWalk:
         if tag == "a" and at >= 0:  # (links above the headline are menus)
             href = el.get("href")
             if href and AUTHOR_PAGE.search(href):
-                self.links.append((len(self.lines), el) if self.resolve is None else (len(self.lines), el, len(self.h1s)))
+                n = len(self.lines)
+                self.links.append((n, el) if self.resolve is None else (n, el, len(self.h1s)))
 
     def _note_h1(self, el: Any) -> None:
         """An ``<h1>`` met before the headline is known: noted, and how far to read."""
@@ -145,7 +146,8 @@ class HoodWalk:
         if any(el is c for c in self.pending):
             self.pending = [c for c in self.pending if c is not el]
             self.far = n
-        self.limit = self.far + LINES_AFTER if not self.pending else max(_LINES_WITHOUT_HEADLINE, self.far + LINES_AFTER)
+        last = self.far + LINES_AFTER
+        self.limit = max(_LINES_WITHOUT_HEADLINE, last) if self.pending else last
 
     def add_line(self, text: str) -> None:
         """A text node with more than white space (as found, not stripped)."""
