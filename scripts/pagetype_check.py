@@ -5,13 +5,14 @@ page) and of a few thousand generated pages (random nestings of the tags the fea
 look at: links in headings and list items, comments, skipped elements, tails, class
 names, prices and dates), records the page-type features (exact floats), the model's
 score, the kind given with no layout, an article layout and a non-article layout, the
-declared kind and the kind model's answer.
+declared kind and the kind model's answer, and the page's metadata twice: as the chain
+gives it (after typing, from the facts typing read) and from a fresh page (metadata alone).
 
     python scripts/pagetype_check.py record FILE [--data DIR] [--generated 3000]
     python scripts/pagetype_check.py compare OLD NEW
 
 ``compare`` names every page whose record differs (features beyond 1e-12, scores
-beyond 1e-9, any kind) and exits 1 if one does.  Record before a change, record after,
+beyond 1e-9, any kind or metadata field) and exits 1 if one does.  Record before a change, record after,
 compare.
 """
 
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shared import data_dir, load_manifest  # noqa: E402
 
 from newsstemmer import Page  # noqa: E402
+from newsstemmer.metadata import article_metadata  # noqa: E402
 from newsstemmer.pagetype import FEATURES, declared_kind, facts_of, page_type, page_type_features  # noqa: E402
 from newsstemmer.pagetype.kinds import non_article_kind  # noqa: E402
 
@@ -58,7 +60,8 @@ def _generated(n: int, seed: int = 24) -> list[tuple[str, str]]:
         if rnd.random() < 0.15:
             attrs += f' id="{rnd.choice(_CLASSES)}"'
         if tag == "a" and rnd.random() < 0.8:
-            attrs += ' href="%s"' % rnd.choice(("/a", "/b", "tel:123", "mailto:x@y.z", "/a", "#", ""))
+            attrs += ' href="%s"' % rnd.choice(("/a", "/b", "tel:123", "mailto:x@y.z", "/a", "#", "",
+                                                 "/author/ann-lee"))
         inner = text()
         if depth < 6:
             for _ in range(rnd.randint(0, 4)):
@@ -69,11 +72,11 @@ def _generated(n: int, seed: int = 24) -> list[tuple[str, str]]:
 
     pages = []
     for i in range(n):
-        h1 = rnd.choice(("", "<h1>%s</h1>" % text(), "<h1>The quick brown fox</h1>"))
+        h1 = rnd.choice(("", "<h1>%s</h1>" % text(), "<h1>The quick brown fox</h1>", "<h2>The quick brown fox</h2>"))
         body = h1 + "".join(element(0) + text() for _ in range(rnd.randint(1, 6)))
         head = rnd.choice(("", '<meta property="og:type" content="article">',
                            '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2021"}'
-                           "</script>", "<title>Shop | Buy now</title>"))
+                           "</script>", "<title>Shop | Buy now</title>", "<title>The quick brown fox | X</title>"))
         url = rnd.choice(("http://x.test/", "http://x.test/news/2021/05/a-story-%d.html" % i,
                           "http://x.test/tag/jobs/?page=2", "http://x.test/about/", None))
         pages.append((url, f"<html><head>{head}</head><body>{body}</body>" + rnd.choice(("", " tail", "</html>"))))
@@ -96,7 +99,10 @@ def _record_of(url: str | None, html: str) -> dict:
     facts = facts_of(page)
     x = page_type_features(page.tree, url, facts)
     kinds = [page_type(page, layout) for layout in (None, True, False)]
+    alone = Page(html, url=url)
     return {
+        "metadata": article_metadata(page.tree, url, facts=facts, html=html).as_dict(),  # (as the chain: after typing)
+        "metadata_alone": article_metadata(alone.tree, url, html=html).as_dict(),
         "features": [x[n] for n in FEATURES],
         "score": kinds[0].score,
         "kinds": [k.kind for k in kinds],
@@ -132,7 +138,8 @@ def compare(args: argparse.Namespace) -> int:
         gaps = [abs(u - v) for u, v in zip(a["features"], b["features"])]
         feature_gap, score_gap = max(gaps, default=0.0), abs(a["score"] - b["score"])
         worst_feature, worst_score = max(worst_feature, feature_gap), max(worst_score, score_gap)
-        same_kinds = all(a[k] == b[k] for k in ("kinds", "declared", "kind_model"))
+        same_kinds = all(a.get(k) == b.get(k)
+                         for k in ("kinds", "declared", "kind_model", "metadata", "metadata_alone"))
         if feature_gap > 1e-12 or score_gap > 1e-9 or not same_kinds or len(a["features"]) != len(b["features"]):
             differ.append(name)
     for name in differ:

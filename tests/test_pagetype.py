@@ -136,6 +136,80 @@ def test_page_type_and_metadata_share_the_page_facts():
     assert facts_of(page) is facts and article.published and article.published.startswith("2026-03-03")
 
 
+def _hood_pages() -> list[tuple[str, object]]:
+    """(name, tree) of pages whose headline neighbourhood is read in the ways it can be."""
+    from lxml import etree
+
+    def filler(n: int = 420) -> str:
+        return "".join(f"<p class='{'author-box' if k % 50 == 7 else 'x'}'>Line {k}</p>" for k in range(n))
+
+    html = {
+        "h1 agreeing": ARTICLE,
+        "h1 after a logo h1": _frame("Ferry returns", "<h1>Valley Post</h1><div class='author'>Desk</div>"
+                                     "<h1>Ferry returns</h1><p>By Ann Lee</p><a href='/author/ann-lee'>Ann Lee</a>"
+                                     "<p>March 3, 2026</p>", "<meta property='og:site_name' content='Valley Post'>"),
+        "h1 not agreeing": _frame("Other", "<h1>Something else</h1><span id='byline'>Bo Ek</span>" + filler()),
+        "h2 headline, no h1": _frame("Storm closes the bridge", "<div class='byline'>Up top</div>" + filler(100)
+                                     + "<h2>Storm closes the bridge</h2><p class='postuser'>By Bo Ek</p>"
+                                     "<a href='/authors/bo-ek'>Bo Ek</a>" + filler()),
+        "no headline": _frame("Nothing", filler()),
+        "empty h1 first, headline later": _frame("Storm closes the bridge", "<h1></h1><p class='byline'>x</p>"
+                                                 + filler(40) + "<h1>Other</h1><a href='/author/a'>A</a>"
+                                                 + filler(100) + "<h1>Storm closes the bridge</h1>"
+                                                 "<a href='/author/b'>B</a>" + filler()),
+        "h1 past 300 lines": _frame("Storm closes the bridge", filler(320) + "<h1>Storm closes the bridge</h1>"
+                                    "<a href='/author/b'>B</a>" + filler(50)),
+        "h1 in noscript": _frame("Storm", "<noscript><h1>Storm</h1></noscript>" + filler(20)
+                                 + "<h1>Storm</h1><a href='/author/c'>C</a>" + filler()),
+        "skipped parts": _frame("Ferry returns", "<iframe class='author'>framed text</iframe> after frame "
+                                "<select><option>One</option><option>Two<script>x</script>2b</option></select>"
+                                "<script class='byline'>s</script>after script<h1>Ferry returns</h1>"
+                                "<noscript><a href='/author/x'>X</a></noscript>tail <a href='?author=3'>Cy</a>"),
+    }
+    pages = [(name, Page(text, url="https://valley.example/a").tree) for name, text in html.items()]
+    xml = ("<html><head><title>Ferry returns | V</title></head><body><p class='byline'>One <!-- c -->two</p>"
+           "<?pi x?>pi tail<h1>Ferry returns</h1>after<iframe><!-- c -->in frame<b>b</b>frame tail</iframe>"
+           "iframe tail<a href='/author/ann'>Ann</a></body>body tail</html>")
+    return pages + [("xml with comments", etree.fromstring(xml))]
+
+
+def test_typing_reads_the_metadata_neighbourhood_its_own_walk_reads():
+    """Page typing's one walk of the body gives the metadata the same headline
+    neighbourhood (lines, headline, bylines, author links) as the metadata's own walk,
+    and the chain's metadata, read after typing, is the metadata read alone."""
+    from newsstemmer.metadata import article_metadata
+    from newsstemmer.metadata.fields import headline_neighbourhood, neighbourhood_walk
+
+    for name, tree in _hood_pages():
+        alone = page_facts(tree)
+        own = neighbourhood_walk(alone)
+        own.walk(tree.find("body"))
+        facts = page_facts(tree)
+        page_type_features(tree, "https://valley.example/a", facts)
+        assert headline_neighbourhood(tree, facts) == own.result(), name
+        assert facts.neighbourhood.lines, name
+        chained = article_metadata(tree, "https://valley.example/a", facts=facts)
+        assert chained == article_metadata(tree, "https://valley.example/a"), name
+    shapes = {name: page_facts(tree) for name, tree in _hood_pages()}
+    for name, facts in shapes.items():
+        page_type_features(facts.tree, None, facts)
+    hoods = {name: headline_neighbourhood(facts.tree, facts) for name, facts in shapes.items()}
+    assert hoods["h2 headline, no h1"].at > 60 and hoods["h2 headline, no h1"].author_links
+    assert hoods["no headline"].at == -1 and len(hoods["no headline"].lines) == 301
+    assert hoods["h1 after a logo h1"].lines[hoods["h1 after a logo h1"].at] == "Ferry returns"
+    assert "framed text" in hoods["skipped parts"].lines and "s" not in hoods["skipped parts"].lines
+    assert "pi tail" not in hoods["xml with comments"].lines and "in frame" not in hoods["xml with comments"].lines
+    # a page that declares its date and author: typing leaves the neighbourhood to the
+    # metadata, which seldom needs it (read by its own walk where it does)
+    declared = Page(_frame("Ferry returns", "<h1>Ferry returns</h1><p>By Ann Lee</p>",
+                           "<meta name='author' content='Ann Lee'><meta property='article:published_time' "
+                           "content='2026-03-03'>"), url="https://valley.example/a").tree
+    facts = page_facts(declared)
+    page_type_features(declared, None, facts)
+    assert facts.neighbourhood is None
+    assert article_metadata(declared, None, facts=facts) == article_metadata(declared, None)
+
+
 def test_an_empty_body_and_a_page_without_body_are_read():
     for html in ("<html><head><title>t</title></head></html>", "<html><body></body></html>"):
         page = Page(html, url="https://x.example/")

@@ -56,7 +56,7 @@ class PageFacts:
     h1: list[str] = field(default_factory=list)
     h1_elements: list[Any] = field(default_factory=list)  # the elements of ``h1``, in the same order
     headline_at: int | None = None  # which <h1> is the headline (-1: none), worked out on first need (fields)
-    neighbourhood: Any = None  # the headline's surroundings, walked on first need (fields._neighbourhood)
+    neighbourhood: Any = None  # the headline's surroundings, or page typing's reading of them (fields.headline_neighbourhood)
     tree: Any = field(default=None, repr=False)
     html: str | None = field(default=None, repr=False)
     _named: frozenset[str] | None = field(default=None, repr=False)  # itemprop values in the html

@@ -12,9 +12,11 @@ from lxml import etree
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
+from .neighbourhood import LINES_AFTER, HoodWalk, Neighbourhood, dice, title_words
 from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 
-__all__ = ["ArticleMetadata", "article_metadata", "structured_people_and_date"]
+__all__ = ["ArticleMetadata", "article_metadata", "headline_neighbourhood", "neighbourhood_walk",
+           "structured_people_and_date"]
 
 _PUBLISHED_META = ("article:published_time", "og:published_time", "article:published", "datepublished",
                    "pubdate", "publishdate", "publish-date", "publish_date", "parsely-pub-date", "sailthru.date",
@@ -25,10 +27,6 @@ _MODIFIED_META = ("article:modified_time", "og:updated_time", "article:modified"
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "cxenseparse:author", "twitter:creator")
 _OPENGRAPH = ("og:", "article:", "twitter:")
-#: class/id words of elements that hold a byline or a date line.
-_BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)
-_SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
-_LINES_WITHOUT_HEADLINE = 300
 #: ``<meta>`` names that say "published" in a site's own words (``published-date``,
 #: ``w-published-date``, ``article_date_original``): tried after the known names
 _PUBLISHED_NAME = re.compile(r"publi(?:sh|cation)|pub_?date|date_?original|release_?date|creat", re.IGNORECASE)
@@ -36,12 +34,8 @@ _NOT_PUBLISHED_NAME = re.compile(r"modif|updat|expir|revis|edit|review|image|sch
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
 _MAX_MARKUP_MATCHES = 40
 _ABSOLUTE = re.compile(r"https?://[^/\\\s]")
-_LINES_AFTER = 60  # text lines after the headline searched for the date line
 _LINES_BEFORE = 20
 _BY_LINES_AFTER = 15  # text lines under the headline searched for a line opening with a by-word
-#: the path of a link to an author's own page (``/author/ann-lee``, ``/autoren/...``, ``?author=3``)
-_AUTHOR_PAGE = re.compile(r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
-                          r"skribent)/[^/?#]|[?&]author=", re.IGNORECASE)
 
 
 @dataclass
@@ -122,24 +116,15 @@ def bcp47(value: str | None) -> str | None:
     return "-".join(out)
 
 
-def _hood(tree: Any, facts: PageFacts) -> _Neighbourhood:
-    """The headline's neighbourhood, walked once per page (kept on the facts)."""
-    if facts.neighbourhood is None:
-        facts.neighbourhood = _neighbourhood(tree, facts)
-    return facts.neighbourhood
-
-
-_WORDS = re.compile(r"\w+")
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORDS.findall(text.lower()))
-
-
-def _dice(a: str | frozenset[str], b: str | frozenset[str]) -> float:
-    x = _words(a) if isinstance(a, str) else a
-    y = _words(b) if isinstance(b, str) else b
-    return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
+def headline_neighbourhood(tree: Any, facts: PageFacts) -> Neighbourhood:
+    """The headline's neighbourhood (:mod:`.neighbourhood`), read once per page and kept
+    on the facts: by its own walk, or from page typing's walk where that read it."""
+    hood = facts.neighbourhood
+    if hood is None:
+        hood = facts.neighbourhood = _neighbourhood(tree, facts)
+    elif isinstance(hood, HoodWalk):
+        hood = facts.neighbourhood = hood.result()
+    return hood
 
 
 def _strip_site(title: str, site_name: str | None, host: str) -> str:
@@ -176,11 +161,11 @@ def _headline_index(facts: PageFacts) -> int | None:
     if facts.headline_at is None:
         facts.headline_at = -1
         site = _site_name(facts)  # (a logo's <h1> agrees with the site's part of the titles only)
-        own = [_words(_strip_site(t, site, "")) for t in _own_titles(facts)[2]]
+        own = [title_words(_strip_site(t, site, "")) for t in _own_titles(facts)[2]]
         for i, h1 in enumerate(facts.h1[:3]):
             if 3 <= len(h1) <= 300:
-                words = _words(h1)
-                if any(_dice(words, t) >= 0.6 for t in own):
+                words = title_words(h1)
+                if any(dice(words, t) >= 0.6 for t in own):
                     facts.headline_at = i
                     break
     return facts.headline_at if facts.headline_at >= 0 else None
@@ -304,7 +289,7 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
         yield _microdata_names(props[0]), "microdata"
     for value in facts.author_links:
         yield split_names(value), "html"
-    hood = _hood(tree, facts)
+    hood = headline_neighbourhood(tree, facts)
     yield _author_page_names(hood), "html"
     for el in hood.bylines:
         if not _in_comments(el):
@@ -375,7 +360,7 @@ def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None
         if iso:
             return iso, "html"
     in_url = date_in_url(url)
-    iso = _date_near_headline(_hood(tree, facts))
+    iso = _date_near_headline(headline_neighbourhood(tree, facts))
     if in_url and not (iso and len(iso) > 10 and _days_apart(iso, in_url) <= 1):
         # (the date line is taken when it also gives the time, on the URL's day or the next
         # or previous one: URLs are often dated in UTC, date lines in local time)
@@ -440,72 +425,42 @@ def _days_apart(a: str, b: str) -> int:
         return 99
 
 
-@dataclass
-class _Neighbourhood:
-    """The page's text lines from the top of the body to a little past the headline, and
-    the elements there whose class or id names a byline or an author (one early-stopping
-    walk: on a large page most of the tree is never visited)."""
+def neighbourhood_walk(facts: PageFacts, deferred: bool = False) -> HoodWalk:
+    """A reading of the headline's neighbourhood (:class:`.neighbourhood.HoodWalk`), its
+    headline known from the page's facts: the ``<h1>`` that agrees with the page's own
+    titles (else the first one met), or on a page without ``<h1>`` the titles an
+    ``<h2>``/``<h3>`` must agree with.  ``deferred``: which ``<h1>`` it is is worked out
+    only when the reading's result is asked for (page typing's walk: most of the cost of
+    knowing the headline, ~0.2 ms, is then paid for the pages whose metadata is read)."""
+    if deferred and facts.h1:
+        candidates = [el for text, el in zip(facts.h1[:3], facts.h1_elements[:3]) if 3 <= len(text) <= 300]
 
-    lines: list[str]
-    at: int  # index of the headline's first line, -1 without a headline
-    bylines: list[Any]
-    #: (line index, element) of links to an author's page (``/author/ann-lee``), nearest the headline first
-    author_links: list[tuple[int, Any]] = field(default_factory=list)
+        def headline() -> Any:
+            agreed = _headline_index(facts)
+            return facts.h1_elements[agreed] if agreed is not None else None
 
-
-def _neighbourhood(tree: Any, facts: PageFacts) -> _Neighbourhood:
-    body = tree.find("body") if tree is not None else None
-    hood = _Neighbourhood([], -1, [])
-    if body is None:
-        return hood
-    lines, bylines, links = hood.lines, hood.bylines, hood.author_links
-    at = -1
+        return HoodWalk(True, None, [], resolve=headline, candidates=candidates)
     agreed = _headline_index(facts) if facts.h1 else None
-    headline = facts.h1_elements[agreed] if agreed is not None else None  # else the first <h1>
-    own = [] if facts.h1 else [_words(t) for t in _own_titles(facts)[2]]
-    skip = 0
+    headline = facts.h1_elements[agreed] if agreed is not None else None
+    own = [] if facts.h1 else [title_words(t) for t in _own_titles(facts)[2]]
+    return HoodWalk(bool(facts.h1), headline, own)
+
+
+def _neighbourhood(tree: Any, facts: PageFacts) -> Neighbourhood:
+    """The neighbourhood by its own walk of the body (one that stops early: on a large
+    page with a headline most of the tree is never visited)."""
+    body = tree.find("body") if tree is not None else None
+    if body is None:
+        return Neighbourhood([], -1, [])
+    reading = neighbourhood_walk(facts)
     try:
-        for event, el in etree.iterwalk(body, events=("start", "end")):
-            tag = el.tag
-            if not isinstance(tag, str):
-                continue
-            if event == "start":
-                if skip or tag in _SKIP_TAGS:
-                    skip += 1
-                    continue
-                if at < 0 and tag == "h1" and facts.h1 and (headline is None or el is headline):
-                    at = len(lines)
-                elif at < 0 and not facts.h1 and tag in ("h2", "h3") and _agrees_with_titles(el, own):
-                    at = len(lines)  # (a page without <h1> whose headline is a lower heading)
-                marks = el.get("class") or el.get("id")
-                if marks and _BYLINE_MARK.search(marks):
-                    bylines.append((len(lines), el))
-                if tag == "a" and at >= 0:  # (links above the headline are menus)
-                    href = el.get("href")
-                    if href and _AUTHOR_PAGE.search(href):
-                        links.append((len(lines), el))
-                if el.text and el.text.strip():
-                    lines.append(el.text)
-            else:
-                if skip:
-                    skip -= 1
-                    if skip:
-                        continue
-                if el.tail and el.tail.strip():
-                    lines.append(el.tail)
-            if len(lines) > (at + _LINES_AFTER if at >= 0 else _LINES_WITHOUT_HEADLINE):
-                break
+        reading.walk(body)
     except (ValueError, etree.Error):
-        return hood
-    hood.at = at
-    # the byline elements nearest the headline first (those after it before those above it)
-    nearest = (lambda item: (item[0] < at, abs(item[0] - at)))
-    hood.bylines = [el for _, el in sorted(bylines, key=nearest)]
-    hood.author_links = sorted(links, key=nearest)
-    return hood
+        return Neighbourhood(reading.lines, -1, [])
+    return reading.result()
 
 
-def _author_page_names(hood: _Neighbourhood) -> list[str]:
+def _author_page_names(hood: Neighbourhood) -> list[str]:
     """The names of the link to an author page nearest the headline, and of the links
     beside it in the same element (a byline that links each of its writers)."""
     if not hood.author_links:
@@ -522,20 +477,15 @@ def _author_page_names(hood: _Neighbourhood) -> list[str]:
     return names
 
 
-def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:
-    text = " ".join("".join(el.itertext()).split())
-    return 3 <= len(text) <= 300 and any(_dice(_words(text), t) >= 0.6 for t in own)
-
-
-def _date_near_headline(hood: _Neighbourhood) -> str | None:
+def _date_near_headline(hood: Neighbourhood) -> str | None:
     """The first written date in a short line near the page's headline: the date line.
 
-    Lines after the headline come first (up to :data:`_LINES_AFTER`), then the lines just
+    Lines after the headline come first (up to :data:`LINES_AFTER`), then the lines just
     before it (a date above the headline); without a headline, the body's first lines.
     """
     lines, at = hood.lines, hood.at
-    order = (list(range(at, min(len(lines), at + _LINES_AFTER))) + list(range(at - 1, max(-1, at - _LINES_BEFORE), -1))
-             if at >= 0 else list(range(min(len(lines), _LINES_AFTER))))
+    order = (list(range(at, min(len(lines), at + LINES_AFTER))) + list(range(at - 1, max(-1, at - _LINES_BEFORE), -1))
+             if at >= 0 else list(range(min(len(lines), LINES_AFTER))))
     for i in order:
         line = " ".join(lines[i].split())
         if 6 <= len(line) <= 120:

@@ -20,6 +20,8 @@ from lxml import etree
 
 from ..metadata.dates import date_in_url
 from ..metadata.facts import PageFacts
+from ..metadata.fields import neighbourhood_walk
+from ..metadata.neighbourhood import SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
 
 __all__ = ["FEATURES", "KIND_WORDS", "declared_types", "page_type_features", "url_words"]
 
@@ -103,6 +105,7 @@ _ROLE_GROUPS = {
 _ROLE_NAMES = ("comment", "forum", "share", "byline", "pager", "crumb", "card", "product", "aside", "body")
 _BOILER = frozenset({"nav", "footer", "aside", "header"})
 _HEADS = frozenset({"h2", "h3", "h4", "h5"})
+_HEADLINE_TAGS = frozenset({"h1", "h2", "h3"})  # (where the metadata's neighbourhood looks for the headline)
 
 
 _ROLE_CACHE: dict[str, tuple[str, ...]] = {}
@@ -226,11 +229,29 @@ def _facts_features(facts: PageFacts, f: dict[str, float]) -> None:
 
 def page_type_features(tree: Any, url: str | None, facts: PageFacts) -> dict[str, float]:
     """The features of one page (:data:`FEATURES`, in that order); ``facts`` are the
-    page's facts (:func:`~newsstemmer.metadata.page_facts`)."""
+    page's facts (:func:`~newsstemmer.metadata.page_facts`).
+
+    The body's walk also reads the metadata's headline neighbourhood where the facts do
+    not hold it yet and the page declares no published date or no author (where the
+    metadata then looks for a byline or a date line in the text), and keeps the reading on
+    them (``facts.neighbourhood``): the page's metadata, asked for next, then does not walk
+    the body again."""
     f: dict[str, float] = {}
     _url_features(url, f)
     _facts_features(facts, f)
-    _body_features(tree.find("body") if tree is not None else None, f, facts.h1[0] if facts.h1 else "")
+    body = tree.find("body") if tree is not None else None
+    hood = None
+    # (read where the page's structured data leaves its byline or date to be found in the
+    # text: elsewhere the metadata seldom asks for the neighbourhood, and walks it itself if it does)
+    wanted = not (f["meta_published"] and f["meta_author"])
+    if wanted and facts.neighbourhood is None and tree is not None and facts.tree is tree:
+        if body is None:
+            facts.neighbourhood = Neighbourhood([], -1, [])
+        else:
+            hood = neighbourhood_walk(facts, deferred=True)
+    _body_features(body, f, facts.h1[0] if facts.h1 else "", hood)
+    if hood is not None:
+        facts.neighbourhood = hood  # (its result is made when the metadata asks for it)
     return f
 
 
@@ -256,9 +277,13 @@ def _short_link(words: str) -> int:
     return found
 
 
-def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
+def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk | None = None) -> None:
     """The text, link and tag features of the ``<body>`` ``root`` (None: a page without one);
-    ``h1`` is the text of the page's first ``<h1>`` (:func:`_headline_features`).
+    ``h1`` is the text of the page's first ``<h1>`` (:func:`_headline_features`); ``hood``
+    a reading of the metadata's headline neighbourhood, fed as the walk goes (while it is
+    open) with what its own walk would read: the elements' starts and text nodes, the
+    parts this walk passes over that it reads (``<iframe>``, ``<select>``), not the tails
+    of comments.
 
     One walk in document order (lxml's ``iterwalk``: no recursion), skipping what a
     reader does not see (:data:`_SKIP`); text is counted as stripped text nodes (an
@@ -284,6 +309,9 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
     open_li: list[bool] = []  # whether each open <li> holds a link
     open_head: list[bool] = []  # whether each open heading holds a link
     in_link = in_boiler = link_start = 0
+    reading = hood is not None
+    if hood is not None:
+        hood_lines, hood_bylines, hood_limit, marked = hood.lines, hood.bylines, hood.limit, hood.marked
     if root is not None:
         walker = etree.iterwalk(root, events=("start", "end"))
         skip = walker.skip_subtree
@@ -294,12 +322,25 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
                 tag = el.tag
                 act = acts.get(tag, _PLAIN)
                 if act == _SKIPPED or not isinstance(tag, str):
+                    if reading and isinstance(tag, str) and tag not in SKIP_TAGS:
+                        hood.walk(el, with_tail=False)  # (the neighbourhood reads an <iframe>'s text)
+                        reading, hood_limit = hood.open, hood.limit
                     push_act(_SKIPPED)
                     skip()
                     continue
                 push_act(act)
                 cls = el.get("class")
                 ident = el.get("id")
+                if reading:  # (HoodWalk.start, its common case inline)
+                    if tag in _HEADLINE_TAGS or (act == _LINK and hood.at >= 0):
+                        hood.start(el, tag, cls or ident)
+                        hood_limit = hood.limit
+                    elif cls or ident:
+                        is_byline = marked.get(cls or ident)
+                        if is_byline is None:
+                            is_byline = byline_marked(cls or ident)
+                        if is_byline:
+                            hood_bylines.append((len(hood_lines), el))
                 if cls or ident:
                     names = f"{cls or ''} {ident}" if ident else cls
                     found = role_cache.get(names)
@@ -335,9 +376,14 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
                 s = el.text
                 if not s:
                     continue
-                s = s.strip()
-                if not s:
+                stripped = s.strip()
+                if not stripped:
                     continue
+                if reading:
+                    hood_lines.append(s)
+                    if len(hood_lines) > hood_limit:
+                        reading = hood.open = False
+                s = stripped
                 holder = el
             else:
                 act = pop_act()
@@ -375,9 +421,14 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "") -> None:
                 s = el.tail
                 if not s:
                     continue
-                s = s.strip()
-                if not s:
+                stripped = s.strip()
+                if not stripped:
                     continue
+                if reading and (act != _SKIPPED or isinstance(el.tag, str)):  # (not a comment's tail)
+                    hood_lines.append(s)
+                    if len(hood_lines) > hood_limit:
+                        reading = hood.open = False
+                s = stripped
                 holder = None if in_link else el.getparent()
             n = len(s)
             text += n
