@@ -88,16 +88,23 @@ def link_part(el: etree._Element) -> bool:
     and a list, or :data:`LINK_PART_SHARE` of its text or more in lists, or in two links or
     more.  Readability keeps such parts inside the article (tables of contents, "see also"
     and link lists); the news golds do not, so they stay out of the default body."""
-    if site_furniture(el):
-        return False
-    total = len(element_text(el))
+    return not site_furniture(el) and _link_shaped(el, *_text_shape(el))
+
+
+def _text_shape(el: etree._Element) -> tuple[int, list[int]]:
+    """The characters of ``el``'s text and of each of its links' texts (the empty ones left
+    out): what :func:`link_part` and :func:`running_text` both measure."""
+    return len(element_text(el)), [n for n in map(len, map(element_text, el.iter("a"))) if n]
+
+
+def _link_shaped(el: etree._Element, total: int, links: list[int]) -> bool:
+    """:func:`link_part` past the furniture test, ``el``'s text measured (:func:`_text_shape`)."""
     if not total:
         return False
     if el.tag in _LIST_TAGS:
         return True
     if sum(len(element_text(x)) for x in _outer_lists(el)) >= LINK_PART_SHARE * total:
         return True
-    links = [len(text) for text in map(element_text, el.iter("a")) if text]
     return len(links) > 1 and sum(links) >= LINK_PART_SHARE * total  # (one link is a button or a teaser)
 
 
@@ -125,12 +132,12 @@ def running_text(el: etree._Element) -> bool:
     at least :data:`TEXT_MIN_CHARS` characters, at most :data:`TEXT_LINK_SHARE` of them in
     links and :data:`TEXT_PARAGRAPH_SHARE` or more in paragraphs outside lists (a gallery's
     or a teaser list's paragraphs sit in list items)."""
-    if el.tag in _SITE_TAGS:
-        return False
-    total = len(element_text(el))
-    if total < TEXT_MIN_CHARS:
-        return False
-    if sum(len(element_text(a)) for a in el.iter("a")) > TEXT_LINK_SHARE * total:
+    return el.tag not in _SITE_TAGS and _running_shaped(el, *_text_shape(el))
+
+
+def _running_shaped(el: etree._Element, total: int, links: list[int]) -> bool:
+    """:func:`running_text` past the furniture test, ``el``'s text measured (:func:`_text_shape`)."""
+    if total < TEXT_MIN_CHARS or sum(links) > TEXT_LINK_SHARE * total:
         return False
     in_paragraphs = sum(len(element_text(p)) for p in el.iter("p")
                         if not any(up.tag in _ITEM_TAGS for up in p.iterancestors()))
@@ -139,7 +146,11 @@ def running_text(el: etree._Element) -> bool:
 
 def left_out_part(el: etree._Element) -> str | None:
     """The optional part a ``boilerplate`` left-out element is, typed by its structure:
-    ``links`` (:func:`link_part`), ``text`` (:func:`running_text`), or None."""
-    if link_part(el):
+    ``links`` (:func:`link_part`), ``text`` (:func:`running_text`), or None (its text
+    measured once for both)."""
+    if el.tag in _SITE_TAGS:  # (furniture by tag is neither)
+        return None
+    total, links = _text_shape(el)
+    if not site_furniture(el) and _link_shaped(el, total, links):
         return "links"
-    return "text" if running_text(el) else None
+    return "text" if _running_shaped(el, total, links) else None
