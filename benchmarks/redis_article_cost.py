@@ -5,9 +5,10 @@ Writes N articles of a few demo-like sites into a throwaway ``redis-server`` as 
 does (``RedisArticleHistory.put`` with a real change sketch of a generated body,
 ``RedisFetchLog.seen`` + ``commit`` with an ETag, a Last-Modified and a sitemap date),
 prunes with the default retention at once (nothing is old enough to archive: it cuts the
-per-site indexes) and again 8 days later (past the re-check window: fetch records are
-compacted where the code does so), and prints each time ``used_memory`` per article and the key
-census (``scrapy state --redis``) per article.  Seconds, not days: the soak (``benchmarks/soak.py --redis``)
+per-site indexes), again 8 days later (past the re-check window: fetch records are
+compacted where the code does so) and 40 days later (past ``NEWSSTEMMER_KEEP_TEXT_DAYS``:
+every article archived, the archives' cost at this fill), and prints each time
+``used_memory`` per article and the key census (``scrapy state --redis``) per article.  Seconds, not days: the soak (``benchmarks/soak.py --redis``)
 measures the same over simulated days with the real crawl.
 
     python benchmarks/redis_article_cost.py [--articles 3000] [--sites 2]
@@ -62,7 +63,8 @@ def main() -> int:
             history.put(Emitted(page_url, site, page_url, f"{rng.getrandbits(128):032x}",
                                 ChangeSketch.of(body, page).to_bytes(), 1, "2026-11-22T07:00:25+00:00",
                                 "2026-11-10T05:52:00+00:00"))
-        for label, days in (("just sent", 0), ("past the re-check window (8 days)", 8)):
+        for label, days in (("just sent", 0), ("past the re-check window (8 days)", 8),
+                            ("archived (40 days: past NEWSSTEMMER_KEEP_TEXT_DAYS)", 40)):
             redis_prune(redis, Keys("newsstemmer"), Retention(), now=time.time() + days * 86400)
             used = int(redis.info("memory")["used_memory"]) - base
             print(f"\n{args.articles} articles of {args.sites} sites, {label}: used_memory +{used / 1e6:.2f} MB, "

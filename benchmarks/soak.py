@@ -14,8 +14,9 @@ months; ``--no-clock`` runs on the real clock.
 Printed per day: pages fetched (200 responses; requests in brackets), articles sent
 (new + updated), repeats (unchanged articles sent again), misses (new articles of the
 day not sent, updated ones not sent as updates), wall time of the crawl process (its CPU time, user + system, in ``--json`` and on stderr),
-its peak RSS (``os.wait4``: the largest of the crawl and its second process), and
-the state folder's bytes per store (``newsstemmer.crawl.storage.retention.census``).
+its peak RSS (the largest of the crawl and its second process, measured by a small launcher
+process: see :data:`LAUNCHER`), and the state folder's bytes per store
+(``newsstemmer.crawl.storage.retention.census``).
 At the end: the issue's targets, met or not, with the numbers.
 
 ``--redis``: two workers share a throwaway ``redis-server`` each day (each with its
@@ -35,6 +36,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -116,26 +118,47 @@ def table_bytes(folder: Path) -> dict[str, list[int]]:
     return out
 
 
+#: Runs ``argv[2:]``, waits for it and writes its ``wait4`` usage to ``argv[1]`` (JSON), exiting with
+#: its exit code.  Linux keeps a process's peak RSS (``ru_maxrss``) across ``exec``: a crawl started
+#: by this process directly would report at least this process's own peak, which grows with the
+#: demo sites it holds and serves (20 sites × 5 days: 145 → 253 MB, the crawl's own ~110 MB).  A
+#: child of this small launcher starts from the launcher's few MB, so its figure is its own.
+LAUNCHER = """import json, os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as out:
+    json.dump({"maxrss_kb": usage.ru_maxrss, "cpu_s": usage.ru_utime + usage.ru_stime}, out)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str], lib: str | None) -> subprocess.Popen:
-    """Start one ``scrapy crawl news`` of ``day`` with its state in ``folder``."""
+    """Start one ``scrapy crawl news`` of ``day`` with its state in ``folder``, through :data:`LAUNCHER`
+    (in a session of its own, so that a timeout stops the crawl and its second process too)."""
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "urls=" + ",".join(urls),
            "-O", str(folder / f"day{day}.jsonl")]
     every = {**FAST_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(folder / "state"),
              "NEWSSTEMMER_PATTERNS_DIR": str(folder / "patterns"), **settings}
     for name, value in every.items():
         cmd += ["-s", f"{name}={value}"]
+    usage = folder / f"day{day}.usage.json"
+    usage.unlink(missing_ok=True)
     log = open(folder / f"day{day}.log", "w")
     try:
-        return subprocess.Popen(cmd, cwd=REPO_ROOT, env=clock_env(day, lib), stdout=log, stderr=subprocess.STDOUT)
+        return subprocess.Popen([sys.executable, "-c", LAUNCHER, str(usage), *cmd], cwd=REPO_ROOT,
+                                env=clock_env(day, lib), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     finally:
         log.close()
 
 
-def wait_all(procs: list[subprocess.Popen], timeout: float) -> tuple[list[int], list[float]]:
-    """Wait for every process; their peak RSS in kB (``ru_maxrss``) and CPU seconds (user + system:
-    less noisy than wall time on a shared machine)."""
+def wait_all(procs: list[subprocess.Popen], usages: list[Path], timeout: float) -> tuple[list[int], list[float], list[int]]:
+    """Wait for every launcher; the crawls' own peak RSS in kB (``ru_maxrss``, with their second
+    processes), their CPU seconds (user + system: less noisy than wall time on a shared machine) and,
+    for comparison, the peak RSS as the launchers' ``wait4`` gives it (what a crawl started by this
+    process directly reports: at least this process's peak)."""
     rss = [0] * len(procs)
     cpu = [0.0] * len(procs)
+    inherited = [0] * len(procs)
     end = time.monotonic() + timeout
     left = set(range(len(procs)))
     try:
@@ -144,8 +167,10 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> tuple[list[int], 
                 pid, status, usage = os.wait4(procs[i].pid, os.WNOHANG)
                 if pid:
                     procs[i].returncode = os.waitstatus_to_exitcode(status)
-                    rss[i] = usage.ru_maxrss
-                    cpu[i] = usage.ru_utime + usage.ru_stime  # (with its reaped children: the second process)
+                    inherited[i] = usage.ru_maxrss
+                    own = json.loads(usages[i].read_text()) if usages[i].exists() else {}
+                    rss[i] = own.get("maxrss_kb", 0)
+                    cpu[i] = own.get("cpu_s", 0.0)  # (with its reaped children: the second process)
                     left.discard(i)
             if left and time.monotonic() > end:
                 raise TimeoutError(f"crawl still running after {timeout} s")
@@ -153,10 +178,10 @@ def wait_all(procs: list[subprocess.Popen], timeout: float) -> tuple[list[int], 
                 time.sleep(0.05)
     except BaseException:  # interrupted or too slow: leave no crawl behind
         for i in left:
-            procs[i].kill()
+            os.killpg(procs[i].pid, signal.SIGKILL)
             procs[i].wait()
         raise
-    return rss, cpu
+    return rss, cpu, inherited
 
 
 def read_items(path: Path) -> list[dict[str, Any]]:
@@ -247,7 +272,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             urls = [s.base_url + "/" for s in servers]
             t = time.perf_counter()
             procs = [run_worker(day, w, urls, settings, lib) for w in workers]
-            rss, cpu = wait_all(procs, args.timeout)
+            rss, cpu, inherited = wait_all(procs, [w / f"day{day}.usage.json" for w in workers], args.timeout)
             wall = time.perf_counter() - t
             logs = [(w / f"day{day}.log").read_text(encoding="utf-8", errors="replace") for w in workers]
             for w, p, log in zip(workers, procs, logs):
@@ -258,6 +283,8 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             keys = [urlsplit(u).netloc for u in urls]
             row: dict[str, Any] = {"day": day, "items": len(items), "wall_s": round(wall, 2), "gen_s": round(gen, 2),
                                    "rss_mb": round(max(rss) / 1024, 1), "cpu_s": round(sum(cpu), 2),
+                                   "rss_inherited_mb": round(max(inherited) / 1024, 1),
+                                   "harness_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
                                    "pages": sum(int(s.get("downloader/response_status_count/200", 0)) for s in stats),
                                    "requests": sum(int(s.get("downloader/request_count", 0)) for s in stats),
                                    "not_modified": sum(int(s.get("downloader/response_status_count/304", 0))
@@ -278,7 +305,9 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             before = list(sites)
             print_row(row, header=day == 1, redis=bool(redis_url))
             print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
-                  f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB", file=sys.stderr, flush=True)
+                  f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB, peak RSS {row['rss_mb']:.0f} MB "
+                  f"(as inherited: {row['rss_inherited_mb']:.0f}; this process {row['harness_rss_mb']:.0f})",
+                  file=sys.stderr, flush=True)
             if not args.keep_feeds:
                 for w in workers:
                     (w / f"day{day}.jsonl").unlink(missing_ok=True)

@@ -131,4 +131,4 @@ def test_history_schema_2_texts_become_sketches(tmp_path):
     history.close()
     with sqlite3.connect(tmp_path / "history.sqlite") as conn:
         tables = {t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert tables == {"sent", "archived"} and conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert tables == {"sent", "archived"} and conn.execute("PRAGMA user_version").fetchone()[0] == 4  # (4: packed times, URLs emptied)

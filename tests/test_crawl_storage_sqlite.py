@@ -200,7 +200,7 @@ def test_fetchlog_of_schema_1_gains_first_checks_and_keeps_its_records(tmp_path)
     log.not_modified(url, None)  # its age now counts from the last check it had
     row = log._conn.execute("SELECT first, checked FROM records WHERE h = ?", (url_hash(url),)).fetchone()
     assert row[0] == 1000.0 and row[1] > 1000.0
-    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 4  # (3: the archive table; 4: keyed by digest)
+    assert log._conn.execute("PRAGMA user_version").fetchone()[0] == 5  # (3: archive table; 4: keyed by digest; 5: packed dates)
     assert {t for (t,) in log._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == {"records", "archived"}
     assert not log.archived(url)
     log.close()

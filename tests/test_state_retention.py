@@ -15,7 +15,7 @@ import pytest
 
 from newsstemmer.crawl.changesketch import ChangeSketch
 from newsstemmer.crawl.items import FetchedPage
-from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, Plan, RecheckPolicy
+from newsstemmer.crawl.storage.records import FETCH, RECHECK, SKIP, Emitted, Plan, RecheckPolicy, pack_http_date, pack_time, unpack_http_date, unpack_time
 from newsstemmer.crawl.storage.retention import SENT_ANCHORS, Retention, census, prune
 from newsstemmer.crawl.storage.sqlite_anchors import LinkInfo
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
@@ -235,4 +235,44 @@ def test_anchors_stay_for_a_sites_latest_sent_articles_only(tmp_path):
     links = LinkInfo(tmp_path / "linkinfo.sqlite")
     assert [bool(links.anchors(f"http://s/{i}")) for i in range(6)] == [False, False, False, True, True, True]
     assert links.anchors("http://t/0") == ["Another site's story"]
+    links.add("s", "http://s/index", [("http://s/1", "Story 1 linked again")])
     links.close()
+    conn = sqlite3.connect(tmp_path / "history.sqlite")  # URLs kept for the latest only (what a drift fetches)
+    assert sorted(u for (u,) in conn.execute("SELECT url FROM sent WHERE url != ''")) == ["http://s/3", "http://s/4", "http://t/0"]
+    conn.close()
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    assert history.recent("s", 5) == ["http://s/4", "http://s/3"] and history.count("s") == 5
+    old = history.get("http://s/1")  # found by its digest
+    assert (old.key, old.url, old.content_hash, old.first_seen, old.archived) == ("http://s/1", "http://s/1", "h", "2026-01-01", False)
+    history.close()
+    prune(tmp_path, Retention(sent_anchored=2))
+    assert LinkInfo(tmp_path / "linkinfo.sqlite").anchors("http://s/1") == []  # a sent one's, told by its digest
+
+
+def test_times_are_packed_where_they_come_back_the_same(tmp_path):
+    for iso in ("2026-11-22T07:00:25+00:00", "1970-01-01T00:00:00+00:00"):
+        assert isinstance(pack_time(iso), bytes) and len(pack_time(iso)) == 4 and unpack_time(pack_time(iso)) == iso
+    for other in ("2026-11-22", "2026-11-22T07:00:25+02:00", "2026-11-22T07:00:25.5+00:00", "2026-11-24T05:57",
+                  "2026-11-22T07:00:25Z", "not a date", "", None):
+        assert pack_time(other) == other
+    for date in ("Tue, 10 Nov 2026 05:52:00 GMT", "Thu, 01 Jan 1970 00:00:00 GMT"):
+        assert len(pack_http_date(date)) == 4 and unpack_http_date(pack_http_date(date)) == date
+    for other in ("Tue, 10 Nov 2026 05:52:00 +0000", "Tuesday, 10-Nov-26 05:52:00 GMT", "Wed, 10 Nov 2026 05:52:00 GMT",
+                  "Tue, 10 Nov 2026 5:52:00 GMT ", "garbage", None):  # (a wrong weekday would come back otherwise)
+        assert pack_http_date(other) == other
+    log = FetchLog(tmp_path / "fetchlog.sqlite")
+    log.seen("http://s/1", "s", '"e1"', "Tue, 10 Nov 2026 05:52:00 GMT", "2026-11-10T05:52:00+00:00")
+    log.commit(["http://s/1"], article=True)
+    log.set_published("http://s/1", "s", "2026-11-09T08:00:00+00:00")
+    assert log.validators("http://s/1") == {"If-None-Match": '"e1"', "If-Modified-Since": "Tue, 10 Nov 2026 05:52:00 GMT"}
+    assert log.published("http://s/1") == "2026-11-09T08:00:00+00:00"
+    assert log.plan("http://s/1", RecheckPolicy(), "2026-11-10T05:52:00+00:00").action == SKIP  # the same date: unchanged
+    assert log.plan("http://s/1", RecheckPolicy(), "2026-11-12T00:00:00+00:00").action == RECHECK  # a later one
+    row = log._conn.execute("SELECT last_modified, hint, published FROM records").fetchone()
+    assert [len(v) for v in row] == [4, 4, 4]
+    log.close()
+    history = ArticleHistory(tmp_path / "history.sqlite")
+    history.put(Emitted("http://s/1", "s", "http://s/1", "h", b"", 1, "2026-11-22T07:00:25+00:00", "2026-11-20T10:00:00+02:00"))
+    got = history.get("http://s/1")
+    assert (got.first_seen, got.published) == ("2026-11-22T07:00:25+00:00", "2026-11-20T10:00:00+02:00")
+    history.close()

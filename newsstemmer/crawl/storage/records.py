@@ -8,6 +8,7 @@ Each store's interface is in :mod:`.base`; the implementations are the ``sqlite_
 from __future__ import annotations
 
 import datetime as _dt
+import email.utils as _email_utils
 import hashlib
 import re
 import time
@@ -18,7 +19,8 @@ from ..changesketch import ChangeSketch
 
 __all__ = [
     "ARCHIVED", "FETCH", "MAX_ANCHOR_CHARS", "RECHECK", "SKIP", "Emitted", "Plan", "RecheckPolicy", "Resume", "clean_anchor_text",
-    "archive_day", "decide", "hint_is_later", "pack_text", "sketch_of_texts", "unpack_text", "url_hash",
+    "archive_day", "decide", "hint_is_later", "pack_http_date", "pack_text", "pack_time", "sketch_of_texts",
+    "unpack_http_date", "unpack_text", "unpack_time", "url_hash",
 ]
 
 
@@ -47,6 +49,52 @@ class Emitted:
     first_seen: str
     published: str | None = None
     archived: bool = False  # known by its key's digest only (storage.retention): a change cannot be measured
+
+
+# -- times as stored (SQLite): 4 bytes where the string comes back the same -----------------------------
+def pack_time(iso: str | None) -> bytes | str | None:
+    """An ISO time as stored: 4 bytes (seconds since 1970, big-endian) when it is a whole-second
+    UTC time written as ``datetime.isoformat`` writes it (``2026-11-22T07:00:25+00:00``: the
+    crawl's own times and most published dates), so that :func:`unpack_time` gives back the
+    same string; anything else as given."""
+    if not iso or len(iso) != 25 or not iso.endswith("+00:00"):
+        return iso
+    try:
+        seconds = int(_dt.datetime.fromisoformat(iso).timestamp())
+    except ValueError:
+        return iso
+    if not 0 <= seconds < 2**32 or _iso(seconds) != iso:
+        return iso
+    return seconds.to_bytes(4, "big")
+
+
+def unpack_time(stored: bytes | str | None) -> str | None:
+    """What :func:`pack_time` stored, as the string it was."""
+    return _iso(int.from_bytes(stored, "big")) if isinstance(stored, bytes) else stored
+
+
+def _iso(seconds: int) -> str:
+    return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).isoformat()
+
+
+def pack_http_date(text: str | None) -> bytes | str | None:
+    """An HTTP date (``Last-Modified``) as stored: 4 bytes (seconds since 1970) when it is in
+    the form :func:`email.utils.formatdate` writes (``Tue, 10 Nov 2026 05:52:00 GMT``, RFC 9110's
+    preferred form), so that :func:`unpack_http_date` gives back the same string; else as given."""
+    if not text or len(text) != 29 or not text.endswith(" GMT"):
+        return text
+    try:
+        seconds = int(_email_utils.parsedate_to_datetime(text).timestamp())
+    except (TypeError, ValueError, IndexError):
+        return text
+    if not 0 <= seconds < 2**32 or _email_utils.formatdate(seconds, usegmt=True) != text:
+        return text
+    return seconds.to_bytes(4, "big")
+
+
+def unpack_http_date(stored: bytes | str | None) -> str | None:
+    """What :func:`pack_http_date` stored, as the string it was."""
+    return _email_utils.formatdate(int.from_bytes(stored, "big"), usegmt=True) if isinstance(stored, bytes) else stored
 
 
 # -- archived articles (past the retention window) ---------------------------------------------------

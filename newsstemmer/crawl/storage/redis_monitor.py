@@ -3,20 +3,22 @@
 and the per-URL fetch records (:class:`RedisFetchLog`, twin of
 :class:`~newsstemmer.crawl.storage.sqlite_fetchlog.FetchLog`).
 
-Keys (``P`` the prefix): ``P:hist:a:KEY`` (string: one emitted article by canonical URL,
-packed by :func:`pack_record`: site, URL where it is not the key, emission time, version,
-dates, content hash and the change sketch of the version sent,
-:class:`~newsstemmer.crawl.changesketch.ChangeSketch`; hashes of the older formats, with the
-sketch or the texts, are read too), ``P:hist:site:SITE`` (zset: its latest keys by emission
+Keys (``P`` the prefix): ``P:hist:b:BB`` (256 hashes: one field per emitted article, 56 bits
+of its canonical URL's SHA-1 (:func:`digest_slot`) -> its record packed by :func:`pack_record`:
+site, URL where it is not the key, emission time, version, dates, content hash and the change
+sketch of the version sent, :class:`~newsstemmer.crawl.changesketch.ChangeSketch`; a field
+instead of a key of its own saves the key's URL and object, ~115 bytes an article; the older
+records ``P:hist:a:KEY``, strings of the same packing and hashes with the sketch or the texts,
+are read too, and replaced when the article is sent again), ``P:hist:site:SITE`` (zset: its latest keys by emission
 time, cut to ``NEWSSTEMMER_DRIFT_SAMPLE`` by pruning), ``P:hist:sites``, ``P:hist:n`` (hash:
 site -> articles in the window); ``P:fl:URL`` (hash: validators, first and last check time,
 pending record).  Not kept any more (history format 2, session 16): ``P:hist:texts`` (an index by
 emission time: pruning now reads the time in the records; the older hashes are still in
 it until archived) and ``P:fl:articles:SITE`` (dropped by pruning).  They outlive the runs, as the
 SQLite files do.  Articles past the retention window are archived by
-:func:`~.redis_retention.redis_prune` into ``P:hist:old:B`` and ``P:fl:old:B`` (hashes, 4,096
-buckets ``B``: a digest of the key or URL -> the day; ~15 bytes an article): known, never
-fetched or sent again (:func:`archive_slot`).
+:func:`~.redis_retention.redis_prune` into ``P:hist:old:B`` and ``P:fl:old:B`` (hashes: a
+digest of the key or URL -> the day, ~15 bytes an article; 256 buckets ``B`` filled first,
+then 4,096: :func:`archive_slots`): known, never fetched or sent again.
 """
 
 from __future__ import annotations
@@ -31,45 +33,62 @@ from .redis_keys import Keys
 from .records import SKIP, Emitted, Plan, RecheckPolicy, decide, sketch_of_texts
 from .sqlite_history import pack_hash, unpack_hash
 
-__all__ = ["ARCHIVE_BUCKETS", "RedisArticleHistory", "RedisFetchLog", "archive_slot"]
+__all__ = ["ARCHIVE_BUCKETS", "ARCHIVE_FILL", "RedisArticleHistory", "RedisFetchLog", "archive_slots", "digest_slot"]
 
 
 def _s(value: Any) -> str | None:
     return None if value is None else value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-#: Buckets of the archives: hashes of up to ~128 digests each (Redis's compact encoding,
-#: ``hash-max-listpack-entries``) up to ~500,000 archived articles.
+#: Buckets of the archives: 256 hashes filled first, up to ``ARCHIVE_FILL`` digests each (~30,000
+#: articles: a few buckets' fixed cost, ~110 bytes each, while the archive is small), then 4,096;
+#: each below Redis's ``hash-max-listpack-entries`` (128) stays in the compact encoding up to
+#: ~500,000 archived articles.
 ARCHIVE_BUCKETS = 4096
+ARCHIVE_FILL = 120
 
 
-def archive_slot(text: str) -> tuple[str, str]:
-    """Where an archived key or URL is recorded: its bucket (3 hex digits) and field (13 hex
-    digits): 64 bits of its SHA-1, as the pruning script (Lua's ``redis.sha1hex``) makes them."""
+def digest_slot(text: str) -> tuple[str, str]:
+    """Where a sent article's record (``hist:b:*``) or a compact fetch record (``fl:w:*``) of a key
+    or URL is: its bucket (2 hex digits: 256 hashes) and field (the next 14 hex digits) of its
+    SHA-1, as the pruning scripts (Lua's ``redis.sha1hex``) make them."""
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
-    return digest[:3], digest[3:16]
+    return digest[:2], digest[2:16]
 
 
-#: Lua: one article's record as ``{'s', packed}`` (this format), ``{'h', field, value, ...}`` (a hash
-#: written before it) or ``{}``, and whether its key is archived (KEYS[2] the bucket, ARGV[1] the field).
+def archive_slots(text: str) -> list[tuple[str, str]]:
+    """Where an archived key or URL may be recorded (one of them: the pruning scripts'
+    ``archive``): 64 bits of its SHA-1 as bucket and field, in the first 256 buckets (2 hex
+    digits and 14) or in the 4,096 that take the rest (3 and 13)."""
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+    return [(digest[:2], digest[2:16]), (digest[:3], digest[3:16])]
+
+
+#: Lua: one article's record as ``{'s', packed}`` (in its bucket KEYS[1], field ARGV[1], or an older
+#: string KEYS[2]), ``{'h', field, value, ...}`` (an older hash KEYS[2]), ``{'a'}`` (archived: KEYS[3]
+#: and KEYS[4] the archive's buckets, ARGV[2] and ARGV[3] the fields) or ``{}``.
 _READ = """
-local t = redis.call('TYPE', KEYS[1]).ok
-if t == 'string' then return {'s', redis.call('GET', KEYS[1])} end
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if v then return {'s', v} end
+local t = redis.call('TYPE', KEYS[2]).ok
+if t == 'string' then return {'s', redis.call('GET', KEYS[2])} end
 if t == 'hash' then
-    local out = redis.call('HGETALL', KEYS[1])
+    local out = redis.call('HGETALL', KEYS[2])
     table.insert(out, 1, 'h')
     return out
 end
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {'a'} end
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 or redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1 then return {'a'} end
 return {}
 """
 
-#: Lua: store a packed record (KEYS[1]) for key ARGV[2] of site ARGV[3] at time ARGV[4]; a new
-#: one (or one replacing a hash of the older format) counts in the site's ``hist:n`` count.
+#: Lua: store a packed record (bucket KEYS[1], field ARGV[6]) for key ARGV[2] of site ARGV[3] at time
+#: ARGV[4], dropping its older key KEYS[2]; a new one (or one replacing an older hash, which was not
+#: counted) counts in the site's ``hist:n`` count.
 _PUT = """
-local t = redis.call('TYPE', KEYS[1]).ok
-redis.call('SET', KEYS[1], ARGV[1])
-if t ~= 'string' then redis.call('HINCRBY', ARGV[5] .. ':hist:n', ARGV[3], 1) end
+local t = redis.call('TYPE', KEYS[2]).ok
+local added = redis.call('HSET', KEYS[1], ARGV[6], ARGV[1])
+if t ~= 'none' then redis.call('DEL', KEYS[2]) end
+if added == 1 and t ~= 'string' then redis.call('HINCRBY', ARGV[5] .. ':hist:n', ARGV[3], 1) end
 redis.call('ZADD', ARGV[5] .. ':hist:site:' .. ARGV[3], ARGV[4], ARGV[2])
 redis.call('ZREM', ARGV[5] .. ':hist:texts', ARGV[2])
 redis.call('SADD', ARGV[5] .. ':hist:sites', ARGV[3])
@@ -83,7 +102,7 @@ def pack_record(record: Emitted, emitted: float) -> bytes:
     ended by a NUL (the pruning script reads the first four), then the content hash (a flag
     byte, its length, its bytes: 16 for an MD5's hex) and the packed change sketch.  One string
     instead of a hash of seven fields: a hash holding the sketch (> 64 bytes) is not kept in
-    Redis's compact encoding and cost ~1 KB an article; this ~0.45 KB with its key."""
+    Redis's compact encoding and cost ~1 KB an article; this ~0.47 KB as a field of a bucket."""
     digest = pack_hash(record.content_hash)
     raw, flag = (digest, 0) if isinstance(digest, bytes) else (digest.encode("utf-8"), 1)
     head = "\0".join(["2", record.site, "" if record.url == record.key else record.url, str(int(emitted)),
@@ -105,8 +124,9 @@ def unpack_record(key: str, data: bytes) -> Emitted | None:
 
 
 class RedisArticleHistory:
-    """Emitted articles by canonical URL, shared by the workers: one packed string each
-    (:func:`pack_record`); hashes written before that format are read too."""
+    """Emitted articles by canonical URL, shared by the workers: one packed record each
+    (:func:`pack_record`) in a bucket hash keyed by its digest; the older strings and hashes
+    (``hist:a:KEY``) are read too."""
 
     def __init__(self, redis: Any, keys: Keys):
         self.redis = redis
@@ -116,8 +136,10 @@ class RedisArticleHistory:
         self._put = redis.register_script(_PUT)
 
     def _fetch(self, key: str, client: Any = None) -> Any:
-        bucket, field = archive_slot(key)
-        return self._read(keys=[f"{self.p}:hist:a:{key}", f"{self.p}:hist:old:{bucket}"], args=[field], client=client)
+        bucket, field = digest_slot(key)
+        (small, small_field), (big, big_field) = archive_slots(key)
+        return self._read(keys=[f"{self.p}:hist:b:{bucket}", f"{self.p}:hist:a:{key}", f"{self.p}:hist:old:{small}",
+                                f"{self.p}:hist:old:{big}"], args=[field, small_field, big_field], client=client)
 
     def get(self, key: str) -> Emitted | None:
         return self._record(key, self._fetch(key))
@@ -141,8 +163,9 @@ class RedisArticleHistory:
 
     def put(self, record: Emitted) -> None:
         now = time.time()
-        self._put(keys=[f"{self.p}:hist:a:{record.key}"],
-                  args=[pack_record(record, now), record.key, record.site, now, self.p])
+        bucket, field = digest_slot(record.key)
+        self._put(keys=[f"{self.p}:hist:b:{bucket}", f"{self.p}:hist:a:{record.key}"],
+                  args=[pack_record(record, now), record.key, record.site, now, self.p, field])
 
     def recent(self, site: str, n: int) -> list[str]:
         keys = [_s(k) or "" for k in self.redis.zrevrange(f"{self.p}:hist:site:{site}", 0, max(0, n - 1))] if n > 0 else []
@@ -225,10 +248,9 @@ class RedisFetchLog:
         return f"{self.p}:fl:{url}"
 
     def _compact(self, url: str) -> tuple[str, str]:
-        """Where ``url``'s compact record is (past its re-check window): one of 256 hashes
-        (2 hex digits of its SHA-1), the next 14 digits as its field (as pruning writes it)."""
-        digest = hashlib.sha1(url.encode("utf-8")).hexdigest()
-        return f"{self.p}:fl:w:{digest[:2]}", digest[2:16]
+        """Where ``url``'s compact record is (past its re-check window): :func:`digest_slot`, as pruning writes it."""
+        bucket, field = digest_slot(url)
+        return f"{self.p}:fl:w:{bucket}", field
 
     def _expanded(self, url: str, pipe: Any) -> None:
         """Queue on ``pipe`` the restoring of ``url``'s compact record (if any) as its hash, before a write."""
@@ -236,12 +258,13 @@ class RedisFetchLog:
         self._expand(keys=[self._key(url), name], args=[field], client=pipe)
 
     def plan(self, url: str, recheck: RecheckPolicy | float, hint: str | None = None, now: float | None = None) -> Plan:
-        bucket, field = archive_slot(url)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hmget(self._key(url), ["etag", "last_modified", "checked", "article", "hint", "first"])
-        pipe.hexists(f"{self.p}:fl:old:{bucket}", field)
         pipe.hget(*self._compact(url))
-        values, archived, packed = pipe.execute()
+        for bucket, field in archive_slots(url):
+            pipe.hexists(f"{self.p}:fl:old:{bucket}", field)
+        values, packed, *archived_in = pipe.execute()
+        archived = any(archived_in)
         etag, last_modified, checked, article, old_hint, first = (_s(v) for v in values)
         if checked is None and packed is not None:  # past its re-check window: the compact record
             first, checked, hint_then, _ = unpack_compact(packed)
@@ -260,8 +283,10 @@ class RedisFetchLog:
 
     def archived(self, url: str) -> bool:
         """Whether ``url`` is an article archived past the retention window."""
-        bucket, field = archive_slot(url)
-        return bool(self.redis.hexists(f"{self.p}:fl:old:{bucket}", field))
+        pipe = self.redis.pipeline(transaction=False)
+        for bucket, field in archive_slots(url):
+            pipe.hexists(f"{self.p}:fl:old:{bucket}", field)
+        return any(pipe.execute())
 
     def baseline_hint(self, url: str, site: str, hint: str) -> None:
         pipe = self.redis.pipeline(transaction=True)

@@ -11,9 +11,11 @@ family                      keeps                                             bo
 ``run:*``, ``news:*``       the running crawl's queue, seen filter, counts,   cleared by the last worker of a finished
                             emit claims, requests in flight                   crawl (:mod:`.redis_worker`)
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
-``hist:a:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
-                            one packed string: hash, version, dates, change   article was last sent (the time is in the
-                            sketch (~0.5 KB with its key)                     record); then archived
+``hist:b:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
+                            one packed record: hash, version, dates, change   article was last sent (the time is in the
+                            sketch, a field of one of 256 hashes by the key's record); then archived
+                            digest (~0.47 KB); ``hist:a:*``: the same in the
+                            older formats, a key each (~0.58 KB)
 ``hist:site:*``             a site's latest sent articles (drift checks)      ``NEWSSTEMMER_DRIFT_SAMPLE`` a site
 ``hist:old:*``,             archived articles: 64 bits of the SHA-1 of the    one field (~15 bytes) per article, kept:
 ``fl:old:*``                key (URL) -> day, in 4,096 hashes                 an old article must stay known
@@ -31,13 +33,14 @@ family                      keeps                                             bo
 ``buf:*``, ``patterns*``    pages waiting for layouts; the sites' patterns    a page leaves once sent; one file per site
 ==========================  ================================================  ============================================
 
-Archiving an article removes every key of it (``hist:a:``, ``fl:``, ``li:a:``, ``li:s:``
-and its entries in the per-site sets and indexes): what stays is one field in a bucket
-hash, ~15 bytes.  As with SQLite (:mod:`.retention`), an archived article is never fetched
-or sent again and its later edits are not sent as updates.  Records of the older format
-(hashes, session 15 and before) are archived through ``hist:texts``, their index by
-emission time; packed records by the time they hold (a SCAN of ``hist:a:*``, as the fetch
-records are).  Articles sent before any pruning existed are in neither and are archived
+Archiving an article removes everything of it (its ``hist:b:`` field or ``hist:a:`` key,
+``fl:``, ``li:a:``, ``li:s:`` and its entries in the per-site sets and indexes): what stays
+is one field in a bucket hash, ~15 bytes.  As with SQLite (:mod:`.retention`), an archived
+article is never fetched or sent again and its later edits are not sent as updates.
+Records of the oldest format (hashes, session 15 and before) are archived through
+``hist:texts``, their index by emission time; packed records by the time they hold (every
+field of the ``hist:b:*`` buckets; the older strings through a SCAN of ``hist:a:*``, as the
+fetch records are).  Articles sent before any pruning existed are in neither and are archived
 by their fetch records only.
 """
 
@@ -49,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .redis_keys import Keys
+from .redis_monitor import ARCHIVE_FILL
 from .retention import SENT_ANCHORS, Retention
 
 __all__ = ["KeyFamily", "redis_census", "redis_prune", "texts_index"]
@@ -58,7 +62,7 @@ SAMPLE = 200
 
 #: Variable parts of key names, replaced by ``*`` to name the family (after the prefix).
 _FAMILIES = [
-    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|hist:old|fl:articles|fl:old|fl:w|li:urls|li:a|li:s|hist:a):.*$"),
+    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|hist:old|fl:articles|fl:old|fl:w|li:urls|li:a|li:s|hist:a|hist:b):.*$"),
      r"\1:*"),
     (re.compile(r"^buf:.+:(order|html|meta)$"), r"buf:*:\1"),
 ]
@@ -119,17 +123,32 @@ def redis_census(redis: Any, keys: Keys) -> list[KeyFamily]:
     return sorted(families.values(), key=lambda f: -f.bytes)
 
 
-#: Lua: where an archived key or URL goes (``redis_monitor.archive_slot``), and dropping a URL's anchors.
+#: Lua: archiving a key or URL by its SHA-1 ``d`` (hex) with its day, where ``redis_monitor.archive_slots``
+#: looks: the field of its 4,096-bucket slot if it is there, else its 256-bucket slot while that
+#: bucket holds fewer than ``ARCHIVE_FILL`` fields, else the 4,096-bucket slot; whether it is archived;
+#: and dropping a URL's anchors.
 _LUA_LIB = """
-local function slot(kind, text)
-    local d = redis.sha1hex(text)
-    return ARGV[1] .. ':' .. kind .. ':old:' .. string.sub(d, 1, 3), string.sub(d, 4, 16)
+local function archive(kind, d, day)
+    local head = ARGV[1] .. ':' .. kind .. ':old:'
+    local big, big_field = head .. string.sub(d, 1, 3), string.sub(d, 4, 16)
+    local small, small_field = head .. string.sub(d, 1, 2), string.sub(d, 3, 16)
+    if redis.call('HEXISTS', big, big_field) == 1
+            or (redis.call('HEXISTS', small, small_field) == 0 and redis.call('HLEN', small) >= FILL) then
+        redis.call('HSET', big, big_field, day)
+    else
+        redis.call('HSET', small, small_field, day)
+    end
+end
+local function is_archived(kind, d)
+    local head = ARGV[1] .. ':' .. kind .. ':old:'
+    return redis.call('HEXISTS', head .. string.sub(d, 1, 2), string.sub(d, 3, 16)) == 1
+        or redis.call('HEXISTS', head .. string.sub(d, 1, 3), string.sub(d, 4, 16)) == 1
 end
 local function drop_anchors(site, url)
     redis.call('DEL', ARGV[1] .. ':li:a:' .. url, ARGV[1] .. ':li:s:' .. url)
     if site then redis.call('SREM', ARGV[1] .. ':li:urls:' .. site, url) end
 end
-"""
+""".replace("FILL", str(ARCHIVE_FILL))
 
 #: Fetch records (ARGV[4..]) with nothing pending: not checked since ARGV[2], a non-article's
 #: dropped (unless a feed gave its date), an article's archived (every key of it dropped); an
@@ -146,9 +165,8 @@ for i = 4, #ARGV do
     local url = string.sub(ARGV[i], #ARGV[1] + 5)
     if not r[2] and tonumber(r[4] or '0') < tonumber(ARGV[2]) then
         if r[1] == '1' then
-            local bucket, field = slot('fl', url)
-            redis.call('HSET', bucket, field, math.floor(tonumber(r[4] or '0') / 86400))
             local d = redis.sha1hex(url)
+            archive('fl', d, math.floor(tonumber(r[4] or '0') / 86400))
             redis.call('HDEL', ARGV[1] .. ':fl:w:' .. string.sub(d, 1, 2), string.sub(d, 3, 16))
             drop_anchors(r[5], url)
             removed = removed + redis.call('DEL', ARGV[i])
@@ -167,18 +185,18 @@ return removed
 """
 
 #: Compact fetch records (buckets ARGV[3..]) not checked since ARGV[2]: archived.
-_FORGET_COMPACT = """
+_FORGET_COMPACT = _LUA_LIB + """
 local removed = 0
 for i = 3, #ARGV do
     local all = redis.call('HGETALL', ARGV[i])
-    local head = ARGV[1] .. ':fl:old:' .. string.sub(ARGV[i], #ARGV[1] + 7)
+    local head = string.sub(ARGV[i], #ARGV[1] + 7)
     for j = 1, #all, 2 do
         local v = all[j + 1]
         local e = string.find(v, '\\0', 1, true)
         local f = e and string.find(v, '\\0', e + 1, true)
         local checked = tonumber(e and string.sub(v, e + 1, (f or 0) - 1) or '0') or 0
         if checked < tonumber(ARGV[2]) then
-            redis.call('HSET', head .. string.sub(all[j], 1, 1), string.sub(all[j], 2), math.floor(checked / 86400))
+            archive('fl', head .. all[j], math.floor(checked / 86400))
             redis.call('HDEL', ARGV[i], all[j])
             removed = removed + 1
         end
@@ -222,12 +240,52 @@ for i = 4, #ARGV, step do
     end
     if index then redis.call('ZREM', p .. ':hist:texts', key) end
     if day then
-        local bucket, field = slot('hist', key)
-        redis.call('HSET', bucket, field, day)
+        archive('hist', redis.sha1hex(key), day)
         if site then redis.call('ZREM', p .. ':hist:site:' .. site, key) end
         drop_anchors(site, key)
         if url and url ~= key then drop_anchors(site, url) end
         removed = removed + redis.call('DEL', h)
+    end
+end
+return removed
+"""
+
+#: Sent records in their buckets (ARGV[3..], 2 hex digits each) sent before ARGV[2] (seconds): archived
+#: (the anchors of their keys go with the trim that follows, which finds them archived).
+_ARCHIVE_BUCKETS = _LUA_LIB + """
+local p, cutoff, removed = ARGV[1], tonumber(ARGV[2]), 0
+for i = 3, #ARGV do
+    local bucket = p .. ':hist:b:' .. ARGV[i]
+    local all = redis.call('HGETALL', bucket)
+    for j = 1, #all, 2 do
+        local v = all[j + 1]
+        local f, pos = {}, 1
+        for k = 1, 4 do
+            local e = string.find(v, '\\0', pos, true)
+            if not e then break end
+            f[k] = string.sub(v, pos, e - 1)
+            pos = e + 1
+        end
+        if f[1] == '2' and f[4] and tonumber(f[4]) < cutoff then
+            archive('hist', ARGV[i] .. all[j], math.floor(tonumber(f[4]) / 86400))
+            redis.call('HINCRBY', p .. ':hist:n', f[2], -1)
+            if f[3] ~= '' then drop_anchors(f[2], f[3]) end
+            redis.call('HDEL', bucket, all[j])
+            removed = removed + 1
+        end
+    end
+end
+return removed
+"""
+
+#: A site's latest sent (ARGV[2..], of the zset KEYS[1]) whose record is gone (archived): out of the zset.
+_UNLIST = """
+local removed = 0
+for i = 2, #ARGV do
+    local d = redis.sha1hex(ARGV[i])
+    if redis.call('HEXISTS', ARGV[1] .. ':hist:b:' .. string.sub(d, 1, 2), string.sub(d, 3, 16)) == 0
+            and redis.call('EXISTS', ARGV[1] .. ':hist:a:' .. ARGV[i]) == 0 then
+        removed = removed + redis.call('ZREM', KEYS[1], ARGV[i])
     end
 end
 return removed
@@ -240,11 +298,11 @@ local p, keep_sent, keep = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local site, latest, removed = ARGV[4], tonumber(ARGV[5]), 0
 for i = 6, #ARGV do
     local url = ARGV[i]
-    local hb, hf = slot('hist', url)
-    local fb, ff = slot('fl', url)
     local rank = redis.call('ZREVRANK', p .. ':hist:site:' .. site, url)
-    local sent = redis.call('EXISTS', p .. ':hist:a:' .. url) == 1
-    if redis.call('HEXISTS', hb, hf) == 1 or redis.call('HEXISTS', fb, ff) == 1 or (sent and not (rank and rank < latest)) then
+    local d = redis.sha1hex(url)
+    local sent = redis.call('HEXISTS', p .. ':hist:b:' .. string.sub(d, 1, 2), string.sub(d, 3, 16)) == 1
+        or redis.call('EXISTS', p .. ':hist:a:' .. url) == 1
+    if is_archived('hist', d) or is_archived('fl', d) or (sent and not (rank and rank < latest)) then
         removed = removed + redis.call('ZCARD', p .. ':li:a:' .. url)
         drop_anchors(site, url)
     else
@@ -261,7 +319,7 @@ return removed
 def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now: float | None = None,
                 batch: int = 500) -> dict[str, int]:
     """Drop what ``retention`` does not keep (see the module docstring); returns what was dropped
-    per family (``hist:a:*``: articles archived; ``li:a:*``: anchor texts; ``fl:*``: fetch records
+    per family (``hist:*``: articles archived; ``li:a:*``: anchor texts; ``fl:*``: fetch records
     dropped or archived)."""
     keep = retention or Retention()
     now = time.time() if now is None else now
@@ -287,9 +345,18 @@ def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now:
             found = []
     if found:
         archived += int(archive(keys=[], args=[keys.prefix, cutoff, "scan", *found]))
+    archive_buckets = redis.register_script(_ARCHIVE_BUCKETS)  # the records by digest: their own time
+    buckets = [f"{b:02x}" for b in range(256)]
+    for start in range(0, len(buckets), 16):
+        archived += int(archive_buckets(keys=[], args=[keys.prefix, cutoff, *buckets[start:start + 16]]))
+    unlist = redis.register_script(_UNLIST)
     for raw_site in redis.smembers(f"{keys.prefix}:hist:sites"):  # each site's latest sent, for drift checks
         site = raw_site.decode("utf-8") if isinstance(raw_site, bytes) else raw_site
-        redis.zremrangebyrank(f"{keys.prefix}:hist:site:{site}", 0, -keep.sent_anchored - 1)
+        latest = f"{keys.prefix}:hist:site:{site}"
+        redis.zremrangebyrank(latest, 0, -keep.sent_anchored - 1)
+        members = redis.zrange(latest, 0, -1)
+        if members:  # (archived from their buckets above, where their keys are not known)
+            unlist(keys=[latest], args=[keys.prefix, *members])
     stale = list(redis.scan_iter(match=f"{keys.prefix}:fl:articles:*", count=1000))
     if stale:  # (per-site sets of article URLs, kept before fetch log format 2)
         redis.delete(*stale)
@@ -325,4 +392,4 @@ def redis_prune(redis: Any, keys: Keys, retention: Retention | None = None, now:
     forget_compact = redis.register_script(_FORGET_COMPACT)
     for start in range(0, len(buckets), 100):
         records += int(forget_compact(keys=[], args=[keys.prefix, cutoff, *buckets[start:start + 100]]))
-    return {"hist:a:*": archived, "li:a:*": anchors, "fl:*": records}
+    return {"hist:*": archived, "li:a:*": anchors, "fl:*": records}

@@ -17,8 +17,9 @@ store                     keeps                                                 
                                                                                  for the others
 ``history.sqlite``        per article sent in the last ``KEEP_TEXT_DAYS``:       ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
                           hash, version, dates and a sketch of its last body     article was last sent; then archived:
-                          and page text (≤ 395 B: measures the next change);     8 bytes of its key's digest and a day
-                          older ones archived
+                          and page text (≤ 395 B: measures the next change);     8 bytes of its key's digest and a day;
+                          older ones archived                                    its URL only while among the site's
+                                                                                 ``NEWSSTEMMER_DRIFT_SAMPLE`` latest
 ``fetchlog.sqlite``       validators and check times per URL; older articles     articles not checked for ``KEEP_TEXT_DAYS``
                           archived (digest and day: skipped)                     archived; rows of non-articles dropped
 ``runs.sqlite``           health record and layout matches per run and site      the last ``NEWSSTEMMER_KEEP_RUNS`` runs
@@ -143,7 +144,7 @@ def prune(state_dir: str | os.PathLike[str], retention: Retention | None = None,
     removed: dict[str, int] = {}
     _migrate(state)
     steps = {
-        "history.sqlite": lambda c: _prune_history(c, cutoff),
+        "history.sqlite": lambda c: _prune_history(c, cutoff, keep.sent_anchored),
         "fetchlog.sqlite": lambda c: _prune_fetchlog(c, cutoff),
         "linkinfo.sqlite": lambda c: _prune_anchors(c, state, keep.keep_anchors, keep.sent_anchored),
         "runs.sqlite": lambda c: _prune_runs(c, keep.keep_runs),
@@ -199,13 +200,17 @@ def _archive(conn: sqlite3.Connection, select: str, delete: str, args: tuple) ->
     return n
 
 
-def _prune_history(conn: sqlite3.Connection, cutoff: _dt.datetime) -> int:
-    """Articles last sent before ``cutoff``: archived (digest of the key and the day last sent)."""
+def _prune_history(conn: sqlite3.Connection, cutoff: _dt.datetime, latest: int = 20) -> int:
+    """Articles last sent before ``cutoff``: archived (digest of the key and the day last sent);
+    the URL of the others emptied but for a site's ``latest`` sent (what a drift fetches again),
+    where it is the key (the digest finds the row without it)."""
     if not _has(conn, "sent") or not _has(conn, "archived"):
         return 0
     where = "FROM sent WHERE emitted < ?"
-    return _archive(conn, "SELECT h, CAST(emitted / 86400 AS INTEGER) " + where, "DELETE " + where,
-                    (cutoff.timestamp(),))
+    n = _archive(conn, "SELECT h, CAST(emitted / 86400 AS INTEGER) " + where, "DELETE " + where, (cutoff.timestamp(),))
+    conn.execute("UPDATE sent SET url = '' WHERE key IS NULL AND url != '' AND h IN (SELECT h FROM (SELECT h, "
+                 "ROW_NUMBER() OVER (PARTITION BY site ORDER BY emitted DESC) AS n FROM sent) WHERE n > ?)", (latest,))
+    return n
 
 
 def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int, sent_anchored: int = 20) -> int:
@@ -225,11 +230,12 @@ def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int, sent_anc
                 tables = {t for (t,) in conn.execute(f"SELECT name FROM {alias}.sqlite_master WHERE type = 'table'")}
                 if "archived" in tables:
                     dropped.append(f"url_hash(url) IN (SELECT h FROM {alias}.archived)")
-                if alias == "h" and "sent" in tables:
-                    sent = "url IN (SELECT url FROM h.sent)"
+                if alias == "h" and "sent" in tables:  # (by URL, or by digest where the URL is the key and emptied)
+                    sent = "(url IN (SELECT url FROM h.sent) OR url_hash(url) IN (SELECT h FROM h.sent))"
+                    older = ("(SELECT h, url FROM (SELECT h, url, ROW_NUMBER() OVER (PARTITION BY site "
+                             f"ORDER BY emitted DESC) AS n FROM h.sent) WHERE n > {int(sent_anchored)})")
                     dropped.append(  # sent, and not among its site's latest
-                        "url IN (SELECT url FROM (SELECT url, ROW_NUMBER() OVER (PARTITION BY site "
-                        f"ORDER BY emitted DESC) AS n FROM h.sent) WHERE n > {int(sent_anchored)})")
+                        f"url IN (SELECT url FROM {older}) OR url_hash(url) IN (SELECT h FROM {older})")
         conn.execute("BEGIN")
         try:
             conn.execute("DELETE FROM anchors WHERE rowid NOT IN (SELECT MIN(rowid) FROM anchors GROUP BY url, text)")

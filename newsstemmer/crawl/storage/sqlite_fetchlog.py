@@ -30,6 +30,9 @@ A record is keyed by the 63-bit digest of its URL (:func:`~.records.url_hash`, S
 rowid), not by the URL: nothing reads the URLs back, and the URL with its copy in the
 primary key's index was ~190 of the ~390 bytes of a record.  Schema 4 (table ``records``)
 replaced the ``urls`` table of schemas 1-3: opening an older file moves its rows over.
+Dates that come back the same from 4 bytes are stored so (schema 5: ``Last-Modified`` in
+HTTP's form, :func:`~.records.pack_http_date`, 29 characters; ISO times, 25:
+:func:`~.records.pack_time`); schema 4's strings are read as they are.
 
 SQLite (WAL) in the state folder; :class:`FetchLog` is the whole interface.
 """
@@ -40,13 +43,14 @@ import os
 import time
 from pathlib import Path
 
-from .records import SKIP, Plan, RecheckPolicy, decide, url_hash
+from .records import SKIP, Plan, RecheckPolicy, decide, pack_http_date, pack_time, unpack_http_date, unpack_time, url_hash
 from .sqlite_files import open_versioned, transaction
 
 __all__ = ["FetchLog"]
 
-SCHEMA_VERSION = 4  # 2: ``first`` (the first check: an article's age for the recheck policy); 3: ``archived``;
-# 4: ``records`` keyed by the URL's digest (no URL text, no second copy of it in an index) replaces ``urls``
+SCHEMA_VERSION = 5  # 2: ``first`` (the first check: an article's age for the recheck policy); 3: ``archived``;
+# 4: ``records`` keyed by the URL's digest (no URL text, no second copy of it in an index) replaces ``urls``;
+# 5: packed dates (``Last-Modified``, ISO sitemap/feed and published dates: 4 bytes; older code would misread them)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     h INTEGER PRIMARY KEY,
@@ -104,6 +108,8 @@ class FetchLog:
         ).fetchone()
         if (row is None or row[2] is None) and self.archived(url):  # (a row never checked: a feed's date alone)
             return Plan(SKIP, {})
+        if row is not None:
+            row = (row[0], unpack_http_date(row[1]), row[2], row[3], unpack_time(row[4]), row[5])
         plan, baseline = decide(row, recheck, hint, now)
         if baseline:
             self.baseline_hint(url, "", hint or "")
@@ -114,7 +120,7 @@ class FetchLog:
         row = self._conn.execute("SELECT etag, last_modified FROM records WHERE h = ?", (url_hash(url),)).fetchone()
         if row is None:
             return {}
-        return {k: v for k, v in (("If-None-Match", row[0]), ("If-Modified-Since", row[1])) if v}
+        return {k: v for k, v in (("If-None-Match", row[0]), ("If-Modified-Since", unpack_http_date(row[1]))) if v}
 
     def archived(self, url: str) -> bool:
         """Whether ``url`` is an article archived past the retention window (known, skipped)."""
@@ -125,7 +131,7 @@ class FetchLog:
         self._conn.execute(
             "INSERT INTO records (h, site, hint) VALUES (?, ?, ?) "
             "ON CONFLICT (h) DO UPDATE SET hint = COALESCE(hint, excluded.hint)",
-            (url_hash(url), site, hint),
+            (url_hash(url), site, pack_time(hint)),
         )
 
     def seen(self, url: str, site: str, etag: str | None, last_modified: str | None, hint: str | None) -> None:
@@ -134,7 +140,7 @@ class FetchLog:
             "INSERT INTO records (h, site, p_etag, p_last_modified, p_hint, p_at) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (h) DO UPDATE SET p_etag = excluded.p_etag, p_last_modified = excluded.p_last_modified, "
             "p_hint = excluded.p_hint, p_at = excluded.p_at",
-            (url_hash(url), site, etag, last_modified, hint, time.time()),
+            (url_hash(url), site, etag, pack_http_date(last_modified), pack_time(hint), time.time()),
         )
 
     def commit(self, urls: list[str], article: bool) -> None:
@@ -151,19 +157,19 @@ class FetchLog:
     def not_modified(self, url: str, hint: str | None) -> None:
         """A ``304``: the page is the one already recorded, checked now."""
         self._conn.execute("UPDATE records SET first = COALESCE(first, checked), checked = ?, hint = COALESCE(?, hint) "
-                           "WHERE h = ?", (time.time(), hint, url_hash(url)))
+                           "WHERE h = ?", (time.time(), pack_time(hint), url_hash(url)))
 
     def set_published(self, url: str, site: str, published: str) -> None:
         """A feed's publication date for ``url`` (used when the page has none of its own)."""
         self._conn.execute(
             "INSERT INTO records (h, site, published) VALUES (?, ?, ?) "
             "ON CONFLICT (h) DO UPDATE SET published = excluded.published",
-            (url_hash(url), site, published),
+            (url_hash(url), site, pack_time(published)),
         )
 
     def published(self, url: str) -> str | None:
         row = self._conn.execute("SELECT published FROM records WHERE h = ?", (url_hash(url),)).fetchone()
-        return row[0] if row else None
+        return unpack_time(row[0]) if row else None
 
     def articles(self, site: str) -> int:
         """How many URLs of ``site`` are recorded as articles."""

@@ -13,10 +13,15 @@ pruning (:mod:`.retention`) replaces its row by an 8-byte digest of its key and 
 was last sent (table ``archived``): it stays known (never sent again) and costs ~25 bytes.
 
 A row is keyed by that same digest (:func:`~.records.url_hash`, SQLite's rowid: no second
-copy of the URL in an index); the canonical URL is kept only where it is not the URL.
+copy of the URL in an index); the canonical URL is kept only where it is not the URL, and
+the URL only while the article is among its site's latest sent (``NEWSSTEMMER_DRIFT_SAMPLE``:
+the pages a drift fetches again, :meth:`ArticleHistory.recent`; pruning empties it for the
+others, ~90 bytes a row on the demo's sites, and the digest alone then finds the row, as it
+finds an archived one).  Times (first seen, published) in the form :func:`pack_time` can
+rebuild are 4-byte numbers, not 25 characters (:func:`~.records.pack_time`).
 Schema 3 (table ``sent``) replaced schema 2's ``articles`` (the texts themselves,
 ~3.7 KB an article): opening an older file moves its rows over with their texts turned
-into sketches.
+into sketches.  Schema 4 (URLs emptied, packed times) reads schema 3's rows as they are.
 
 SQLite (WAL) in the state folder; :class:`ArticleHistory` is the whole interface,
 so another storage (Redis) can stand in for it.
@@ -29,12 +34,13 @@ import os
 import time
 from pathlib import Path
 
-from .records import Emitted, sketch_of_texts, url_hash
+from .records import Emitted, pack_time, sketch_of_texts, unpack_time, url_hash
 from .sqlite_files import open_versioned, transaction
 
 __all__ = ["ArticleHistory", "pack_hash", "unpack_hash"]
 
-SCHEMA_VERSION = 3  # 2: ``archived``; 3: ``sent`` (sketches, keyed by digest) replaces ``articles`` (texts)
+SCHEMA_VERSION = 4  # 2: ``archived``; 3: ``sent`` (sketches, keyed by digest) replaces ``articles`` (texts); 4: URLs
+#                      emptied past the drift sample and packed times (older code would misread them)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sent (
     h INTEGER PRIMARY KEY,
@@ -100,10 +106,11 @@ class ArticleHistory:
         row = self._conn.execute(
             "SELECT site, url, key, content_hash, sketch, version, first_seen, published FROM sent WHERE h = ?", (h,),
         ).fetchone()
-        if row is None or (row[2] or row[1]) != key:  # (a digest shared by two keys: not this one)
+        if row is None or (row[2] or row[1] or key) != key:  # (a digest shared by two keys: not this one)
             return self._archived(key)
         site, url, _, digest, sketch, version, first_seen, published = row
-        return Emitted(key, site, url, unpack_hash(digest), bytes(sketch), int(version), first_seen, published)
+        return Emitted(key, site, url or key, unpack_hash(digest), bytes(sketch), int(version), unpack_time(first_seen) or "",
+                       unpack_time(published))
 
     def _archived(self, key: str) -> Emitted | None:
         """An archived article (known by the digest of its key alone), as a record without a sketch."""
@@ -116,13 +123,14 @@ class ArticleHistory:
         self._conn.execute(
             "INSERT OR REPLACE INTO sent VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (url_hash(record.key), record.site, record.url, None if record.key == record.url else record.key,
-             pack_hash(record.content_hash), record.sketch, record.version, record.first_seen, time.time(),
-             record.published),
+             pack_hash(record.content_hash), record.sketch, record.version, pack_time(record.first_seen), time.time(),
+             pack_time(record.published)),
         )
 
     def recent(self, site: str, n: int) -> list[str]:
         """URLs of the site's ``n`` most recently emitted articles, newest first."""
-        cur = self._conn.execute("SELECT url FROM sent WHERE site = ? ORDER BY emitted DESC LIMIT ?", (site, n))
+        cur = self._conn.execute("SELECT url FROM sent WHERE site = ? AND url != '' ORDER BY emitted DESC LIMIT ?",
+                                 (site, n))
         return [u for (u,) in cur]
 
     def count(self, site: str | None = None) -> int:
