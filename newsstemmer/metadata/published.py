@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date
-from typing import Any
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, ld_text, ld_values, meta_source
