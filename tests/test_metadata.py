@@ -172,6 +172,19 @@ def test_microdata_dates_are_taken_in_the_pages_order_whatever_their_property() 
     assert meta.published.startswith("2010-10-16") and meta.meta_source["published"] == "microdata"
 
 
+def test_a_json_ld_date_written_in_words_gives_way_to_the_date_line_the_reader_sees() -> None:
+    def ld(value: str) -> str:
+        return ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": "BlogPosting", '
+                f'"headline": "Rain all week", "datePublished": "{value}"}}</script>')
+    body = "<h1>Rain all week</h1><div>August 25, 2024</div><p>It rained.</p>"
+    meta = _meta(body, head=ld("Jun 24, 2025"))  # (a template's text: the CMS item's last publish)
+    assert meta.published == "2024-08-25" and meta.meta_source["published"] == "text"
+    meta = _meta(body, head=ld("2025-06-24T10:00:00Z"))  # (a machine's: it stands)
+    assert meta.published.startswith("2025-06-24") and meta.meta_source["published"] == "json-ld"
+    meta = _meta("<h1>Rain all week</h1><p>It rained.</p>", head=ld("Jun 24, 2025"))  # (nothing shown)
+    assert meta.published == "2025-06-24" and meta.meta_source["published"] == "json-ld"
+
+
 def test_title_without_a_kicker_or_the_site_name() -> None:
     meta = _meta("<h1>Olympics: Rain stops the final again</h1>",
                  head='<meta property="og:title" content="Rain stops the final again">')

@@ -4,7 +4,8 @@ Sources, most trusted first: structured data (JSON-LD, ``<meta>`` names, microda
 the date line under the headline gives its time, the date line, a site's own
 "published" ``<meta>`` names, a date in an element marked as a date anywhere.  Where
 the machine-written dates leave a question open (which of several ``<time>``s; day or
-month first in ``03-09-2026``), the date the reader sees under the headline answers it.
+month first in ``03-09-2026``; a JSON-LD date a template wrote in words), the date the
+reader sees under the headline answers it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ _NOT_PUBLISHED_NAME = re.compile(r"modif|updat|expir|revis|edit|review|image|sch
 #: a machine date written day and month as numbers before the year ("03-09-2026"): which
 #: is which is told only where one of them exceeds 12
 _NUMERIC_DAY_MONTH = re.compile(r"\s*([0-3]?\d)[./-]([0-3]?\d)[./-]((?:19|20)\d\d)(?!\d)")
+#: a word of letters in a JSON-LD date that does not open with an ISO day (``2017-03-20T05:03EDT``
+#: is a machine's): a month's name, written by a template
+_WRITTEN = re.compile(r"[^\W\d_]{3}")
+_ISO_START = re.compile(r"\s*\d{4}-\d\d-\d\d")
 _LINES_BEFORE = 20
 _DATE_MARKS = ("date", "publish")
 _MAX_DATE_MARKS = 200
@@ -81,6 +86,12 @@ def published_date(facts: PageFacts, hood: Hood, url: str | None) -> tuple[str |
     neighbourhood (read only where the machine-written dates leave the question open)."""
     iso, source, raw = _structured(facts, ("datePublished", "dateCreated"), PUBLISHED_META,
                                    ("datepublished", "datecreated"))
+    if iso and source == "json-ld" and _WRITTEN.search(raw or "") and not _ISO_START.match(raw or ""):
+        # a JSON-LD date written in words ("Jun 24, 2025") was filled in by a template from
+        # some CMS field, often the last publish: the date line the reader sees wins over it
+        shown = _date_near_headline(hood())
+        if shown and shown[:10] != iso[:10]:
+            return shown, "text"
     if iso:
         return _day_or_month_first(iso, raw, hood), source
     times = facts.times
