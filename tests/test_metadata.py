@@ -141,6 +141,50 @@ def test_a_date_in_a_marked_element_after_the_article_and_the_sites_own_meta_nam
     assert meta.published is None and meta.modified == "2023-06-12"  # (the crawl's feed or first version decides)
 
 
+def test_of_several_time_elements_the_one_the_headline_shows_is_the_articles() -> None:
+    body = ('<aside><h3>Most read</h3><time class="entry-date" datetime="2013-06-21T18:47:41+00:00">June 21, 2013'
+            '</time></aside><h1>Rain all week</h1><p>By Ann Lee</p>'
+            '<p><time class="entry-date" datetime="2016-11-06T20:33:59+00:00">November 6, 2016</time></p>'
+            '<p>It rained.</p>')
+    meta = _meta(body)
+    assert meta.published == "2016-11-06T20:33:59+00:00" and meta.meta_source["published"] == "html"
+    alone = _meta('<h1>Rain all week</h1><p>x</p><time datetime="2013-06-21T18:47:41Z">then</time>')
+    assert alone.published == "2013-06-21T18:47:41+00:00"  # (one <time>: no question to ask)
+
+
+def test_a_numeric_machine_date_is_read_month_first_where_the_date_line_shows_that_day() -> None:
+    head = '<meta property="article:published_time" content="03-09-2026">'
+    shown = _meta("<h1>Rain all week</h1><div>Published March 9, 2026</div><p>x</p>", head=head)
+    assert shown.published == "2026-03-09" and shown.meta_source["published"] == "opengraph"
+    unshown = _meta("<h1>Rain all week</h1><p>x</p>", head=head)
+    assert unshown.published == "2026-09-03"  # (day first where nothing tells: most of the world's order)
+    told = _meta("<h1>Rain all week</h1><div>March 9, 2026</div>",
+                 head='<meta property="article:published_time" content="23-09-2026">')
+    assert told.published == "2026-09-23"  # (23 cannot be a month: no question)
+
+
+def test_microdata_dates_are_taken_in_the_pages_order_whatever_their_property() -> None:
+    body = ('<div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">How to back up?</h1>'
+            '<time itemprop="dateCreated" datetime="2010-10-16T21:58:06Z">Oct 16, 2010</time></div>'
+            '<div itemscope itemtype="https://schema.org/Answer"><p>Use rsync.</p>'
+            '<time itemprop="datePublished" datetime="2010-10-17T01:03:31Z">Oct 17, 2010</time></div>')
+    meta = _meta(body)
+    assert meta.published.startswith("2010-10-16") and meta.meta_source["published"] == "microdata"
+
+
+def test_a_json_ld_date_written_in_words_gives_way_to_the_date_line_the_reader_sees() -> None:
+    def ld(value: str) -> str:
+        return ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": "BlogPosting", '
+                f'"headline": "Rain all week", "datePublished": "{value}"}}</script>')
+    body = "<h1>Rain all week</h1><div>August 25, 2024</div><p>It rained.</p>"
+    meta = _meta(body, head=ld("Jun 24, 2025"))  # (a template's text: the CMS item's last publish)
+    assert meta.published == "2024-08-25" and meta.meta_source["published"] == "text"
+    meta = _meta(body, head=ld("2025-06-24T10:00:00Z"))  # (a machine's: it stands)
+    assert meta.published.startswith("2025-06-24") and meta.meta_source["published"] == "json-ld"
+    meta = _meta("<h1>Rain all week</h1><p>It rained.</p>", head=ld("Jun 24, 2025"))  # (nothing shown)
+    assert meta.published == "2025-06-24" and meta.meta_source["published"] == "json-ld"
+
+
 def test_title_without_a_kicker_or_the_site_name() -> None:
     meta = _meta("<h1>Olympics: Rain stops the final again</h1>",
                  head='<meta property="og:title" content="Rain stops the final again">')

@@ -16,7 +16,7 @@ from typing import Any
 
 from lxml import etree
 
-__all__ = ["ARTICLE_TYPES", "PageFacts", "page_facts"]
+__all__ = ["ARTICLE_TYPES", "PageFacts", "ld_text", "ld_values", "meta_source", "page_facts"]
 
 #: JSON-LD ``@type`` values that describe the page's own article (preferred over others).
 ARTICLE_TYPES = frozenset({
@@ -61,6 +61,7 @@ class PageFacts:
     html: str | None = field(default=None, repr=False)
     _named: frozenset[str] | None = field(default=None, repr=False)  # itemprop values in the html
     _items: dict[str, list[tuple[str, Any]]] | None = field(default=None, repr=False)
+    _item_order: dict[Any, int] = field(default_factory=dict, repr=False)  # microdata element -> its place
     _times: list[tuple[str, Any]] | None = field(default=None, repr=False)
     _author_links: list[str] | None = field(default=None, repr=False)
 
@@ -80,8 +81,13 @@ class PageFacts:
     def items(self) -> dict[str, list[tuple[str, Any]]]:
         """Microdata: lower-cased itemprop -> [(text or content, element)] (read on first use)."""
         if self._items is None:
-            self._items = _microdata(self.tree)
+            self._items = _microdata(self.tree, self._item_order)
         return self._items
+
+    def microdata_order(self) -> dict[Any, int]:
+        """The microdata elements' places in the page (element -> index), to merge properties."""
+        _ = self.items
+        return self._item_order
 
     def microdata(self, prop: str) -> list[tuple[str, Any]]:
         """The values of one microdata property (lower case, one of :data:`_ITEMPROPS`).
@@ -120,6 +126,32 @@ class PageFacts:
                         if text:
                             self._author_links.append(text)
         return self._author_links
+
+
+_OPENGRAPH = ("og:", "article:", "twitter:")
+
+
+def meta_source(name: str) -> str:
+    """The ``meta_source`` of a ``<meta>`` name: ``opengraph`` (og:, article:, twitter:) or ``meta``."""
+    return "opengraph" if name.startswith(_OPENGRAPH) else "meta"
+
+
+def ld_values(facts: PageFacts, key: str, any_node: bool = True) -> list[tuple[Any, str]]:
+    """The values of one JSON-LD key, in the page's order: of every object, or
+    (``any_node=False``) of the objects typed as articles only."""
+    nodes = facts.ld if any_node else facts.ld_articles
+    return [(n[key], "json-ld") for n in nodes if n.get(key)]
+
+
+def ld_text(value: Any) -> str | None:
+    """A JSON-LD value as one line of text (an object's name, url or id; a list's first)."""
+    if isinstance(value, str):
+        return " ".join(value.split()) or None
+    if isinstance(value, dict):
+        return ld_text(value.get("name") or value.get("url") or value.get("@id"))
+    if isinstance(value, list) and value:
+        return ld_text(value[0])
+    return None
 
 
 def _squash(text: str | None) -> str:
@@ -207,13 +239,15 @@ def _props_named(html: str) -> frozenset[str]:
     return frozenset(named)
 
 
-def _microdata(tree: Any) -> dict[str, list[tuple[str, Any]]]:
-    """The page's microdata properties that name its article (:data:`_ITEMPROPS`), in page order."""
+def _microdata(tree: Any, order: dict[Any, int]) -> dict[str, list[tuple[str, Any]]]:
+    """The page's microdata properties that name its article (:data:`_ITEMPROPS`), in page
+    order; ``order`` gets each element's place."""
     items: dict[str, list[tuple[str, Any]]] = defaultdict(list)
     if tree is None:
         return items
     try:
-        for el in _ITEMPROP_XPATH(tree):
+        for i, el in enumerate(_ITEMPROP_XPATH(tree)):
+            order[el] = i
             for prop in (el.get("itemprop") or "").lower().split():
                 if prop in _ITEMPROPS:
                     value = el.get("content") or el.get("datetime") or _text(el)

@@ -4,37 +4,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import date
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, page_facts
-from .neighbourhood import LINES_AFTER, HoodWalk, Neighbourhood, dice, title_words
+from .facts import ld_text as _ld_text, ld_values as _ld_values, meta_source as _source
+from .neighbourhood import HoodWalk, Neighbourhood, dice, title_words
 from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
+from .published import PUBLISHED_META, modified_date, published_date, structured_date
 
 __all__ = ["ArticleMetadata", "article_metadata", "headline_neighbourhood", "neighbourhood_walk",
            "structured_people_and_date"]
 
-_PUBLISHED_META = ("article:published_time", "og:published_time", "article:published", "datepublished",
-                   "pubdate", "publishdate", "publish-date", "publish_date", "parsely-pub-date", "sailthru.date",
-                   "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date", "date",
-                   "cxenseparse:recs:publishtime", "article.published")
-_MODIFIED_META = ("article:modified_time", "og:updated_time", "article:modified", "datemodified",
-                  "last-modified", "dcterms.modified", "lastmod")
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "cxenseparse:author", "twitter:creator")
-_OPENGRAPH = ("og:", "article:", "twitter:")
-#: ``<meta>`` names that say "published" in a site's own words (``published-date``,
-#: ``w-published-date``, ``article_date_original``): tried after the known names
-_PUBLISHED_NAME = re.compile(r"publi(?:sh|cation)|pub_?date|date_?original|release_?date|creat", re.IGNORECASE)
-_NOT_PUBLISHED_NAME = re.compile(r"modif|updat|expir|revis|edit|review|image|schema", re.IGNORECASE)
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
 _MAX_MARKUP_MATCHES = 40
 _ABSOLUTE = re.compile(r"https?://[^/\\\s]")
-_LINES_BEFORE = 20
 _BY_LINES_AFTER = 15  # text lines under the headline searched for a line opening with a by-word
 
 
@@ -58,25 +46,6 @@ class ArticleMetadata:
     def as_dict(self) -> dict[str, Any]:
         """The fields as a plain dict (JSON-ready)."""
         return asdict(self)
-
-
-def _source(name: str) -> str:
-    return "opengraph" if name.startswith(_OPENGRAPH) else "meta"
-
-
-def _ld_values(facts: PageFacts, key: str, any_node: bool = True) -> list[tuple[Any, str]]:
-    nodes = facts.ld if any_node else facts.ld_articles
-    return [(n[key], "json-ld") for n in nodes if n.get(key)]
-
-
-def _ld_text(value: Any) -> str | None:
-    if isinstance(value, str):
-        return " ".join(value.split()) or None
-    if isinstance(value, dict):
-        return _ld_text(value.get("name") or value.get("url") or value.get("@id"))
-    if isinstance(value, list) and value:
-        return _ld_text(value[0])
-    return None
 
 
 def _language(facts: PageFacts) -> tuple[str | None, str | None]:
@@ -328,103 +297,6 @@ def _paragraphs_after(el: Any) -> Any:
         el = el.getparent()
 
 
-def _structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tuple[str, ...],
-                     props: tuple[str, ...]) -> tuple[str | None, str | None]:
-    """The first date the page's structured data gives: JSON-LD ``ld_keys``, then the
-    ``<meta>`` names, then the microdata properties (each in the order given)."""
-    for value, source in (pair for key in ld_keys for pair in _ld_values(facts, key)):
-        iso = parse_date(_ld_text(value) or "")
-        if iso:
-            return iso, source
-    for name in meta_names:
-        for value in facts.meta.get(name, ()):
-            iso = parse_date(value)
-            if iso:
-                return iso, _source(name)
-    for value, _ in (pair for prop in props for pair in facts.microdata(prop)):
-        iso = parse_date(value)
-        if iso:
-            return iso, "microdata"
-    return None, None
-
-
-def _published(facts: PageFacts, tree: Any, url: str | None) -> tuple[str | None, str | None]:
-    found = _structured_date(facts, ("datePublished", "dateCreated"), _PUBLISHED_META,
-                             ("datepublished", "datecreated"))
-    if found[0]:
-        return found
-    marked = [v for v, el in facts.times
-              if {"published", "pubdate"} & set((el.get("class") or "").lower().split()) or el.get("pubdate") is not None]
-    for value in marked + [v for v, _ in facts.times]:
-        iso = parse_date(value)
-        if iso:
-            return iso, "html"
-    in_url = date_in_url(url)
-    iso = _date_near_headline(headline_neighbourhood(tree, facts))
-    if in_url and not (iso and len(iso) > 10 and _days_apart(iso, in_url) <= 1):
-        # (the date line is taken when it also gives the time, on the URL's day or the next
-        # or previous one: URLs are often dated in UTC, date lines in local time)
-        return in_url, "url"
-    if iso:
-        return iso, "text"
-    for name, values in facts.meta.items():  # (the site's own name for "published")
-        if _PUBLISHED_NAME.search(name) and not _NOT_PUBLISHED_NAME.search(name):
-            for value in values:
-                iso = parse_date(value)
-                if iso:
-                    return iso, _source(name)
-    iso = _date_in_marked_element(facts.html)
-    if iso:
-        return iso, "text"
-    # (a page's modified date is not taken for it: the crawl then fills ``published`` from a
-    # feed, a sitemap or the article's first version, and it must not move with each update)
-    return None, None
-
-
-_DATE_MARKS = ("date", "publish")
-_MAX_DATE_MARKS = 200
-_MAX_DATE_MARK_CHARS = 150_000  # of the page's text from <body> on (a page's date line is not past its scripts)
-_TAG = re.compile(r"<[^>]*>")
-
-
-def _date_in_marked_element(html: str | None) -> str | None:
-    """The first written date at the start of an element whose class or id names a date
-    (``class="post-date"``, ``id="published"``), anywhere in the page: a date line after
-    the article or far from a headline not found.  (Searched in the page's text with
-    ``str.find``: a search of the tree's attributes costs ~10 ms on a large page.)"""
-    if not html:
-        return None
-    starts: list[int] = []
-    seen = 0
-    body = max(0, html.find("<body"))
-    end = body + _MAX_DATE_MARK_CHARS
-    for word in _DATE_MARKS:
-        at = html.find(word, body, end)
-        while at >= 0 and seen < _MAX_DATE_MARKS:
-            seen += 1
-            lt = html.rfind("<", max(0, at - 300), at)
-            gt = html.find(">", at)
-            if lt >= 0 and gt >= 0 and html.find(">", lt, at) < 0 and html[lt + 1:lt + 2].isalpha():
-                head = html[lt:at]
-                if "class=" in head or "id=" in head:
-                    starts.append(gt + 1)
-            at = html.find(word, at + len(word), end)
-    for start in sorted(starts):
-        text = " ".join(_TAG.sub(" ", html[start:start + 400]).split())[:100]
-        if len(text) >= 6:
-            iso = date_in_text(text)
-            if iso:
-                return iso
-    return None
-
-
-def _days_apart(a: str, b: str) -> int:
-    try:
-        return abs((date.fromisoformat(a[:10]) - date.fromisoformat(b[:10])).days)
-    except ValueError:
-        return 99
-
-
 def neighbourhood_walk(facts: PageFacts, deferred: bool = False) -> HoodWalk:
     """A reading of the headline's neighbourhood (:class:`.neighbourhood.HoodWalk`), its
     headline known from the page's facts: the ``<h1>`` that agrees with the page's own
@@ -477,28 +349,6 @@ def _author_page_names(hood: Neighbourhood) -> list[str]:
     return names
 
 
-def _date_near_headline(hood: Neighbourhood) -> str | None:
-    """The first written date in a short line near the page's headline: the date line.
-
-    Lines after the headline come first (up to :data:`LINES_AFTER`), then the lines just
-    before it (a date above the headline); without a headline, the body's first lines.
-    """
-    lines, at = hood.lines, hood.at
-    order = (list(range(at, min(len(lines), at + LINES_AFTER))) + list(range(at - 1, max(-1, at - _LINES_BEFORE), -1))
-             if at >= 0 else list(range(min(len(lines), LINES_AFTER))))
-    for i in order:
-        line = " ".join(lines[i].split())
-        if 6 <= len(line) <= 120:
-            iso = date_in_text(line)
-            if iso:
-                return iso
-    return None
-
-
-def _modified(facts: PageFacts) -> tuple[str | None, str | None]:
-    return _structured_date(facts, ("dateModified",), _MODIFIED_META, ("datemodified",))
-
-
 def _first(*candidates: tuple[Any, str]) -> tuple[Any, str | None]:
     for value, source in candidates:
         if value:
@@ -541,8 +391,8 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
                                               (publisher, "json-ld"))
     meta.title, src["title"] = _title(facts, meta.site_name, host)
     meta.authors, src["authors"] = _authors(facts, tree, host)
-    meta.published, src["published"] = _published(facts, tree, url)
-    meta.modified, src["modified"] = _modified(facts)
+    meta.published, src["published"] = published_date(facts, lambda: headline_neighbourhood(tree, facts), url)
+    meta.modified, src["modified"] = modified_date(facts)
     meta.language, src["language"] = _language(facts)
     section_meta = facts.first_meta("article:section", "section", "parsely-section")
     section_ld = next((_ld_text(v) for v, _ in _ld_values(facts, "articleSection", any_node=False)), None)
@@ -584,6 +434,6 @@ def structured_people_and_date(tree: Any, html: str | None = None) -> tuple[list
         if found and not all(is_handle(n) for n in found):
             names = found
             break
-    when, _ = _structured_date(facts, ("datePublished", "dateCreated"), _PUBLISHED_META,
-                               ("datepublished", "datecreated"))
+    when, _ = structured_date(facts, ("datePublished", "dateCreated"), PUBLISHED_META,
+                              ("datepublished", "datecreated"))
     return names, when
