@@ -54,32 +54,36 @@ def _linkable(href: str, base: str | None) -> bool:
     return href.startswith(_LINK_SCHEMES) or (not base and ":" not in href.split("/", 1)[0])
 
 
+#: The tags that decide a line's kind when they hold it (the nearest one decides).
+_KIND_TAGS = ("pre", "blockquote", "figcaption", "figure", "ul", "ol", "td", "th")
+
+
 def _line_kind(el: etree._Element | None) -> tuple:
-    """(kind, the element grouping lines into one block, extra) for a line held by ``el``."""
+    """(kind, the element grouping lines into one block, extra) for a line held by ``el``:
+    decided by the nearest of ``el`` and its ancestors that has one of :data:`_KIND_TAGS`."""
     if el is None:
         return "paragraph", None, None
-    chain = [el, *el.iterancestors()]
-    for a in chain:
-        tag = a.tag
-        if tag == "pre":
-            return "code", a, None
-        if tag == "blockquote":
-            return "quote", a, None
-        if tag == "figcaption" or tag == "figure":
-            figure = a if tag == "figure" else next(a.iterancestors("figure"), None)
-            return "figure", figure if figure is not None else a, None
-        if tag in ("ul", "ol"):
-            lists = [x for x in chain if x.tag in ("ul", "ol")]
-            item = next((x for x in chain if x.tag == "li"), None)
-            return "list", lists[-1], (item, len(lists) - 1, lists[0].tag == "ol")
-        if tag in ("td", "th"):
-            row = next(a.iterancestors("tr"), None)
-            table = next(a.iterancestors("table"), None)
-            if table is not None and not any(True for _ in table.iterdescendants("table", "p", "ul", "ol")):
-                return "table", table, (row, a, tag == "th")
-            return "paragraph", el, None
-    if el.tag in _HEADINGS:
-        return "heading", el, _HEADINGS[el.tag]
+    a = el if el.tag in _KIND_TAGS else next(el.iterancestors(*_KIND_TAGS), None)
+    if a is None:
+        if el.tag in _HEADINGS:
+            return "heading", el, _HEADINGS[el.tag]
+        return "paragraph", el, None
+    tag = a.tag
+    if tag == "pre":
+        return "code", a, None
+    if tag == "blockquote":
+        return "quote", a, None
+    if tag == "figcaption" or tag == "figure":
+        figure = a if tag == "figure" else next(a.iterancestors("figure"), None)
+        return "figure", figure if figure is not None else a, None
+    if tag in ("ul", "ol"):
+        lists = [x for x in (el, *el.iterancestors("ul", "ol")) if x.tag in ("ul", "ol")]
+        item = el if el.tag == "li" else next(el.iterancestors("li"), None)
+        return "list", lists[-1], (item, len(lists) - 1, lists[0].tag == "ol")
+    row = next(a.iterancestors("tr"), None)  # (a table cell)
+    table = next(a.iterancestors("table"), None)
+    if table is not None and not any(True for _ in table.iterdescendants("table", "p", "ul", "ol")):
+        return "table", table, (row, a, tag == "th")
     return "paragraph", el, None
 
 
@@ -102,6 +106,8 @@ def _all_bold(el: etree._Element | None) -> bool:
         return False
     if el.tag in BOLD_TAGS:
         return True
+    if next(el.iterdescendants(*BOLD_TAGS), None) is None:  # (no bold element: nothing inside one)
+        return False
     outside, inside = _bold_text(el)
     return inside and not outside
 
