@@ -290,6 +290,40 @@ def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags:
     return WalkedText(parts, events, skipped)
 
 
+#: The record standing for a left-out part's records when they are not made (the
+#: ``left_out_blocks=False`` walk): not running text, of no owner of the body's.
+_PARTED = (None, _Owner("boilerplate", False), None, None, False)
+
+
+def _yields_records(el: etree._Element, hidden: Collection[etree._Element], drop_tags: Collection[str],
+                    joiner: UrlJoiner | None) -> bool:
+    """Whether left-out ``el`` gives any record in :func:`typed_blocks` (a line with a word
+    character or a picture), read until the first one: its text and its descendants' text
+    and tails, the subtrees of hidden and ``drop_tags`` elements passed over (not their
+    tails), and its pictures."""
+    walker = walk(el)
+    for event, node in walker:
+        if event == START:
+            tag = node.tag
+            if tag.__class__ is not str:
+                continue
+            if tag in drop_tags or node in hidden:
+                walker.skip_subtree()
+                continue
+            if tag == "img" and _image_src(node, joiner):
+                return True
+            text = node.text
+            if text and not text.isspace():
+                return True
+        elif node is el:
+            return False
+        else:
+            tail = node.tail
+            if tail and not tail.isspace():
+                return True
+    return False
+
+
 def _subtree_events(el: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str]) -> list[tuple]:
     """The events of ``el``'s subtree as :func:`walk_text` reads them with ``skip`` passed
     over (a ``drop_tags`` or ``skip`` element gives its start and its end, nothing between),
@@ -337,6 +371,7 @@ def typed_blocks(
     title: str | None = None,
     base_url: str | None = None,
     walked: WalkedText | None = None,
+    left_out_blocks: bool = True,
 ) -> list[Block]:
     """The blocks of ``main``'s text, in page order.
 
@@ -351,10 +386,12 @@ def typed_blocks(
     absolute against ``base_url``.  ``walked`` is the plain walk of ``main`` with
     ``left_out`` and ``hidden`` elements passed over, when the caller has it
     (:func:`walk_text`): its events are read again instead of walking the tree twice.
+    ``left_out_blocks=False`` gives the body's blocks alone, the same as with the left-out
+    parts' (those only end the runs of lines around them), without typing those parts.
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
-    events = _with_left_out(walked, left_out, hidden, drop_tags)
+    events = _with_left_out(walked, left_out, hidden, drop_tags) if left_out_blocks else walked.events
     joiner = UrlJoiner(base_url) if base_url else None
     records: list[tuple] = []  # (text, owner, sub, links, all bold) for lines, (None, owner, src, None, False) for pictures
     body, left = _Side(), _Side()
@@ -376,6 +413,10 @@ def typed_blocks(
             if tag in drop_tags or el in hidden:  # (the events hold nothing inside it)
                 continue
             if out_root is None and el in left_out:
+                if not left_out_blocks:  # (its blocks would part the lines around it: a mark does)
+                    if _yields_records(el, hidden, drop_tags, joiner):
+                        records.append(_PARTED)
+                    continue
                 out_root, out_kind = el, left_out_kind(el)
                 out_part = left_out_part(el) if out_kind == "boilerplate" else None
                 side = left
@@ -476,6 +517,9 @@ def _assemble(records: list[tuple]) -> list[Block]:
     while k < n:
         owner = records[k][1]
         j = k + 1
+        if owner is _PARTED[1]:  # (a left-out part, not typed)
+            k = j
+            continue
         if k in heads:
             blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or [],
                                 in_body=True))
