@@ -22,6 +22,7 @@ from lxml import etree
 from ..blocks import Block
 from ..blockwalk import BOLD_HEADING_LEVEL, BOLD_TAGS, bold_headings, list_items, table_rows
 from ..dom.urls import UrlJoiner
+from ..dom.walk import element_text
 from ..page import Page
 from .blocks import BlockOptions, block_elements, blocks_of, line_digest
 
@@ -34,13 +35,15 @@ _LINK_SCHEMES = ("http://", "https://", "mailto:")
 class LayoutBody:
     """What a matched layout took for the body, enough to type it later: per body part,
     the layout block's index and the lines kept of it (static lines dropped); the
-    byline and date-line blocks of the layout (index or None)."""
+    byline and date-line blocks of the layout (index or None); ``whole``: the parts none of
+    whose lines is static, with their text (their lines need no digest)."""
 
-    __slots__ = ("parts", "static", "byline", "dateline")
+    __slots__ = ("parts", "static", "byline", "dateline", "whole")
 
     def __init__(self, static: set[str]) -> None:
         self.parts: list[int] = []
         self.static = static
+        self.whole: dict[int, str] = {}
         self.byline: int | None = None
         self.dateline: int | None = None
 
@@ -120,7 +123,7 @@ def _links(els: list[etree._Element], base: str | None, joiner: UrlJoiner | None
             if not href or href.startswith("#"):
                 continue
             href = joiner.join(href) if joiner is not None else href
-            text = " ".join("".join(a.itertext()).split())
+            text = element_text(a)
             if text and _linkable(href, base):
                 out.append((text, href))
     return out
@@ -140,7 +143,9 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
         kept = i in parts
         if not kept and (i == body.byline or i == body.dateline):
             continue  # (out of the body, and not a caption: a byline or date line, added below)
-        lines = pb.blocks[i].text.split("\n")
+        text = pb.blocks[i].text
+        lines = text.split("\n")
+        check_static = bool(body.static) and body.whole.get(i) != text
         els = elements[i] if i < len(elements) else []
         for k, line in enumerate(lines):
             if not line:
@@ -152,7 +157,7 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             kind, group, extra = found
             if not kept and kind != "figure":  # (only a picture's caption comes back from outside the body)
                 continue
-            if body.static and line_digest(line) in body.static:
+            if check_static and line_digest(line) in body.static:
                 continue
             if i == body.byline or i == body.dateline:  # (the layout's own byline or date line)
                 kind, group, extra = ("byline" if i == body.byline else "dateline"), i, None
