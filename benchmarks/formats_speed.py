@@ -12,12 +12,21 @@ region, page choice, page type and metadata).  Reported: the extraction's pages/
 CPU and the formats' cost over it (target ≤ 10 %).
 
     python benchmarks/formats_speed.py [--datasets readability,chaos,dragnet-single] [--layouts big9-05,cleanportal] [--repeat 3]
+        [--base CHECKOUT]
+
+``--base`` compares with the code of another checkout (a ``git worktree`` or ``git
+archive`` of the base commit): both packages are imported in this process and take turns
+page by page, so the machine's load weighs on both alike; the figures that count are the
+CPU ratios.  Captions and pictures (what ``extract --formats`` writes beside the formats)
+are timed after both formats.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
+import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -27,43 +36,70 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 
 from benchmarks.shared import by_site, data_dir, load_manifest, set_entries
 
-from newsstemmer import ExtractOptions, Page, learn
-from newsstemmer.combine.extract import extract_with_patterns
-from newsstemmer.single import extract_single
+import newsstemmer
 
-def _costs(extract, items: list, repeat: int) -> dict[str, float]:
+_STEPS = ("text", "markdown", "html", "pictures")
+
+
+def _costs(extracts: dict[str, object], items: dict[str, list], repeat: int) -> dict[str, dict[str, float]]:
     """CPU seconds per page (the least of ``repeat`` runs, page by page) of the extraction
-    with its plain body, of the typed blocks and Markdown after it, and of the HTML after
-    those (the blocks are made once per article and shared by both formats)."""
+    with its plain body, of the typed blocks and Markdown after it, of the HTML after
+    those (the blocks are made once per article and shared by both formats), and of the
+    captions and pictures after both; for each code in ``extracts`` (its extraction
+    function and items), the codes taking turns page by page."""
     clock = time.process_time
-    total = {"text": 0.0, "markdown": 0.0, "html": 0.0}
-    for item in items:
-        best = {"text": float("inf"), "markdown": float("inf"), "html": float("inf")}
+    names = list(extracts)
+    total = {name: dict.fromkeys(_STEPS, 0.0) for name in names}
+    count = len(items[names[0]])
+    for k in range(count):
+        best = {name: dict.fromkeys(_STEPS, float("inf")) for name in names}
         for _ in range(repeat):
-            gc.disable()
-            t0 = clock()
-            article = extract(item)
-            t1 = clock()
-            article.body_markdown
-            t2 = clock()
-            article.body_html
-            t3 = clock()
-            gc.enable()
-            best["text"] = min(best["text"], t1 - t0)
-            best["markdown"] = min(best["markdown"], t2 - t1)
-            best["html"] = min(best["html"], t3 - t2)
-        for name in total:
-            total[name] += best[name]
-    return {name: value / len(items) for name, value in total.items()}
+            for name in (names if k % 2 == 0 else names[::-1]):
+                gc.disable()
+                t0 = clock()
+                article = extracts[name](items[name][k])
+                t1 = clock()
+                article.body_markdown
+                t2 = clock()
+                article.body_html
+                t3 = clock()
+                article.captions, article.images
+                t4 = clock()
+                gc.enable()
+                for step, spent in zip(_STEPS, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+                    best[name][step] = min(best[name][step], spent)
+        for name in names:
+            for step in _STEPS:
+                total[name][step] += best[name][step]
+    return {name: {step: value / count for step, value in steps.items()} for name, steps in total.items()}
 
 
-def _report(title: str, cost: dict[str, float]) -> None:
-    text = cost["text"]
+def _report(title: str, costs: dict[str, dict[str, float]]) -> None:
     print(title)
-    print(f"  text (extraction)      {1 / text:7.1f} pages/s of CPU   {text * 1000:6.2f} ms a page")
-    print(f"  + blocks and Markdown  {cost['markdown'] * 1000:6.2f} ms a page   cost over text {cost['markdown'] / text:+.1%}")
-    both = cost["markdown"] + cost["html"]
-    print(f"  + HTML as well         {cost['html'] * 1000:6.2f} ms a page   both formats over text {both / text:+.1%}")
+    for name, cost in costs.items():
+        text = cost["text"]
+        both = cost["markdown"] + cost["html"]
+        print(f" {name}:")
+        print(f"  text (extraction)      {1 / text:7.1f} pages/s of CPU   {text * 1000:6.2f} ms a page")
+        print(f"  + blocks and Markdown  {cost['markdown'] * 1000:6.2f} ms a page   cost over text {cost['markdown'] / text:+.1%}")
+        print(f"  + HTML as well         {cost['html'] * 1000:6.2f} ms a page   both formats over text {both / text:+.1%}")
+        print(f"  + captions, pictures   {cost['pictures'] * 1000:6.2f} ms a page   all over text "
+              f"{(both + cost['pictures']) / text:+.1%}")
+    if len(costs) == 2:
+        base, new = costs.values()
+        print(f" formats CPU this/base {(new['markdown'] + new['html']) / (base['markdown'] + base['html']):.3f}, "
+              f"text this/base {new['text'] / base['text']:.3f}")
+
+
+def _base_package(checkout: str):
+    """The ``newsstemmer`` package of another checkout (e.g. ``git worktree`` or ``git
+    archive`` of the base commit), imported under another name beside this one."""
+    init = Path(checkout).resolve() / "newsstemmer" / "__init__.py"
+    spec = importlib.util.spec_from_file_location("newsstemmer_base", init, submodule_search_locations=[str(init.parent)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["newsstemmer_base"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,28 +109,43 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layouts", default="big9-05,cleanportal")
     ap.add_argument("--min-pages", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--base", default=None,
+                    help="a checkout of the code to compare with (its package imported beside this one; "
+                         "the two take turns page by page in this process)")
     args = ap.parse_args(argv)
     entries = load_manifest(data_dir(args.data))
+    codes = {"this": newsstemmer}
+    if args.base:
+        codes = {"base": _base_package(args.base), "this": newsstemmer}
     pages = [(e.html(), e.url) for name in args.datasets.split(",") if name for e in set_entries(entries, name)]
     if pages:
-        for h, u in pages[:20]:  # warm the models and memos
-            extract_single(Page(h, url=u)).body_markdown
+        extracts = {}
+        for name, pkg in codes.items():
+            single = importlib.import_module(pkg.__name__ + ".single")
+            extracts[name] = lambda p, pkg=pkg, single=single: single.extract_single(pkg.Page(p[0], url=p[1]))
+            for h, u in pages[:20]:  # warm the models and memos
+                extracts[name]((h, u)).body_markdown
         _report(f"single page (region), {len(pages)} pages of {args.datasets}, least CPU of {args.repeat} a page:",
-                _costs(lambda p: extract_single(Page(p[0], url=p[1])), pages, args.repeat))
-    sites = []
-    for ds in (d for d in args.layouts.split(",") if d):
-        for _, group in sorted(by_site(entries, ds).items()):
-            if len(group) >= args.min_pages:
-                htmls = [(e.html(), e.url) for e in group]
-                sites.append((learn([Page(h, url=u) for h, u in htmls]), htmls))
-    if sites:
-        work = [(site, h, u) for site, htmls in sites for h, u in htmls]
-        opts = ExtractOptions(fallback="region")
-        for site, h, u in work[:20]:
-            extract_with_patterns(Page(h, url=u), site, opts).body_markdown
-        _report(f"with layouts (the default chain), {len(work)} pages of {len(sites)} sites ({args.layouts}), "
-                f"least CPU of {args.repeat} a page:",
-                _costs(lambda w: extract_with_patterns(Page(w[1], url=w[2]), w[0], opts), work, args.repeat))
+                _costs(extracts, {name: pages for name in codes}, args.repeat))
+    layout_sets = [d for d in args.layouts.split(",") if d]
+    if layout_sets:
+        extracts, work = {}, {}
+        for name, pkg in codes.items():
+            chain = importlib.import_module(pkg.__name__ + ".combine.extract")
+            opts = pkg.ExtractOptions(fallback="region")
+            work[name] = []
+            for ds in layout_sets:
+                for _, group in sorted(by_site(entries, ds).items()):
+                    if len(group) >= args.min_pages:
+                        htmls = [(e.html(), e.url) for e in group]
+                        site = pkg.learn([pkg.Page(h, url=u) for h, u in htmls])
+                        work[name] += [(site, h, u) for h, u in htmls]
+            extracts[name] = lambda w, pkg=pkg, chain=chain, opts=opts: chain.extract_with_patterns(
+                pkg.Page(w[1], url=w[2]), w[0], opts)
+            for item in work[name][:20]:
+                extracts[name](item).body_markdown
+        _report(f"with layouts (the default chain), {len(work['this'])} pages ({args.layouts}), "
+                f"least CPU of {args.repeat} a page:", _costs(extracts, work, args.repeat))
     return 0
 
 

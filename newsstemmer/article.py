@@ -28,6 +28,10 @@ def body_formats(names: str | list[str] | tuple[str, ...] | None) -> tuple[str, 
         )
     return tuple(f for f in BODY_FORMATS if f in wanted)
 
+#: The kinds that hold pictures and their captions (what :attr:`Article.captions` and
+#: :attr:`Article.images` read).
+_PICTURE_KINDS = frozenset({"figure", "caption"})
+
 #: The page's own metadata an article carries (:mod:`newsstemmer.metadata`), in output order.
 METADATA_FIELDS = ("published", "modified", "authors", "language", "section", "tags", "description", "image",
                    "canonical_url", "site_name", "meta_source")
@@ -85,22 +89,32 @@ class Article:
     # The typed blocks are made on first use (:attr:`blocks`) by the method that found the
     # body, for the body it gave (``_block_body``): a body changed since then has plain blocks.
     _block_maker: Callable[[], list[Block]] | None = field(default=None, init=False, repr=False, compare=False)
+    # (the maker's cheaper form: blocks enough for the default body and some optional kinds)
+    _partial_maker: Callable[[frozenset[str]], list[Block]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    _partial_blocks: tuple | None = field(default=None, init=False, repr=False, compare=False)
     _block_body: str | None = field(default=None, init=False, repr=False, compare=False)
     _blocks: list[Block] | None = field(default=None, init=False, repr=False, compare=False)
     _typed: bool = field(default=False, init=False, repr=False, compare=False)
 
     # -- typed blocks ---------------------------------------------------------------------
 
-    def set_block_maker(self, maker: Callable[[], list[Block]] | None) -> None:
+    def set_block_maker(self, maker: Callable[[], list[Block]] | None,
+                        partial: Callable[[frozenset[str]], list[Block]] | None = None) -> None:
         """Let ``maker`` give the typed blocks of the current body when they are asked for
-        (a method calls it with the walk that found the body; nothing runs until then)."""
+        (a method calls it with the walk that found the body; nothing runs until then).
+        ``partial(need)``, where the method has it, gives blocks enough for less: every block
+        of the default body and those of the optional kinds and parts ``need``, maybe not the
+        others (Markdown and HTML of the default body, captions and pictures ask for it)."""
         self._block_maker, self._block_body, self._blocks = maker, self.body, None
+        self._partial_maker, self._partial_blocks = partial, None
 
     def take_body(self, other: "Article") -> None:
         """Take ``other``'s body and the way to its blocks (a chain that swaps one method's
         body for another's)."""
         self.body = other.body
         self._block_maker, self._block_body, self._blocks = other._block_maker, other._block_body, other._blocks
+        self._partial_maker, self._partial_blocks = other._partial_maker, other._partial_blocks
         self._typed = other._typed
         self.keep = other.keep
 
@@ -120,6 +134,26 @@ class Article:
             self._blocks = made if made is not None else line_blocks(self.body)
             self._block_body = self.body
         return self._blocks
+
+    def _blocks_for(self, need: frozenset[str]) -> list[Block]:
+        """Blocks holding every block of the body and those of the optional kinds ``need``:
+        :attr:`blocks`, or (not made yet) the maker's partial ones.  Blocks that do not give
+        the body are never used: the full blocks would not either (what a partial maker
+        leaves out is out of the body), and :attr:`blocks` falls back on plain ones."""
+        partial = self._partial_maker
+        if partial is None or self._blocks is not None or self._block_maker is None \
+                or self._block_body != self.body:
+            return self.blocks
+        need = need | self.keep | ({"figure"} if "caption" in self.keep else set())
+        key = (self.body, self.keep)
+        cached = self._partial_blocks
+        if cached is not None and cached[0] == key and need <= cached[1]:
+            return cached[2]
+        made = partial(need)
+        if blocks_text(in_convention(made, self.keep)) != self.body:
+            return self.blocks
+        self._partial_blocks = (key, need, made)
+        return made
 
     @blocks.setter
     def blocks(self, value: list[Block]) -> None:
@@ -146,7 +180,7 @@ class Article:
 
     def body_blocks(self) -> list[Block]:
         """The blocks that make :attr:`body` (the default ones and the kept kinds)."""
-        return in_convention(self.blocks, self.keep)
+        return in_convention(self._blocks_for(frozenset()), self.keep)
 
     @property
     def body_markdown(self) -> str:
@@ -166,7 +200,7 @@ class Article:
     def captions(self) -> list[str]:
         """The captions of the article's pictures, in page order, kept in the body or not."""
         out: list[str] = []
-        for b in self.blocks:
+        for b in self._blocks_for(_PICTURE_KINDS):
             text = b.caption if b.kind == "figure" else b.text if b.kind == "caption" else None
             if text and text not in out:
                 out.append(text)
@@ -176,7 +210,7 @@ class Article:
     def images(self) -> list[str]:
         """The absolute URLs of the article's pictures, in page order."""
         out: list[str] = []
-        for b in self.blocks:
+        for b in self._blocks_for(_PICTURE_KINDS):
             if b.src and b.src not in out:
                 out.append(b.src)
         return out
@@ -186,7 +220,7 @@ class Article:
         if state.get("_block_maker") is not None:  # (a walk over a tree does not pickle: its blocks do)
             self.blocks  # noqa: B018
             state = dict(self.__dict__)
-            state["_block_maker"] = None
+            state["_block_maker"] = state["_partial_maker"] = state["_partial_blocks"] = None
         return state
 
     def to_json_dict(self) -> dict[str, object]:

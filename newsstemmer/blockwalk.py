@@ -121,117 +121,112 @@ def _image_src(el: etree._Element, joiner: UrlJoiner | None) -> str | None:
     return joiner.join(src) if joiner is not None else src
 
 
-class _Walk:
-    """One walk of an element: line records in page order, then blocks."""
+class _Side:
+    """One side of the typed walk (the body, or the left-out part being read): its run of
+    text not yet cut into lines, the links found in that run, the structure it sits in
+    (owner, sub-context) and how many bold elements are open at the run's end."""
 
-    def __init__(self, base: str | None, block_tags: Collection[str]) -> None:
-        self.base = base
-        self.joiner = UrlJoiner(base) if base else None
-        self.block_tags = block_tags
-        # records: (text, owner, sub, links) for lines, (None, owner, src, None) for pictures
-        self.records: list[tuple] = []
-        self.body_parts: list[str] = []
-        self.out_parts: list[str] = []
-        self.body_links: list[tuple[str, str]] = []
-        self.out_links: list[tuple[str, str]] = []
-        self.body_ctx: tuple = (None, None)
-        self.out_ctx: tuple = (None, None)
-        self.bold_depth = [0, 0]  # (body, left-out side): bold elements open at the run's end
+    __slots__ = ("parts", "links", "ctx", "bold")
 
-    # -- lines ---------------------------------------------------------------------
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.links: list[tuple[str, str]] = []
+        self.ctx: tuple = (None, None)
+        self.bold = 0
 
-    def flush(self, out: bool) -> None:
-        """End the current run of text: its non-empty lines become records."""
-        parts = self.out_parts if out else self.body_parts
-        if not parts:
-            return
-        owner, sub = self.out_ctx if out else self.body_ctx
-        links = self.out_links if out else self.body_links
-        text = "".join(parts)
-        parts.clear()
-        if out:
-            self.out_links = []
-        else:
-            self.body_links = []
-        if "\x00" in text or self.bold_depth[out] > 0:
-            lines = [self.unmark(raw, out) for raw in text.split("\n")]
-        elif "\n" in text:
-            lines = [(raw, False) for raw in text.split("\n")]
-        else:  # (one line, nothing bold: most runs)
-            line = " ".join(text.split())
-            if line:
-                self.records.append((line, owner, sub, links, False))
-            return
-        first = True
-        for raw, bold in lines:
+
+def _flush(side: _Side, records: list[tuple]) -> None:
+    """End ``side``'s current run of text: its non-empty lines become records
+    ``(text, owner, sub, links, all bold)``, the run's links on its first line."""
+    parts = side.parts
+    text = "".join(parts)
+    parts.clear()
+    links: list[tuple[str, str]] | None = side.links
+    if links:
+        side.links = []
+    else:
+        links = None  # (the empty list stays the side's: no record holds it)
+    if "\x00" in text or side.bold:
+        _flush_marked(side, text, links, records)
+        return
+    owner, sub = side.ctx
+    if "\n" in text:
+        for raw in text.split("\n"):
             line = " ".join(raw.split())  # (_norm, inline: a call per line counts here)
             if line:
-                self.records.append((line, owner, sub, links if first else None, bold))
-                first = False
+                records.append((line, owner, sub, links, False))
+                links = None
+    else:  # (one line, nothing bold)
+        line = " ".join(text.split())
+        if line:
+            records.append((line, owner, sub, links, False))
 
-    def unmark(self, raw: str, out: bool) -> tuple[str, bool]:
-        """(``raw`` without the bold marks, whether all its visible text is bold)."""
+
+def _flush_marked(side: _Side, text: str, links: list | None, records: list[tuple]) -> None:
+    """:func:`_flush` for a run with bold marks in it or bold elements open: each line
+    without the marks, and whether all its visible text is bold."""
+    owner, sub = side.ctx
+    depth = side.bold
+    for raw in text.split("\n"):
         pieces = raw.split("\x00")
-        depth = self.bold_depth[out]
-        text = [pieces[0]]
+        kept = [pieces[0]]
         bold = not pieces[0].strip() or depth > 0
         seen = bool(pieces[0].strip())
         for piece in pieces[1:]:
             depth += 1 if piece[:1] == "[" else -1
             rest = piece[1:]
-            text.append(rest)
+            kept.append(rest)
             if rest.strip():
                 seen = True
                 bold = bold and depth > 0
-        self.bold_depth[out] = max(depth, 0)
-        return "".join(text), bold and seen
+        depth = max(depth, 0)
+        line = " ".join("".join(kept).split())
+        if line:
+            records.append((line, owner, sub, links, bold and seen))
+            links = None
+    side.bold = depth
 
-    # -- structure -----------------------------------------------------------------
 
-    def entered(self, el: etree._Element, tag: str, ctx: tuple, out_kind: str | None,
-                part: str | None = None) -> tuple | None:
-        """The context inside block-level ``el`` (tag ``tag``; None: the same as outside it);
-        inside a left-out ``part`` its structure is typed as the body's is, out of the body."""
-        owner, sub = ctx
-        if owner is not None and owner.kind in _COMPOUND and not (
-                part is not None and tag in _OWN_NAME_TAGS and owner.kind not in _OWN_NAME_KINDS):
-            if owner.kind == "list":
-                if tag in ("ul", "ol", "dl"):
-                    return owner, (sub[0], sub[1] + 1, tag == "ol")
-                if tag in ("li", "dt", "dd"):
-                    return owner, (el, sub[1], sub[2])
-            elif owner.kind == "table":
-                if tag == "tr":
-                    return owner, (el, None, False)
-                if tag in ("td", "th"):
-                    return owner, (sub[0] if sub else None, el, tag == "th")
-            return None
-        kind = _KIND_OF_TAG.get(tag, "paragraph")
-        if kind == "table" and not _data_table(el):
-            kind = "paragraph"
-        in_body = out_kind is None
-        if not in_body and part is None and kind not in ("code", "figure", "caption"):
-            kind = out_kind
-        elif kind == "paragraph" and part is None:  # (a part's named lines stay its paragraphs)
-            kind = _named_kind(el)
-        new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol", part)
-        return new, ((None, 0, tag == "ol") if kind == "list" else None)
+def _entered(el: etree._Element, tag: str, ctx: tuple, out_kind: str | None, part: str | None) -> tuple | None:
+    """The context inside block-level ``el`` (tag ``tag``; None: the same as outside it);
+    inside a left-out ``part`` its structure is typed as the body's is, out of the body."""
+    owner, sub = ctx
+    if owner is not None and owner.kind in _COMPOUND and not (
+            part is not None and tag in _OWN_NAME_TAGS and owner.kind not in _OWN_NAME_KINDS):
+        if owner.kind == "list":
+            if tag in ("ul", "ol", "dl"):
+                return owner, (sub[0], sub[1] + 1, tag == "ol")
+            if tag in ("li", "dt", "dd"):
+                return owner, (el, sub[1], sub[2])
+        elif owner.kind == "table":
+            if tag == "tr":
+                return owner, (el, None, False)
+            if tag in ("td", "th"):
+                return owner, (sub[0] if sub else None, el, tag == "th")
+        return None
+    kind = _KIND_OF_TAG.get(tag, "paragraph")
+    if kind == "table" and not _data_table(el):
+        kind = "paragraph"
+    in_body = out_kind is None
+    if not in_body and part is None and kind not in ("code", "figure", "caption"):
+        kind = out_kind
+    elif kind == "paragraph" and part is None:  # (a part's named lines stay its paragraphs)
+        kind = _named_kind(el)
+    new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol", part)
+    return new, ((None, 0, tag == "ol") if kind == "list" else None)
 
-    def link(self, el: etree._Element, out: bool) -> None:
-        href = (el.get("href") or "").strip()
-        if not href or href.startswith("#"):
-            return
-        href = self.joiner.join(href) if self.joiner is not None else href
-        if _linkable(href, self.base):
-            text = element_text(el)
-            if text:
-                (self.out_links if out else self.body_links).append((text, href))
 
-    def image(self, el: etree._Element, out: bool) -> None:
-        src = _image_src(el, self.joiner)
-        if src:
-            owner = (self.out_ctx if out else self.body_ctx)[0]
-            self.records.append((None, owner, src, None, False))
+def _link(el: etree._Element, side: _Side, joiner: UrlJoiner | None, base: str | None) -> None:
+    """Note link ``el`` (its text and absolute URL) in ``side``'s run, if it may be written."""
+    href = (el.get("href") or "").strip()
+    if not href or href.startswith("#"):
+        return
+    if joiner is not None:
+        href = joiner.join(href)
+    if _linkable(href, base):
+        text = element_text(el)
+        if text:
+            side.links.append((text, href))
 
 
 class WalkedText:
@@ -295,8 +290,60 @@ def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags:
     return WalkedText(parts, events, skipped)
 
 
+#: The record standing for a left-out part's records when they are not made (the
+#: ``left_out_blocks=False`` walk): not running text, of no owner of the body's.
+_PARTED = (None, _Owner("boilerplate", False), None, None, False)
+
+
+def _yields_records(el: etree._Element, hidden: Collection[etree._Element], drop_tags: Collection[str],
+                    joiner: UrlJoiner | None) -> bool:
+    """Whether left-out ``el`` gives any record in :func:`typed_blocks` (a line with a word
+    character or a picture), read until the first one: its text and its descendants' text
+    and tails, the subtrees of hidden and ``drop_tags`` elements passed over (not their
+    tails), and its pictures."""
+    walker = walk(el)
+    for event, node in walker:
+        if event == START:
+            tag = node.tag
+            if tag.__class__ is not str:
+                continue
+            if tag in drop_tags or node in hidden:
+                walker.skip_subtree()
+                continue
+            if tag == "img" and _image_src(node, joiner):
+                return True
+            text = node.text
+            if text and not text.isspace():
+                return True
+        elif node is el:
+            return False
+        else:
+            tail = node.tail
+            if tail and not tail.isspace():
+                return True
+    return False
+
+
+def _subtree_events(el: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str]) -> list[tuple]:
+    """The events of ``el``'s subtree as :func:`walk_text` reads them with ``skip`` passed
+    over (a ``drop_tags`` or ``skip`` element gives its start and its end, nothing between),
+    without making its text."""
+    events: list[tuple] = []
+    keep = events.append
+    walker = walk(el)
+    for item in walker:
+        keep(item)
+        event, node = item
+        if event == START:
+            if node.tag in drop_tags or node in skip:
+                walker.skip_subtree()
+        elif node is el:
+            break
+    return events
+
+
 def _with_left_out(walked: WalkedText, left_out: Collection[etree._Element], hidden: Collection[etree._Element],
-                   drop_tags: Collection[str], block_tags: Collection[str]) -> list[tuple]:
+                   drop_tags: Collection[str]) -> list[tuple]:
     """The events of ``walked`` with each left-out element's own events (its subtree without
     hidden and ``drop_tags`` elements) in the place of its start and end."""
     events = walked.events
@@ -307,13 +354,12 @@ def _with_left_out(walked: WalkedText, left_out: Collection[etree._Element], hid
         if el in hidden or el not in left_out:
             continue
         pieces.append(events[start:k])
-        pieces.append(walk_text(el, hidden, drop_tags, block_tags).events)  # (its start to its end)
+        pieces.append(_subtree_events(el, hidden, drop_tags))  # (its start to its end)
         start = k + 2  # (the plain walk's next event is that element's end)
     if not pieces:
         return events
     pieces.append(events[start:])
     return [item for piece in pieces for item in piece]
-
 
 
 def typed_blocks(
@@ -325,6 +371,7 @@ def typed_blocks(
     title: str | None = None,
     base_url: str | None = None,
     walked: WalkedText | None = None,
+    left_out_blocks: bool = True,
 ) -> list[Block]:
     """The blocks of ``main``'s text, in page order.
 
@@ -339,81 +386,87 @@ def typed_blocks(
     absolute against ``base_url``.  ``walked`` is the plain walk of ``main`` with
     ``left_out`` and ``hidden`` elements passed over, when the caller has it
     (:func:`walk_text`): its events are read again instead of walking the tree twice.
+    ``left_out_blocks=False`` gives the body's blocks alone, the same as with the left-out
+    parts' (those only end the runs of lines around them), without typing those parts.
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
-    events = _with_left_out(walked, left_out, hidden, drop_tags, block_tags)
-    w = _Walk(base_url, block_tags)
+    events = _with_left_out(walked, left_out, hidden, drop_tags) if left_out_blocks else walked.events
+    joiner = UrlJoiner(base_url) if base_url else None
+    records: list[tuple] = []  # (text, owner, sub, links, all bold) for lines, (None, owner, src, None, False) for pictures
+    body, left = _Side(), _Side()
+    side = body  # (the side being read: the body, or a left-out part)
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
     out_root: etree._Element | None = None
     out_kind: str | None = None
     out_part: str | None = None  # (a left-out part typed by its structure: "links")
-    out = False
-    parts = w.body_parts  # (the text of the side being read: the body, or a left-out part)
     bold_open: list[etree._Element] = []  # (bold elements whose start was marked)
-    flush, entered = w.flush, w.entered
     for event, el in events:
         tag = el.tag
         if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
-            if event != START and el.tail:
-                parts.append(el.tail)
+            if event != START:
+                tail = el.tail
+                if tail:
+                    side.parts.append(tail)
             continue
         if event == START:
             if tag in drop_tags or el in hidden:  # (the events hold nothing inside it)
                 continue
-            if not out and el in left_out:
-                out_root, out_kind, out = el, left_out_kind(el), True
+            if out_root is None and el in left_out:
+                if not left_out_blocks:  # (its blocks would part the lines around it: a mark does)
+                    if _yields_records(el, hidden, drop_tags, joiner):
+                        records.append(_PARTED)
+                    continue
+                out_root, out_kind = el, left_out_kind(el)
                 out_part = left_out_part(el) if out_kind == "boilerplate" else None
-                parts = w.out_parts
+                side = left
                 # (an inline element's text too)
-                w.out_ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)
+                side.ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)
             if tag in block_tags:
-                if parts:
-                    flush(out)  # (the plain walk's new line; none at a left-out element's start)
-                ctx = w.out_ctx if out else w.body_ctx
-                inner = entered(el, tag, ctx, out_kind, out_part)
+                if side.parts:
+                    _flush(side, records)  # (the plain walk's new line; none at a left-out element's start)
+                ctx = side.ctx
+                inner = _entered(el, tag, ctx, out_kind, out_part)
                 if inner is not None:
                     stack.append((el, ctx))
-                    if out:
-                        w.out_ctx = inner
-                    else:
-                        w.body_ctx = inner
+                    side.ctx = inner
             elif tag == "a":
-                w.link(el, out)
+                _link(el, side, joiner, base_url)
             elif tag == "img":
-                w.image(el, out)
+                src = _image_src(el, joiner)
+                if src:
+                    records.append((None, side.ctx[0], src, None, False))
             elif tag in BOLD_TAGS:
-                parts.append(_BOLD_ON)
+                side.parts.append(_BOLD_ON)
                 bold_open.append(el)
-            if el.text:
-                parts.append(el.text)
+            text = el.text
+            if text:
+                side.parts.append(text)
         else:
             if el is main:
                 break
             if bold_open and bold_open[-1] is el:
-                parts.append(_BOLD_OFF)
+                side.parts.append(_BOLD_OFF)
                 bold_open.pop()
             if tag in block_tags:
-                if parts:
-                    flush(out)  # (the plain walk's new line)
+                if side.parts:
+                    _flush(side, records)  # (the plain walk's new line)
                 if stack and stack[-1][0] is el:
-                    outside = stack.pop()[1]
-                    if out:
-                        w.out_ctx = outside
-                    else:
-                        w.body_ctx = outside
+                    side.ctx = stack.pop()[1]
             if el is out_root:
-                flush(True)
+                if side.parts:
+                    _flush(side, records)
                 out_root = out_kind = out_part = None
-                out = False
-                parts = w.body_parts
-                if tag in block_tags:
-                    flush(False)  # (the plain walk's new line after a left-out element)
-            if el.tail:
-                parts.append(el.tail)
-    w.flush(True)
-    w.flush(False)
-    records = w.records
+                side = body
+                if tag in block_tags and body.parts:
+                    _flush(body, records)  # (the plain walk's new line after a left-out element)
+            tail = el.tail
+            if tail:
+                side.parts.append(tail)
+    if left.parts:
+        _flush(left, records)
+    if body.parts:
+        _flush(body, records)
     if title:
         wanted = _norm(title).lower()
         for k, rec in enumerate(records):
@@ -457,12 +510,16 @@ def _assemble(records: list[tuple]) -> list[Block]:
     """Blocks from line and picture records: one block per run of one owner's lines, a
     bold line that heads the text after it (:func:`bold_headings`) a heading of its own."""
     blocks: list[Block] = []
-    heads = bold_headings([(r[0], _running_text(r), bool(r[4])) for r in records])
+    heads = (bold_headings([(r[0], _running_text(r), bool(r[4])) for r in records])
+             if any(r[4] for r in records) else ())  # (no bold line: no heading to look for)
     k = 0
     n = len(records)
     while k < n:
         owner = records[k][1]
         j = k + 1
+        if owner is _PARTED[1]:  # (a left-out part, not typed)
+            k = j
+            continue
         if k in heads:
             blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or [],
                                 in_body=True))
@@ -493,7 +550,17 @@ def _block(owner: _Owner | None, run: list[tuple]) -> Block:
     return block
 
 
+#: Kinds whose block is more than its lines (:func:`_plain_block`'s general path).
+_SHAPED_KINDS = frozenset({"list", "table", "heading", "figure", "caption"})
+
+
 def _plain_block(owner: _Owner | None, run: list[tuple]) -> Block:
+    if owner is not None and owner.kind not in _SHAPED_KINDS and run[0][0] is not None:
+        # (a run of text lines of a paragraph-like kind: most blocks; a text run holds no picture)
+        if len(run) == 1:
+            return Block(owner.kind, run[0][0], links=list(run[0][3] or ()), in_body=owner.in_body)
+        return Block(owner.kind, "\n".join([r[0] for r in run]),
+                     links=[pair for r in run if r[3] for pair in r[3]], in_body=owner.in_body)
     lines = [r[0] for r in run if r[0] is not None]
     links = [pair for r in run if r[0] is not None and r[3] for pair in r[3]]
     in_body = True if owner is None else owner.in_body

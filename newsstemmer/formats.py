@@ -88,6 +88,8 @@ def _md_line(line: str, links: list[tuple[str, str]], k: int) -> tuple[str, int]
 
 
 def _md_text(block: Block, lines: list[str]) -> list[str]:
+    if not block.links:
+        return [_md_escape(line) for line in lines]
     out = []
     k = 0
     for line in lines:
@@ -177,6 +179,8 @@ def _html_line(line: str, links: list[tuple[str, str]], k: int) -> tuple[str, in
 
 
 def _html_lines(block: Block, lines: list[str], sep: str = "<br>\n") -> str:
+    if not block.links:
+        return sep.join([_h(line) for line in lines])
     out = []
     k = 0
     for line in lines:

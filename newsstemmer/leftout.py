@@ -140,7 +140,7 @@ def _running_shaped(el: etree._Element, total: int, links: list[int]) -> bool:
     if total < TEXT_MIN_CHARS or sum(links) > TEXT_LINK_SHARE * total:
         return False
     in_paragraphs = sum(len(element_text(p)) for p in el.iter("p")
-                        if not any(up.tag in _ITEM_TAGS for up in p.iterancestors()))
+                        if next(p.iterancestors(*_ITEM_TAGS), None) is None)
     return in_paragraphs >= TEXT_PARAGRAPH_SHARE * total
 
 

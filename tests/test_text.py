@@ -35,3 +35,37 @@ def test_weight_is_the_count_of_word_characters(text: str) -> None:
 @given(st.text(max_size=60))
 def test_significant_keeps_the_counted_characters(text: str) -> None:
     assert significant(text) == _PLAIN.sub("", text).lower()
+
+
+def _itertext_text(el) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def test_element_text_is_the_joined_itertext_of_a_parsed_page() -> None:
+    """element_text lets libxml2 write the text: the same string as itertext joined, on a
+    parsed page (scripts, tails, nested inline elements, character references)."""
+    from newsstemmer.dom.parse import parse_html
+    from newsstemmer.dom.walk import element_text
+
+    root = parse_html(
+        "<html><body><div id=x>Hello <!-- gone --> <a href=/>World <b>bold</b></a> tail"
+        "<script>var x = 1;</script> &amp; &nbsp;end &eacute;t&eacute; <p>caf\u00e9\n\t para</p>"
+        "<table><tr><td>1</td><td>2</td></tr></table></div> after</body></html>")
+    for el in root.iter():
+        assert element_text(el) == _itertext_text(el)
+    assert element_text(root.find(".//div")) == "Hello World bold tailvar x = 1; & end été café para12"
+
+
+def test_element_text_reads_entity_references_as_itertext_does() -> None:
+    """A tree built with entity references (not the parser's) keeps itertext's reading of them."""
+    from lxml import etree
+
+    from newsstemmer.dom.walk import element_text
+
+    div = etree.Element("div")
+    div.text = "a "
+    for name in ("amp", "nbsp", "unknown"):
+        ref = etree.Entity(name)
+        ref.tail = " b"
+        div.append(ref)
+    assert element_text(div) == _itertext_text(div) == "a &amp; b&nbsp; b&unknown; b"

@@ -319,3 +319,31 @@ def test_a_layout_types_a_bold_line_heading_running_text_as_a_heading() -> None:
     kinds = [(b.kind, b.level, b.text.split()[-1]) for b in article.blocks]
     assert ("heading", 3, "2") in kinds  # the short bold line before the paragraph
     assert ("paragraph", None, "2.") in kinds  # a bold sentence stays a paragraph
+
+
+def test_body_blocks_alone_are_the_body_blocks_among_all() -> None:
+    """typed_blocks(left_out_blocks=False) gives the blocks of the body the full walk gives,
+    the left-out parts untyped but still parting the lines around them (a left-out box
+    between two lines of one element, an inline one inside a line, one after a bold line,
+    empty and hidden ones that part nothing)."""
+    from newsstemmer.dom.parse import parse_html
+
+    page = parse_html(
+        "<html><body><div id=main><p>First line of text here.</p>"
+        "<div class=txt>Before the box<div class=ad>Advert <b>now</b></div>after the box</div>"
+        "<p>Inline <span class=ad>AD</span> inside a line.</p>"
+        "<p><strong>A bold line</strong></p><div class=ad>box after bold</div><p>Running text after it.</p>"
+        "<p><strong>Another bold line</strong></p><div class=ad>  </div><p>Running text again.</p>"
+        "<p><b>Bold three</b></p><div class=ad><script>x()</script><span class=h>hidden</span></div>"
+        "<p>More running text.</p><div class=ad><img src=/p.png></div><p>Last words.</p>"
+        "</div></body></html>")
+    main = page.find(".//div[@id='main']")
+    left_out = set(main.iterfind(".//*[@class='ad']"))
+    hidden = set(main.iterfind(".//*[@class='h']"))
+    drop = frozenset({"script", "style"})
+    tags = frozenset({"p", "div"})
+    full = typed_blocks(main, left_out, hidden, drop, tags, base_url="http://example.com/a")
+    alone = typed_blocks(main, left_out, hidden, drop, tags, base_url="http://example.com/a", left_out_blocks=False)
+    assert any(not b.in_body for b in full)
+    assert [vars(b) for b in alone] == [vars(b) for b in full if b.in_body]
+    assert [b.text for b in alone if b.kind == "heading"] == ["Another bold line", "Bold three"]

@@ -245,6 +245,8 @@ def extract_with_layouts(
                 seen.add(text)
                 body_parts.append(text)
                 typed.parts.append(index)
+                if text is block.text:  # (no static line in it: its typed blocks need not look)
+                    typed.whole[index] = text
     if p.article and not any(role == "main" for role, _ in sections):
         # An article layout that finds no main text in this page (an index page that
         # shares the site's frame, a one-off page) does not cover it.

@@ -22,6 +22,7 @@ from lxml import etree
 from ..blocks import Block
 from ..blockwalk import BOLD_HEADING_LEVEL, BOLD_TAGS, bold_headings, list_items, table_rows
 from ..dom.urls import UrlJoiner
+from ..dom.walk import element_text
 from ..page import Page
 from .blocks import BlockOptions, block_elements, blocks_of, line_digest
 
@@ -34,13 +35,15 @@ _LINK_SCHEMES = ("http://", "https://", "mailto:")
 class LayoutBody:
     """What a matched layout took for the body, enough to type it later: per body part,
     the layout block's index and the lines kept of it (static lines dropped); the
-    byline and date-line blocks of the layout (index or None)."""
+    byline and date-line blocks of the layout (index or None); ``whole``: the parts none of
+    whose lines is static, with their text (their lines need no digest)."""
 
-    __slots__ = ("parts", "static", "byline", "dateline")
+    __slots__ = ("parts", "static", "byline", "dateline", "whole")
 
     def __init__(self, static: set[str]) -> None:
         self.parts: list[int] = []
         self.static = static
+        self.whole: dict[int, str] = {}
         self.byline: int | None = None
         self.dateline: int | None = None
 
@@ -54,32 +57,36 @@ def _linkable(href: str, base: str | None) -> bool:
     return href.startswith(_LINK_SCHEMES) or (not base and ":" not in href.split("/", 1)[0])
 
 
+#: The tags that decide a line's kind when they hold it (the nearest one decides).
+_KIND_TAGS = ("pre", "blockquote", "figcaption", "figure", "ul", "ol", "td", "th")
+
+
 def _line_kind(el: etree._Element | None) -> tuple:
-    """(kind, the element grouping lines into one block, extra) for a line held by ``el``."""
+    """(kind, the element grouping lines into one block, extra) for a line held by ``el``:
+    decided by the nearest of ``el`` and its ancestors that has one of :data:`_KIND_TAGS`."""
     if el is None:
         return "paragraph", None, None
-    chain = [el, *el.iterancestors()]
-    for a in chain:
-        tag = a.tag
-        if tag == "pre":
-            return "code", a, None
-        if tag == "blockquote":
-            return "quote", a, None
-        if tag == "figcaption" or tag == "figure":
-            figure = a if tag == "figure" else next(a.iterancestors("figure"), None)
-            return "figure", figure if figure is not None else a, None
-        if tag in ("ul", "ol"):
-            lists = [x for x in chain if x.tag in ("ul", "ol")]
-            item = next((x for x in chain if x.tag == "li"), None)
-            return "list", lists[-1], (item, len(lists) - 1, lists[0].tag == "ol")
-        if tag in ("td", "th"):
-            row = next(a.iterancestors("tr"), None)
-            table = next(a.iterancestors("table"), None)
-            if table is not None and not any(True for _ in table.iterdescendants("table", "p", "ul", "ol")):
-                return "table", table, (row, a, tag == "th")
-            return "paragraph", el, None
-    if el.tag in _HEADINGS:
-        return "heading", el, _HEADINGS[el.tag]
+    a = el if el.tag in _KIND_TAGS else next(el.iterancestors(*_KIND_TAGS), None)
+    if a is None:
+        if el.tag in _HEADINGS:
+            return "heading", el, _HEADINGS[el.tag]
+        return "paragraph", el, None
+    tag = a.tag
+    if tag == "pre":
+        return "code", a, None
+    if tag == "blockquote":
+        return "quote", a, None
+    if tag == "figcaption" or tag == "figure":
+        figure = a if tag == "figure" else next(a.iterancestors("figure"), None)
+        return "figure", figure if figure is not None else a, None
+    if tag in ("ul", "ol"):
+        lists = [x for x in (el, *el.iterancestors("ul", "ol")) if x.tag in ("ul", "ol")]
+        item = el if el.tag == "li" else next(el.iterancestors("li"), None)
+        return "list", lists[-1], (item, len(lists) - 1, lists[0].tag == "ol")
+    row = next(a.iterancestors("tr"), None)  # (a table cell)
+    table = next(a.iterancestors("table"), None)
+    if table is not None and not any(True for _ in table.iterdescendants("table", "p", "ul", "ol")):
+        return "table", table, (row, a, tag == "th")
     return "paragraph", el, None
 
 
@@ -102,6 +109,8 @@ def _all_bold(el: etree._Element | None) -> bool:
         return False
     if el.tag in BOLD_TAGS:
         return True
+    if next(el.iterdescendants(*BOLD_TAGS), None) is None:  # (no bold element: nothing inside one)
+        return False
     outside, inside = _bold_text(el)
     return inside and not outside
 
@@ -114,7 +123,7 @@ def _links(els: list[etree._Element], base: str | None, joiner: UrlJoiner | None
             if not href or href.startswith("#"):
                 continue
             href = joiner.join(href) if joiner is not None else href
-            text = " ".join("".join(a.itertext()).split())
+            text = element_text(a)
             if text and _linkable(href, base):
                 out.append((text, href))
     return out
@@ -134,7 +143,9 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
         kept = i in parts
         if not kept and (i == body.byline or i == body.dateline):
             continue  # (out of the body, and not a caption: a byline or date line, added below)
-        lines = pb.blocks[i].text.split("\n")
+        text = pb.blocks[i].text
+        lines = text.split("\n")
+        check_static = bool(body.static) and body.whole.get(i) != text
         els = elements[i] if i < len(elements) else []
         for k, line in enumerate(lines):
             if not line:
@@ -146,7 +157,7 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             kind, group, extra = found
             if not kept and kind != "figure":  # (only a picture's caption comes back from outside the body)
                 continue
-            if body.static and line_digest(line) in body.static:
+            if check_static and line_digest(line) in body.static:
                 continue
             if i == body.byline or i == body.dateline:  # (the layout's own byline or date line)
                 kind, group, extra = ("byline" if i == body.byline else "dateline"), i, None

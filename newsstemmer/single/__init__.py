@@ -163,5 +163,5 @@ def extract_single(page: Page, method: str = DEFAULT_SINGLE_PAGE_METHOD, crf: "C
             title, body = found.extract(page)
     article = Article(page.url, title, body, matched=False, method=method, source=page.source, detail=detail)
     if maker is not None:
-        article.set_block_maker(maker)  # (typed blocks on first use: see Article.blocks)
+        article.set_block_maker(maker, maker.partial)  # (typed blocks on first use: see Article.blocks)
     return article

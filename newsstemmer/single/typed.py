@@ -10,7 +10,7 @@ captions, bylines or code come back as optional kinds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from ..blocks import Block
 from ..blockwalk import WalkedText, typed_blocks
@@ -18,16 +18,18 @@ from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_element
 from .continuation import with_continuation
 from .standfirst import with_standfirst
 
-__all__ = ["region_blocks", "region_block_maker"]
+__all__ = ["RegionBlockMaker", "region_blocks", "region_block_maker"]
 
 
 def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
-                  base_url: str | None = None, walked: WalkedText | None = None) -> list[Block]:
+                  base_url: str | None = None, walked: WalkedText | None = None,
+                  left_out_blocks: bool = True) -> list[Block]:
     """The typed blocks of element ``node``'s body as
     :func:`~newsstemmer.single.pagerank.region_paragraphs` gives its lines (same
     ``skip``: node indices left out, default PageRank's cleaning); links and pictures
     made absolute against ``base_url``.  ``walked``: the plain walk that gave those lines
-    (default: the one the analysis keeps, if any)."""
+    (default: the one the analysis keeps, if any); ``left_out_blocks=False``: the body's
+    blocks alone (:func:`~newsstemmer.blockwalk.typed_blocks`)."""
     scores, opts = an.scores, an.options
     kept = None if skip is None else list(skip)
     element, left_out = region_element(an, node, kept)
@@ -35,19 +37,56 @@ def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = 
     title = scores.signals.headline if opts.strip_title else None
     if walked is None:
         walked = an.walked(node, kept)
-    return typed_blocks(element, left_out, hidden, DROP_TAGS, BLOCK_TAGS, title, base_url, walked)
+    return typed_blocks(element, left_out, hidden, DROP_TAGS, BLOCK_TAGS, title, base_url, walked, left_out_blocks)
+
+
+class RegionBlockMaker:
+    """The typed blocks of a region body, made when asked for, in steps: the blocks of the
+    element (:func:`region_blocks`: the body's, and the parts its cleaning left out), then
+    the article's continuation in the elements beside it
+    (:func:`~newsstemmer.single.continuation.with_continuation`), then the standfirst above
+    the element (:func:`~newsstemmer.single.standfirst.with_standfirst`).  Everything but
+    the body's own blocks is out of the default body, so Markdown and HTML of the default
+    body need only those (the left-out parts not typed), captions and pictures all but the
+    standfirst (:meth:`partial`); each step runs once.  The maker keeps the plain walk that
+    gave the body and the analysis no other."""
+
+    __slots__ = ("an", "node", "kept", "base_url", "walked", "_body", "_own", "_continued")
+
+    def __init__(self, an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
+                 base_url: str | None = None) -> None:
+        self.an, self.node, self.base_url = an, node, base_url
+        self.kept = None if skip is None else list(skip)
+        self.walked = an.walked(node, self.kept)
+        an.walks.clear()  # (the other walks' events need not live as long as the article)
+        self._body: list[Block] | None = None
+        self._own: list[Block] | None = None
+        self._continued: list[Block] | None = None
+
+    def partial(self, need: frozenset[str]) -> list[Block]:
+        """Blocks holding at least every block of the default body and those of the optional
+        kinds and parts ``need`` (:data:`newsstemmer.blocks.OPTIONAL_KINDS`)."""
+        if "lead" in need:
+            return self()
+        if not need:
+            if self._own is not None:
+                return self._own
+            if self._body is None:
+                self._body = region_blocks(self.an, self.node, self.kept, self.base_url, self.walked, False)
+            return self._body
+        if self._own is None:
+            self._own = region_blocks(self.an, self.node, self.kept, self.base_url, self.walked)
+        if self._continued is None:
+            self._continued = with_continuation(self.an, self.node, self._own, self.base_url)
+        return self._continued
+
+    def __call__(self) -> list[Block]:
+        """All the blocks: the element's, its continuation around them and the standfirst first."""
+        return with_standfirst(self.an, self.node, self.partial(frozenset({"text"})))
 
 
 def region_block_maker(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
-                       base_url: str | None = None) -> Callable[[], list[Block]]:
-    """A function giving :func:`region_blocks` when called, with the article's continuation
-    in the elements beside it around them (:func:`~newsstemmer.single.continuation.with_continuation`)
-    and the standfirst above the element first where the page has one
-    (:func:`~newsstemmer.single.standfirst.with_standfirst`);
-    the walk waits until the blocks are asked for: the plain body does not pay for them.
-    The maker keeps the plain walk that gave the body and the analysis no other."""
-    kept = None if skip is None else list(skip)
-    walked = an.walked(node, kept)
-    an.walks.clear()  # (the other walks' events need not live as long as the article)
-    return lambda: with_standfirst(an, node, with_continuation(an, node, region_blocks(an, node, kept, base_url, walked),
-                                                               base_url))
+                       base_url: str | None = None) -> RegionBlockMaker:
+    """The maker of the typed blocks of element ``node``'s body (:class:`RegionBlockMaker`);
+    nothing is walked until the blocks are asked for: the plain body does not pay for them."""
+    return RegionBlockMaker(an, node, skip, base_url)
