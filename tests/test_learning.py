@@ -12,7 +12,9 @@ import pytest
 from newsstemmer import ExtractOptions, LearnOptions, Page, SitePatterns, extract_with_patterns, learn, templates
 from newsstemmer.combine import learn as combine_learn
 from newsstemmer.combine.learn import template_groups
+from newsstemmer.layout.blocks import blocks_of
 from newsstemmer.layout.learning import learn as learn_layouts
+from newsstemmer.layout.matching import match_all
 
 WORDS = (
     "council budget river station school market winter league players museum festival power grid "
@@ -490,6 +492,30 @@ def test_equal_coverage_prefers_the_layout_seen_on_more_pages(learned) -> None:
     )
     both = SitePatterns(site.site, [weak, *site.patterns], site.settings, site.pages)
     page = Page(articles[0].html, url=articles[0].url)
+    art = extract_with_patterns(page, both)
+    assert art.pattern == good.id
+    assert articles[0].paragraphs[0] in art.body
+
+
+def test_equal_coverage_prefers_the_layout_that_aligns_the_article(learned) -> None:
+    # A layout that knows the article's paragraphs only by a free path it learned as
+    # boilerplate covers the page as fully as the layout that aligns them to its main
+    # section; with the same coverage, the aligned weight decides before the page count.
+    articles, site = learned
+    good = article_pattern(site)
+    body = {s.path for s in good.sections if s.role == "main"}
+    stray = dataclasses.replace(
+        good,
+        id="stray",
+        pages=good.pages + 5,
+        sections=[s for s in good.sections if s.path not in body],
+        free_paths={**good.free_paths, **{p: "static" for p in body}},
+    )
+    both = SitePatterns(site.site, [stray, *site.patterns], site.settings, site.pages)
+    page = Page(articles[0].html, url=articles[0].url)
+    matches = {m.pattern.id: m for m in match_all(blocks_of(page, both.block_options()), both)}
+    assert matches["stray"].coverage == matches[good.id].coverage
+    assert matches["stray"].aligned < matches[good.id].aligned
     art = extract_with_patterns(page, both)
     assert art.pattern == good.id
     assert articles[0].paragraphs[0] in art.body

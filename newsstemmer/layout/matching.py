@@ -51,8 +51,9 @@ class PatternMatch:
     """How well one pattern fits a page, with the page block aligned to each section."""
 
     pattern: LayoutPattern
-    coverage: float
+    coverage: float  # share of the page's weight in blocks the pattern knows (its sections and free paths)
     blocks: list[int | None]  # page block index per section
+    aligned: float = 0.0  # share of the page's weight aligned to the pattern's sections alone
 
     @property
     def complete(self) -> bool:
@@ -122,13 +123,16 @@ def match_pattern(
     for s, b in align(pattern_codes, encoded.codes):
         per_section[s] = b
         covered += weights[b]
+    aligned = covered
     free = pattern.free_paths
     if free:
         taken = {b for b in per_section if b is not None}
         for path in encoded.by_path.keys() & free.keys():
             covered += sum(weights[i] for i in encoded.by_path[path] if i not in taken)
     total = encoded.total
-    return PatternMatch(pattern, covered / total if total else 0.0, per_section)
+    if not total:
+        return PatternMatch(pattern, 0.0, per_section, 0.0)
+    return PatternMatch(pattern, covered / total, per_section, aligned / total)
 
 
 def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
@@ -181,9 +185,15 @@ def choose_match(pb: PageBlocks, site: SitePatterns, opts: LayoutExtractOptions)
     """The layout that applies to a page, with how (``"pattern"`` or ``"pattern-loose"``),
     or None.
 
-    The best-covering pattern above ``opts.pattern_threshold`` (ties: the one learned from
-    more pages); else, unless strict, the nearest article layout above
-    ``opts.loose_threshold`` that finds main text in the page.
+    The best-covering pattern above ``opts.pattern_threshold``; else, unless strict, the
+    nearest article layout above ``opts.loose_threshold`` that finds main text in the page.
+    Ties in coverage (common: with their free paths, several layouts of a site often know
+    every block of a page) go to the layout that aligns more of the page's weight to its
+    sections, then to the one learned from more pages (choice, beyond the original, whose
+    coverage was the aligned weight alone: a layout that knows the page's article block
+    only by a free path, or aligns it to a section that held a short line on the pages it
+    was learned from, took pages of another layout that aligns the article to its main
+    section; cttf's forbes.com-2000 and nymag.com-2000).
     """
     best: PatternMatch | None = None
     nearest: PatternMatch | None = None
@@ -192,7 +202,7 @@ def choose_match(pb: PageBlocks, site: SitePatterns, opts: LayoutExtractOptions)
             nearest = m
         if m.coverage <= opts.pattern_threshold or (opts.strict and not m.complete):
             continue
-        if best is None or (m.coverage, m.pattern.pages) > (best.coverage, best.pattern.pages):
+        if best is None or (m.coverage, m.aligned, m.pattern.pages) > (best.coverage, best.aligned, best.pattern.pages):
             best = m
     if best is not None:
         return best, "pattern"
