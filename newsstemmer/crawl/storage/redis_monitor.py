@@ -52,14 +52,13 @@ def digest_slot(text: str) -> tuple[str, str]:
     """Where a sent article's record (``hist:b:*``) or a compact fetch record (``fl:w:*``) of a key
     or URL is: its bucket (2 hex digits: 256 hashes) and field (the next 14 hex digits) of its
     SHA-1, as the pruning scripts (Lua's ``redis.sha1hex``) make them."""
-    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
-    return digest[:2], digest[2:16]
+    return archive_slots(text)[0]
 
 
 def archive_slots(text: str) -> list[tuple[str, str]]:
     """Where an archived key or URL may be recorded (one of them: the pruning scripts'
     ``archive``): 64 bits of its SHA-1 as bucket and field, in the first 256 buckets (2 hex
-    digits and 14) or in the 4,096 that take the rest (3 and 13)."""
+    digits and 14: the same as :func:`digest_slot`) or in the 4,096 that take the rest (3 and 13)."""
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
     return [(digest[:2], digest[2:16]), (digest[:3], digest[3:16])]
 
@@ -136,10 +135,10 @@ class RedisArticleHistory:
         self._put = redis.register_script(_PUT)
 
     def _fetch(self, key: str, client: Any = None) -> Any:
-        bucket, field = digest_slot(key)
-        (small, small_field), (big, big_field) = archive_slots(key)
-        return self._read(keys=[f"{self.p}:hist:b:{bucket}", f"{self.p}:hist:a:{key}", f"{self.p}:hist:old:{small}",
-                                f"{self.p}:hist:old:{big}"], args=[field, small_field, big_field], client=client)
+        # (the record's slot is the archive's first one: one digest for both)
+        (bucket, field), (big, big_field) = archive_slots(key)
+        return self._read(keys=[f"{self.p}:hist:b:{bucket}", f"{self.p}:hist:a:{key}", f"{self.p}:hist:old:{bucket}",
+                                f"{self.p}:hist:old:{big}"], args=[field, field, big_field], client=client)
 
     def get(self, key: str) -> Emitted | None:
         return self._record(key, self._fetch(key))
