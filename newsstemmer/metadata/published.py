@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date
+from functools import cache
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, ld_text, ld_values, meta_source
@@ -84,27 +85,28 @@ def structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tupl
 def published_date(facts: PageFacts, hood: Hood, url: str | None) -> tuple[str | None, str | None]:
     """The article's published date and its source.  ``hood`` gives the headline's
     neighbourhood (read only where the machine-written dates leave the question open)."""
+    shown_date = cache(lambda: _date_near_headline(hood()))  # (the date line, read once if at all)
     iso, source, raw = _structured(facts, ("datePublished", "dateCreated"), PUBLISHED_META,
                                    ("datepublished", "datecreated"))
     if iso and source == "json-ld" and _WRITTEN.search(raw or "") and not _ISO_START.match(raw or ""):
         # a JSON-LD date written in words ("Jun 24, 2025") was filled in by a template from
         # some CMS field, often the last publish: the date line the reader sees wins over it
-        shown = _date_near_headline(hood())
+        shown = shown_date()
         if shown and shown[:10] != iso[:10]:
             return shown, "text"
     if iso:
-        return _day_or_month_first(iso, raw, hood), source
+        return _day_or_month_first(iso, raw, shown_date), source
     times = facts.times
     marked = [v for v, el in times
               if {"published", "pubdate"} & set((el.get("class") or "").lower().split()) or el.get("pubdate") is not None]
     values = [iso for iso in map(parse_date, marked + [v for v, _ in times]) if iso]
     if values:
         if len({v[:10] for v in values}) > 1:  # (a sidebar's, a comment's: the one the headline shows)
-            shown = _date_near_headline(hood())
+            shown = shown_date()
             return next((v for v in values if shown and v[:10] == shown[:10]), values[0]), "html"
         return values[0], "html"
     in_url = date_in_url(url)
-    iso = _date_near_headline(hood())
+    iso = shown_date()
     if in_url and not (iso and len(iso) > 10 and _days_apart(iso, in_url) <= 1):
         # (the date line is taken when it also gives the time, on the URL's day or the next
         # or previous one: URLs are often dated in UTC, date lines in local time)
@@ -125,14 +127,14 @@ def published_date(facts: PageFacts, hood: Hood, url: str | None) -> tuple[str |
     return None, None
 
 
-def _day_or_month_first(iso: str, raw: str | None, hood: Hood) -> str:
+def _day_or_month_first(iso: str, raw: str | None, shown_date: Callable[[], str | None]) -> str:
     """``iso`` read day first from a machine date such as ``03-09-2026``; read month first
-    instead where the page's date line under the headline shows that day (March 9)."""
+    instead where the page's date line under the headline (``shown_date()``) shows that day (March 9)."""
     m = _NUMERIC_DAY_MONTH.match(raw or "")
     if not m or int(m.group(1)) > 12 or int(m.group(2)) > 12 or m.group(1) == m.group(2):
         return iso
     swapped = f"{iso[:5]}{iso[8:10]}-{iso[5:7]}{iso[10:]}"
-    shown = _date_near_headline(hood())
+    shown = shown_date()
     return swapped if shown and shown[:10] == swapped[:10] else iso
 
 
