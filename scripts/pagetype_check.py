@@ -87,7 +87,8 @@ def _pages(args: argparse.Namespace) -> list[tuple[str, str | None, str]]:
     """(name, URL, HTML) of every page checked."""
     from newsstemmer.demo.site import build_site
 
-    out = [(f"data:{e.dataset}/{e.html_path.name}", e.url, e.html()) for e in load_manifest(data_dir(args.data))]
+    # a page is keyed by (dataset, site, id): misinfo names its files article-1..3 on every site
+    out = [(f"data:{e.dataset}/{e.site}/{e.id}", e.url, e.html()) for e in load_manifest(data_dir(args.data))]
     for day in (1, 3):
         out += [(f"demo{day}:{p.path}", "http://demo.test" + p.path, p.decoded) for p in build_site(7, 120, day)]
     out += [(f"gen:{i}", url, html) for i, (url, html) in enumerate(_generated(args.generated))]
