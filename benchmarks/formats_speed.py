@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -34,7 +33,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import by_site, data_dir, load_manifest, set_entries
+from benchmarks.shared import base_package, by_site, data_dir, load_manifest, set_entries
 
 import newsstemmer
 
@@ -91,17 +90,6 @@ def _report(title: str, costs: dict[str, dict[str, float]]) -> None:
               f"text this/base {new['text'] / base['text']:.3f}")
 
 
-def _base_package(checkout: str):
-    """The ``newsstemmer`` package of another checkout (e.g. ``git worktree`` or ``git
-    archive`` of the base commit), imported under another name beside this one."""
-    init = Path(checkout).resolve() / "newsstemmer" / "__init__.py"
-    spec = importlib.util.spec_from_file_location("newsstemmer_base", init, submodule_search_locations=[str(init.parent)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["newsstemmer_base"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=None)
@@ -116,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     entries = load_manifest(data_dir(args.data))
     codes = {"this": newsstemmer}
     if args.base:
-        codes = {"base": _base_package(args.base), "this": newsstemmer}
+        codes = {"base": base_package(args.base), "this": newsstemmer}
     pages = [(e.html(), e.url) for name in args.datasets.split(",") if name for e in set_entries(entries, name)]
     if pages:
         extracts = {}

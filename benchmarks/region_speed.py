@@ -10,12 +10,21 @@ added cost per page by step (the reading of hidden content and the near-empty ch
 issue 23 included).
 
     python benchmarks/region_speed.py [--datasets readability,chaos,dragnet-single] [--repeat 5]
+    python benchmarks/region_speed.py --base CHECKOUT [--repeat 3]
+
+``--base`` compares the default single-page extraction with another checkout's (its
+package imported beside this one, as ``formats_speed.py --base`` does): every page's
+bytes are decoded and extracted (``extract_single`` of a fresh ``Page``: decoding and
+parse included), the two codes taking turns page by page, in CPU time
+(``time.process_time``), the least of ``--repeat`` a page, garbage collector off; the
+figure that counts on a shared machine is the CPU ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
 import time
 from pathlib import Path
@@ -23,7 +32,9 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest, set_entries
+from benchmarks.shared import base_package, data_dir, load_manifest, set_entries
+
+import newsstemmer
 
 from newsstemmer.single.region.cleaning import cleaning_candidates, cleaning_features
 from newsstemmer.single.region.candidates import RegionView, region_candidates, region_features
@@ -79,13 +90,58 @@ def steps(ex: RegionExtractor, pages: list[tuple[str, str | None]]) -> dict[str,
     return {k: v / len(pages) * 1000 for k, v in t.items()}
 
 
+def against_base(checkout: str, raws: list[tuple[bytes, str | None]], repeat: int) -> dict[str, float]:
+    """CPU seconds a page (the least of ``repeat``, page by page) of decoding and extracting
+    each page by the default single-page method, for the code of ``checkout`` ("base")
+    and this one ("this"), the two taking turns; pages either cannot extract are left out."""
+    runs = {}
+    for name, pkg in (("base", base_package(checkout)), ("this", newsstemmer)):
+        single = importlib.import_module(pkg.__name__ + ".single")
+        decode = importlib.import_module(pkg.__name__ + ".dom.decoding").decode_html
+        runs[name] = lambda raw, url, pkg=pkg, single=single, decode=decode: single.extract_single(
+            pkg.Page(decode(raw).text, url=url))
+    pages = []
+    for raw, url in raws:
+        try:
+            for run in runs.values():  # (also warms the models and memos)
+                run(raw, url)
+        except Exception:  # (undecodable or unparsable: not timed)
+            continue
+        pages.append((raw, url))
+    clock, names = time.process_time, list(runs)
+    total = dict.fromkeys(names, 0.0)
+    for k, (raw, url) in enumerate(pages):
+        best = dict.fromkeys(names, float("inf"))
+        for r in range(repeat):
+            for name in (names if (k + r) % 2 == 0 else names[::-1]):
+                gc.disable()
+                t0 = clock()
+                runs[name](raw, url)
+                spent = clock() - t0
+                gc.enable()
+                best[name] = min(best[name], spent)
+        for name in names:
+            total[name] += best[name]
+    return {name: spent / max(1, len(pages)) for name, spent in total.items()} | {"pages": float(len(pages))}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=None)
     ap.add_argument("--datasets", default="readability,chaos,dragnet-single")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--base", default=None, help="a checkout of the code to compare with (see the module doc)")
     args = ap.parse_args(argv)
     entries = load_manifest(data_dir(args.data))
+    if args.base:
+        raws = [(e.raw(), e.url) for name in args.datasets.split(",") if name for e in set_entries(entries, name)]
+        cost = against_base(args.base, raws, args.repeat)
+        print(f"{int(cost['pages'])} pages ({args.datasets}), bytes decoded and extracted by the default single-page "
+              f"method, least CPU of {args.repeat} a page, the codes in turn:")
+        for name in ("base", "this"):
+            print(f"  {name}  {cost[name] * 1000:6.2f} ms a page   {1 / cost[name]:6.1f} pages/s of CPU")
+        print(f"  this/base CPU {cost['this'] / cost['base']:.3f}")
+        return 0
     pages = []
     for name in args.datasets.split(","):
         for e in set_entries(entries, name):

@@ -70,8 +70,9 @@ class TreeModel:
         self.info = dict(info or {})
         #: Which shipped model this is (a key of :data:`newsstemmer.shipped.SHIPPED`; "" if none said).
         self.kind = kind
-        # Children side by side (right, left): a step is one gather at 2·node + went_left.
-        self._children = np.stack((self.right, self.left), axis=1).ravel()
+        # Children side by side (right, left): a step is one gather at 2·node + went_left
+        # (numpy's own index type: take() need not convert them).
+        self._children = np.stack((self.right, self.left), axis=1).ravel().astype(np.intp)
         # The one-row path's arrays as numpy's own index type (take() need not convert them).
         self._one_row = tuple(a.astype(np.intp) for a in (self.roots, self.feature, self.left, self.right))
         self._left_step = self._one_row[2] - self._one_row[3]  # left child minus right child, per node
@@ -94,23 +95,25 @@ class TreeModel:
             return np.zeros((0, len(self.roots)))
         if n == 1:
             return self._leaves_one(X)
-        if not np.isnan(X).any():  # (the common case: no missing value to route)
-            flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
-            offsets = (np.arange(n) * X.shape[1])[:, None]
-            nodes = np.broadcast_to(self.roots, (n, len(self.roots)))
-            feature, threshold, children = self.feature, self.threshold, self._children
+        # Every row walks every tree at once, one level a step; ``take`` on index arrays of
+        # numpy's own type (no conversion, no fancy-indexing set-up) is what keeps a step cheap.
+        roots, feature = self._one_row[:2]
+        flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
+        offsets = (np.arange(n) * X.shape[1])[:, None]
+        threshold, children = self.threshold, self._children
+        nodes = np.broadcast_to(roots, (n, len(roots)))
+        if not np.isnan(flat).any():  # (the common case: no missing value to route)
             for _ in range(self.depth):
-                went_left = flat[offsets + feature[nodes]] <= threshold[nodes]
-                nodes = children[2 * nodes + went_left]
-            return self.value[nodes]
-        nodes = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
-        rows = np.arange(n)[:, None]
+                went_left = flat.take(offsets + feature.take(nodes)) <= threshold.take(nodes)
+                nodes = children.take(2 * nodes + went_left)
+            return self.value.take(nodes)
+        missing_left = self.missing_left
         for _ in range(self.depth):
-            x = X[rows, self.feature[nodes]]
-            nan = np.isnan(x)
-            go_left = np.where(nan, self.missing_left[nodes], x <= self.threshold[nodes])
-            nodes = np.where(go_left, self.left[nodes], self.right[nodes])
-        return self.value[nodes]
+            x = flat.take(offsets + feature.take(nodes))
+            # (a missing value compares False: it goes where the split sends missing values)
+            went_left = (x <= threshold.take(nodes)) | (np.isnan(x) & missing_left.take(nodes))
+            nodes = children.take(2 * nodes + went_left)
+        return self.value.take(nodes)
 
     def _leaves_one(self, X: np.ndarray) -> np.ndarray:
         """:meth:`_leaf_values` of one row (a page typed, a page's choice).  The row's next

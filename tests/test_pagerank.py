@@ -442,3 +442,45 @@ def test_any_text_gives_a_result_or_a_parse_error(pieces):
 def test_unknown_option_values_are_rejected(options):
     with pytest.raises(ValueError):
         pagerank_extract(NEWS_PAGE, options=options)
+
+
+def test_graph_roles_and_title_weights_match_their_definitions():
+    """The graph's walk reads a role only where an element has an attribute a role comes
+    from, and tests a text's words against the title and description together first:
+    every element's role is still ``element_role``'s, and every text node's weight u the
+    capped length times (1 − β) + β · (title cover + description cover)."""
+    from newsstemmer.single.domgraph import build_graph
+    from newsstemmer.single.signals.page_signals import WORD, element_role, page_signals, terms
+
+    html = (
+        "<html><head><title>Harbour budget approved</title>"
+        "<meta name='description' content='The council approved the harbour budget on Tuesday'></head>"
+        "<body><div class='sidebar-right'><a href='/x'>Other news today</a></div>"
+        "<div id='footer-links' data-x='1'><span title='t'>Contact us</span></div>"
+        "<p style='color: red'>The harbour budget was approved.</p><p aria-hidden='false'>Nothing alike here.</p>"
+        "<section class='related-posts' lang='en'><p>Council meets again soon</p></section>"
+        "<img src='a.jpg' alt='a'><p>Numbers: 2026 and more</p></body></html>"
+    )
+    root = parse_html(html)
+    opts = PageRankOptions()
+    sig = page_signals(root)
+    graph = build_graph(root.find("body"), opts, sig)
+    title, desc = terms(sig.meta_title or sig.title), terms(sig.description)
+    for i, el in enumerate(graph.elements):
+        if el is not None:
+            assert graph.roles[i] == element_role(el.tag, el), el.tag
+    assert any(graph.roles)  # (the sidebar, the footer id and the related section have roles)
+    texts = [t for t in root.find("body").itertext() if t.strip()]
+    weights = []
+    for text in texts:
+        words = WORD.findall(text.lower())
+        n = len("".join(words))
+        sim = len(title & set(words)) / len(title) + len(desc & set(words)) / len(desc)
+        weights.append(min(n, opts.text_cap) / opts.text_cap * ((1 - opts.beta) + opts.beta * sim))
+    got = [graph.u[i] for i, el in enumerate(graph.elements) if el is None]
+    assert len(got) == len(weights)
+    for text in ("The harbour budget was approved.", "Nothing alike here.", "Numbers: 2026 and more"):
+        k = texts.index(text)  # (text outside links, sidebars and comments: no factor)
+        assert got[k] == pytest.approx(weights[k]), text
+    assert weights[texts.index("Nothing alike here.")] == pytest.approx(16 / 100 * (1 - opts.beta))
+    assert weights[texts.index("The harbour budget was approved.")] > 27 / 100 * (1 - opts.beta)

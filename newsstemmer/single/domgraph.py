@@ -24,6 +24,7 @@ from .signals.page_signals import (
     HIDDEN,
     IN_COMMENTS,
     IN_SIDEBAR,
+    ROLE_ATTRS,
     WORD,
     Signals,
     dice,
@@ -57,6 +58,8 @@ _DROP, _MEDIA, _LINK, _SIDE = 1, 2, 4, 8
 _TAG_KIND: dict[str, int] = {tag: _DROP for tag in DROP_TAGS}
 _TAG_KIND.update({tag: _MEDIA for tag in MEDIA_TAGS})
 _TAG_KIND.update(a=_LINK, aside=_SIDE, nav=_SIDE)
+#: Whether an element's attribute names (``el.keys()``) leave out all those a role is read from.
+_role_free = frozenset(ROLE_ATTRS).isdisjoint
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,8 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
     desc_terms = terms(sig.description)
     title_common, title_len = title_terms.intersection, len(title_terms)
     desc_common, desc_len = desc_terms.intersection, len(desc_terms)
+    # (most text nodes share no word with either: one test of them all first)
+    either_common = (title_terms | desc_terms).isdisjoint
     beta = opts.beta
     capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
@@ -240,7 +245,8 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
                 skip_subtree()
                 left_out = el
                 continue
-            role = element_role(tag, el) if el.keys() else 0
+            # (an element without the attributes a role is read from has none: links' href, images' src)
+            role = 0 if _role_free(el.keys()) else element_role(tag, el)
             if role:
                 if role & HIDDEN and skip_hidden:
                     hidden.add(el)
@@ -297,9 +303,12 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
         if title_weighted:
             if cover:  # (the share of the title's words in the text: no set of the text's words needed)
                 found = words if text.isascii() else terms(text, words)
-                sim = (len(title_common(found)) / title_len if title_len else 0.0) + (
-                    len(desc_common(found)) / desc_len if desc_len else 0.0
-                )
+                if either_common(found):
+                    sim = 0.0
+                else:
+                    sim = (len(title_common(found)) / title_len if title_len else 0.0) + (
+                        len(desc_common(found)) / desc_len if desc_len else 0.0
+                    )
             else:
                 found = set(words) if text.isascii() else terms(text, words)
                 sim = dice(found, title_terms) + dice(found, desc_terms)
