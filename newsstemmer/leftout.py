@@ -158,10 +158,13 @@ def left_out_part(el: etree._Element) -> str | None:
 
 def item_list(el: etree._Element) -> bool:
     """Whether ``el`` is a list of items of text (pros and cons, key facts, a date line
-    set as a list): a ``ul``/``ol`` with text, that no name types (``boilerplate``), not
-    the page's furniture by tag or name, and at most :data:`TEXT_LINK_SHARE` of its text
-    in links (a list of links beside the article is the site's)."""
+    set as a list): a ``ul``/``ol`` with text and no picture (a gallery, avatars), that no
+    name types (``boilerplate``), not the page's furniture by tag or name, and at most
+    :data:`TEXT_LINK_SHARE` of its text in links (a list of links beside the article is
+    the site's)."""
     if el.tag not in ("ul", "ol") or left_out_kind(el) != "boilerplate" or site_furniture(el):
+        return False
+    if next(el.iter("img", "picture"), None) is not None:
         return False
     total, links = _text_shape(el)
     return total > 0 and sum(links) <= TEXT_LINK_SHARE * total

@@ -90,14 +90,17 @@ def _lists_beside(element: etree._Element, hidden: set, taken: list[etree._Eleme
         if not isinstance(child.tag, str) or child.tag in DROP_TAGS or child in hidden:
             continue
         for found in child.iter("ul", "ol"):
-            path = [found, *found.iterancestors()]
-            path = path[:path.index(child) + 1]
+            path = [found]
+            for up in found.iterancestors():
+                path.append(up)
+                if up is child:
+                    break
             if (any(up.tag in ("ul", "ol") or up in hidden or up.tag in DROP_TAGS for up in path[1:])
                     or any(el in taken for el in path)
-                    or any(left_out_kind(up) != "boilerplate" or site_furniture(up) for up in path[1:])
-                    or any(found in set(el.iterancestors()) for el in taken)):
+                    or any(found in t.iterancestors() for t in taken)):
                 continue
-            if item_list(found):
+            if item_list(found) and not any(left_out_kind(up) != "boilerplate" or site_furniture(up)
+                                            for up in path[1:]):
                 sides[after].append(found)
     return sides
 
@@ -140,16 +143,20 @@ def continuation(an: PageRankAnalysis, node: int, base_url: str | None = None) -
     before, after = _siblings(element, hidden)
     lists_before, lists_after = _lists_beside(element, hidden, [*before, *after])
     if lists_before or lists_after:
-        order = _page_order(element)
-        before, after = sorted([*before, *lists_before], key=order), sorted([*after, *lists_after], key=order)
+        before = sorted([*before, *lists_before], key=_page_order)
+        after = sorted([*after, *lists_after], key=_page_order)
     return ([b for el in before for b in _part_blocks(el, hidden, base_url)],
             [b for el in after for b in _part_blocks(el, hidden, base_url)])
 
 
-def _page_order(element: etree._Element):
-    """A sort key of elements by their place in ``element``'s document."""
-    order = {el: k for k, el in enumerate(element.getroottree().getroot().iter())}
-    return order.__getitem__
+def _page_order(el: etree._Element) -> list[int]:
+    """A sort key of elements of one tree by their place in it: the child indices from the root."""
+    path = []
+    up = el.getparent()
+    while up is not None:
+        path.append(up.index(el))
+        el, up = up, up.getparent()
+    return path[::-1]
 
 
 def with_continuation(an: PageRankAnalysis, node: int, blocks: list[Block],
