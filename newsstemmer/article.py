@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .blocks import Block, blocks_text, in_convention, kept_kinds, line_blocks
+from .blocks import Block, blocks_text, gives_text, in_convention, kept_kinds, line_blocks
+from .formats import html, markdown
 
 __all__ = ["BODY_FORMATS", "METADATA_FIELDS", "Article", "body_formats"]
 
@@ -128,7 +129,7 @@ class Article:
             made = None
             if self._block_maker is not None and self._block_body == self.body:
                 made = self._block_maker()
-                if blocks_text(in_convention(made, self.keep)) != self.body:
+                if not gives_text(in_convention(made, self.keep), self.body):
                     made = None  # (never blocks that disagree with the body)
             self._typed = made is not None
             self._blocks = made if made is not None else line_blocks(self.body)
@@ -150,7 +151,7 @@ class Article:
         if cached is not None and cached[0] == key and need <= cached[1]:
             return cached[2]
         made = partial(need)
-        if blocks_text(in_convention(made, self.keep)) != self.body:
+        if not gives_text(in_convention(made, self.keep), self.body):
             return self.blocks
         self._partial_blocks = (key, need, made)
         return made
@@ -185,15 +186,11 @@ class Article:
     @property
     def body_markdown(self) -> str:
         """The body as Markdown (:func:`newsstemmer.formats.markdown`)."""
-        from .formats import markdown
-
         return markdown(self.body_blocks(), images="figure" in self.keep)  # (pictures: only kept ones)
 
     @property
     def body_html(self) -> str:
         """The body as clean semantic HTML (:func:`newsstemmer.formats.html`)."""
-        from .formats import html
-
         return html(self.body_blocks(), images="figure" in self.keep)
 
     @property

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = [
-    "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text", "in_convention",
-    "kept_kinds", "line_blocks",
+    "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text", "gives_text",
+    "in_convention", "kept_kinds", "line_blocks",
 ]
 
 #: Kinds that make the body in the news convention (the default ``body``).
@@ -155,6 +155,26 @@ def in_convention(blocks: list[Block], keep: frozenset[str] | set[str] = frozens
 def blocks_text(blocks: list[Block]) -> str:
     """Plain text of ``blocks``: each block's text lines, one line per paragraph or item."""
     return "\n".join(b.text for b in blocks if b.text)
+
+
+def gives_text(blocks: list[Block], text: str) -> bool:
+    """Whether :func:`blocks_text` of ``blocks`` is ``text``, found without writing it (a
+    method's blocks are checked against its body each time they are made)."""
+    pos = 0
+    first = True
+    for b in blocks:
+        part = b.text
+        if not part:
+            continue
+        if not first:
+            if not text.startswith("\n", pos):
+                return False
+            pos += 1
+        if not text.startswith(part, pos):
+            return False
+        pos += len(part)
+        first = False
+    return pos == len(text)
 
 
 def line_blocks(body: str) -> list[Block]:

@@ -27,7 +27,7 @@ keeps its structure: its lists, headings and lines come back as ``list``, ``head
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from lxml import etree
 
 from .blocks import Block
@@ -483,25 +483,27 @@ def _running_text(rec: tuple) -> bool:
     return rec[0] is not None and (owner is None or (owner.in_body and owner.kind == "paragraph"))
 
 
-def bold_headings(lines: Sequence[tuple[str | None, bool, bool]]) -> set[int]:
+def bold_headings(lines: Sequence[tuple[str | None, bool, object]],
+                  is_bold: Callable[[object], bool] = bool) -> set[int]:
     """The indices of the lines that are headings written as bold lines, each line given as
     (its text, or None for a picture; whether it is a line of the running text; whether all
-    its text is bold): a running-text line all in bold (``<p><strong>...</strong></p>``, or a
-    ``<b>`` alone between line breaks), of at most :data:`BOLD_HEADING_WORDS` words, not
-    ending like a sentence, and followed by a running-text line that is not all bold (a
-    bold line before a list, or one of a run of bold lines, is text set in bold, not a
-    heading).  The single-page walk and the layouts' typed blocks share it."""
+    its text is bold, or what ``is_bold`` tells it from, asked only where it decides): a
+    running-text line all in bold (``<p><strong>...</strong></p>``, or a ``<b>`` alone
+    between line breaks), of at most :data:`BOLD_HEADING_WORDS` words, not ending like a
+    sentence, and followed by a running-text line that is not all bold (a bold line before
+    a list, or one of a run of bold lines, is text set in bold, not a heading).  The
+    single-page walk and the layouts' typed blocks share it."""
     found = set()
     for k in range(len(lines) - 1):
         text, running, bold = lines[k]
-        if text is None or not bold or not running:
+        if text is None or not running or text.endswith(_SENTENCE_END):
             continue
         _, next_running, next_bold = lines[k + 1]
-        if not next_running or next_bold:
+        if not next_running or not is_bold(bold) or is_bold(next_bold):
             continue
-        if k and lines[k - 1][1] and lines[k - 1][2]:
+        if k and lines[k - 1][1] and is_bold(lines[k - 1][2]):
             continue
-        if len(text.split()) <= BOLD_HEADING_WORDS and not text.endswith(_SENTENCE_END):
+        if len(text.split()) <= BOLD_HEADING_WORDS:
             found.add(k)
     return found
 

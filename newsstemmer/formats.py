@@ -46,7 +46,10 @@ def _with_links(line: str, links: list[tuple[str, str]], start: int) -> tuple[li
 
 
 def _lines(block: Block) -> list[str]:
-    return [line for line in block.text.split("\n") if line]
+    text = block.text
+    if "\n" not in text:  # (most blocks are one line: no copy of it)
+        return [text] if text else []
+    return [line for line in text.split("\n") if line]
 
 
 # -- Markdown --------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from lxml import etree
 
 from .dom.walk import element_text
 
-__all__ = ["LINK_PART_SHARE", "TEXT_LINK_SHARE", "TEXT_MIN_CHARS", "TEXT_PARAGRAPH_SHARE", "left_out_kind",
+__all__ = ["LINK_PART_SHARE", "TEXT_LINK_SHARE", "TEXT_MIN_CHARS", "TEXT_PARAGRAPH_SHARE", "item_list", "left_out_kind",
            "left_out_part", "link_part", "running_text", "site_furniture"]
 
 #: What a left-out element is, by words in its ``class`` and ``id`` (first match wins).
@@ -154,3 +154,17 @@ def left_out_part(el: etree._Element) -> str | None:
     if not site_furniture(el) and _link_shaped(el, total, links):
         return "links"
     return "text" if _running_shaped(el, total, links) else None
+
+
+def item_list(el: etree._Element) -> bool:
+    """Whether ``el`` is a list of items of text (pros and cons, key facts, a date line
+    set as a list): a ``ul``/``ol`` with text and no picture (a gallery, avatars), that no
+    name types (``boilerplate``), not the page's furniture by tag or name, and at most
+    :data:`TEXT_LINK_SHARE` of its text in links (a list of links beside the article is
+    the site's)."""
+    if el.tag not in ("ul", "ol") or left_out_kind(el) != "boilerplate" or site_furniture(el):
+        return False
+    if next(el.iter("img", "picture"), None) is not None:
+        return False
+    total, links = _text_shape(el)
+    return total > 0 and sum(links) <= TEXT_LINK_SHARE * total

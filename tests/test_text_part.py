@@ -9,7 +9,7 @@ from newsstemmer import Page
 from newsstemmer.blocks import OPTIONAL_KINDS, blocks_text, in_convention, kept_kinds
 from newsstemmer.blockwalk import typed_blocks
 from newsstemmer.dom.parse import parse_html
-from newsstemmer.leftout import running_text
+from newsstemmer.leftout import item_list, running_text
 from newsstemmer.single import extract_single
 from newsstemmer.single.continuation import continuation
 from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis
@@ -85,6 +85,41 @@ def test_the_default_body_does_not_change_with_the_text_part() -> None:
     for k in range(8):
         assert f"Part two, paragraph {k}." in kept
     assert not any("Reader 0 says" in b.text for b in article.blocks if b.part == "text")
+
+
+def review_page() -> str:
+    body = "".join(f"<p>Review paragraph {k}. {SENTENCE * 2}</p>" for k in range(6))
+    return ("<html><head><title>Review</title></head><body><div class='page'>"
+            "<header class='x1'><h1>Review</h1><ul class='x2'><li><time>Feb. 21, 2019</time></li></ul>"
+            "<ul class='share-tools'><li>Share</li><li>Tweet</li></ul></header>"
+            "<div class='story'>" + body + "</div>"
+            "<div class='box'><h5>Pros</h5><ul class='x3'><li>Fast hardware</li><li>Quiet fan</li></ul>"
+            "<h5>Cons</h5><ol><li>Expensive</li></ol>"
+            "<ul class='x4'><li><a href='/a'>Another review of a console</a></li><li><a href='/b'>And one more</a></li></ul>"
+            "<div class='related'><ul><li>Related story text</li></ul></div></div>"
+            "</div><ul class='x5'><li>Outside the article's parent</li></ul></body></html>")
+
+
+def test_lists_of_items_beside_the_articles_element_are_the_text_part() -> None:
+    """Lists of items in the elements beside the article's element (under its parent: a date
+    line set as a list, pros and cons) come back in page order as the ``text`` part, out of
+    the default body; lists of links, lists named as the site's furniture or under a named
+    box, and lists farther away do not."""
+    html = review_page()
+    an = pagerank_analysis(parse_html(html), "https://site.example/review")
+    elements = an.scores.graph.elements
+    node = next(i for i, el in enumerate(elements) if el is not None and el.get("class") == "story")
+    before, after = continuation(an, node, "https://site.example/review")
+    assert [(b.kind, b.items, b.part, b.is_body()) for b in before] == [("list", ["Feb. 21, 2019"], "text", False)]
+    assert [(b.kind, b.items, b.part) for b in after] == [("list", ["Fast hardware", "Quiet fan"], "text"),
+                                                          ("list", ["Expensive"], "text")]
+    root = parse_html(html)
+    assert item_list(root.xpath("//ul[@class='x3']")[0])
+    assert not item_list(root.xpath("//ul[@class='x4']")[0])  # (links)
+    assert not item_list(root.xpath("//ul[@class='share-tools']")[0])  # (the site's furniture by name)
+    article = extract_single(Page(html, url="https://site.example/review"), "region")
+    assert blocks_text(in_convention(article.blocks)) == article.body and "Expensive" not in article.body
+    assert "Expensive" in blocks_text(in_convention(article.blocks, {"text"}))
 
 
 def test_formulas_are_article_text() -> None:

@@ -347,3 +347,12 @@ def test_body_blocks_alone_are_the_body_blocks_among_all() -> None:
     assert any(not b.in_body for b in full)
     assert [vars(b) for b in alone] == [vars(b) for b in full if b.in_body]
     assert [b.text for b in alone if b.kind == "heading"] == ["Another bold line", "Bold three"]
+
+
+def test_gives_text_agrees_with_the_written_text():
+    from newsstemmer.blocks import Block, blocks_text, gives_text
+
+    blocks = [Block("paragraph", "One."), Block("heading", ""), Block("list", "a\nb"), Block("paragraph", "Two.")]
+    for body in ("One.\na\nb\nTwo.", "One.\na\nb\nTwo", "One.\na\nb\nTwo.\n", "One.a\nb\nTwo.", "", "One.\n\na\nb\nTwo."):
+        for picked in (blocks, blocks[:1], blocks[1:2], [], blocks[2:]):
+            assert gives_text(picked, body) == (blocks_text(picked) == body), (picked, body)

@@ -34,11 +34,22 @@ def test_every_combination_is_written_as_urljoin_writes_it():
                     assert _joined(lambda b, h: joiner.join(h), base, href) == _joined(urljoin, base, href), (base, href)
 
 
+def test_links_of_schemes_that_are_never_relative_are_written_as_urljoin_writes_them():
+    for base in BASES:
+        joiner = UrlJoiner(base)
+        for scheme in ("javascript:", "mailto:", "JavaScript:", "mailto://", "javascript://"):
+            for combo in itertools.product(PIECES, repeat=2):
+                href = (scheme + "".join(combo)).strip()
+                assert _joined(lambda b, h: joiner.join(h), base, href) == _joined(urljoin, base, href), (base, href)
+
+
 def test_common_links_are_joined_without_change():
     joiner = UrlJoiner("https://news.example.com/2024/05/story.html?ref=x")
     assert joiner.join("https://cdn.example.net/img/a.jpg?w=640") == "https://cdn.example.net/img/a.jpg?w=640"
     assert joiner.join("/world/other-story#top") == "https://news.example.com/world/other-story#top"
     assert joiner.join("other.html") == "https://news.example.com/2024/05/other.html"
     assert joiner.join("/a/../b") == "https://news.example.com/b"
+    assert joiner.join("/web/2005/http://x.com/a") == "https://news.example.com/web/2005/http://x.com/a"
+    assert joiner.join("javascript:play('/v/1')") == "javascript:play('/v/1')"
     assert joiner.join("https://x.com/a?") == "https://x.com/a"  # (urljoin drops an empty query)
     assert joiner.join("http://x.com/a?") == "http://x.com/a?"  # (... not for another scheme than the page's)

@@ -19,6 +19,10 @@ __all__ = ["UrlJoiner"]
 # parsers' slash).
 _REWRITTEN = frozenset(";[]\t\r\n\\")
 
+# Schemes that are never relative: urljoin returns such a link unchanged (scripts written as
+# links are many on older news pages).
+_UNJOINED = ("javascript:", "mailto:")
+
 
 def _round_trips(href: str) -> bool:
     """Whether urlsplit/urlunsplit give ``href``'s path, query and fragment back
@@ -34,9 +38,10 @@ def _round_trips(href: str) -> bool:
 class UrlJoiner:
     """``urljoin(base, href)`` for many links of one page.
 
-    An absolute ``http(s)`` link with an ASCII host and a root-relative link
-    (``/path``) on an ``http(s)`` page are written as ``urljoin`` writes them without
-    parsing (checked characters first); anything else goes to ``urljoin``.
+    An absolute ``http(s)`` link with an ASCII host, a root-relative link (``/path``) on an
+    ``http(s)`` page and a ``javascript:`` or ``mailto:`` link are written as ``urljoin``
+    writes them without parsing (checked characters first); anything else goes to
+    ``urljoin``.
     """
 
     __slots__ = ("base", "_origin")
@@ -67,9 +72,11 @@ class UrlJoiner:
         elif href.startswith("/") and not href.startswith("//"):
             origin = self._base_origin()
             path = href.split("?", 1)[0].split("#", 1)[0]
-            if origin is not None and "//" not in path and "/." not in path and _round_trips(href):
+            if origin is not None and "/." not in path and _round_trips(href):
                 return origin + href
             return urljoin(self.base, href)
+        elif href.startswith(_UNJOINED) and href.isascii() and "[" not in href and "]" not in href:
+            return href  # (urljoin gives these schemes back as they are)
         else:
             return urljoin(self.base, href)
         if href.isascii() and href[start:start + 1] not in ("/", "?", "#", "") and _round_trips(href):

@@ -50,7 +50,11 @@ def element_text(el: etree._Element) -> str:
 
     libxml2 writes the text for us (``tostring`` as text: the very string ``itertext``
     joins, ~3× faster), except in a tree holding entity references (the lenient parse
-    makes none, a tree built otherwise may): ``itertext`` gives their source (``&amp;``)."""
+    makes none, a tree built otherwise may): ``itertext`` gives their source (``&amp;``).
+    An element without children (most links) is its own ``text``."""
+    if not len(el):  # (no child: no entity reference either)
+        text = el.text
+        return " ".join(text.split()) if text else ""
     if next(el.iter(_ENTITY), None) is None:
         return " ".join(_tostring(el, method="text", encoding=str, with_tail=False).split())
     return " ".join("".join(el.itertext()).split())

@@ -15,7 +15,7 @@ body's blocks that the layout left out (``figure`` blocks).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from lxml import etree
 
@@ -115,9 +115,12 @@ def _all_bold(el: etree._Element | None) -> bool:
     return inside and not outside
 
 
-def _links(els: list[etree._Element], base: str | None, joiner: UrlJoiner | None) -> list[tuple[str, str]]:
+def _links(els: Iterable[etree._Element | None], base: str | None, joiner: UrlJoiner | None) -> list[tuple[str, str]]:
+    """The (text, absolute URL) links inside ``els`` (distinct elements, None skipped), in order."""
     out: list[tuple[str, str]] = []
-    for el in dict.fromkeys(e for e in els if e is not None):
+    for el in els:
+        if el is None:
+            continue
         for a in el.iter("a"):
             href = (a.get("href") or "").strip()
             if not href or href.startswith("#"):
@@ -138,43 +141,48 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
     records: list[tuple] = []  # (line, kind, group, extra, element, in body)
     parts = set(body.parts)
     kinds: dict[etree._Element | None, tuple] = {}  # (lines of one element share their kind)
+
+    def kind_of(el: etree._Element | None) -> tuple:
+        found = kinds.get(el)
+        if found is None:
+            found = kinds[el] = _line_kind(el)
+        return found
+
+    static, byline, dateline = body.static, body.byline, body.dateline
     span = range(min(parts), max(parts) + 1) if parts else range(0)
     for i in span:
         kept = i in parts
-        if not kept and (i == body.byline or i == body.dateline):
-            continue  # (out of the body, and not a caption: a byline or date line, added below)
+        own = i == byline or i == dateline  # (the layout's own byline or date line)
+        els = elements[i] if i < len(elements) else ()
+        if not kept and (own or not any(kind_of(el)[0] == "figure" for el in els)):
+            continue  # (out of the body: only a picture's caption comes back; a byline or date line is added below)
         text = pb.blocks[i].text
-        lines = text.split("\n")
-        check_static = bool(body.static) and body.whole.get(i) != text
-        els = elements[i] if i < len(elements) else []
-        for k, line in enumerate(lines):
+        check_static = bool(static) and body.whole.get(i) != text
+        n = len(els)
+        for k, line in enumerate(text.split("\n")):
             if not line:
                 continue
-            el = els[k] if k < len(els) else None
-            found = kinds.get(el)
-            if found is None:
-                found = kinds[el] = _line_kind(el)
-            kind, group, extra = found
-            if not kept and kind != "figure":  # (only a picture's caption comes back from outside the body)
+            el = els[k] if k < n else None
+            kind, group, extra = kind_of(el)
+            if not kept and kind != "figure":
                 continue
-            if check_static and line_digest(line) in body.static:
+            if check_static and line_digest(line) in static:
                 continue
-            if i == body.byline or i == body.dateline:  # (the layout's own byline or date line)
-                kind, group, extra = ("byline" if i == body.byline else "dateline"), i, None
-            if kept:
-                records.append((line, kind, group, extra, el, True))
-            else:  # a picture's caption the layout left out of the article
-                records.append((line, kind, group, extra, el, False))
-    # headings written as bold lines in the running text (the single-page walk's rule)
-    bold: dict[etree._Element | None, bool] = {}  # (lines of one element share it)
+            if own:
+                kind, group, extra = ("byline" if i == byline else "dateline"), i, None
+            records.append((line, kind, group, extra, el, kept))
+    # headings written as bold lines in the running text (the single-page walk's rule; a
+    # line's element is looked at only where its boldness decides)
+    bold: dict[etree._Element | None, bool] = {None: False}  # (lines of one element share it)
 
     def all_bold(el: etree._Element | None) -> bool:
-        if el not in bold:
-            bold[el] = _all_bold(el)
-        return bold[el]
+        found = bold.get(el)
+        if found is None:
+            found = bold[el] = _all_bold(el)
+        return found
 
-    heads = bold_headings([(r[0], r[1] == "paragraph" and r[5], r[1] == "paragraph" and all_bold(r[4]))
-                           for r in records])
+    heads = bold_headings([(r[0], r[5], r[4]) if r[1] == "paragraph" else (r[0], False, None) for r in records],
+                          all_bold)
     for k in heads:
         line, _, _, _, el, kept = records[k]
         records[k] = (line, "heading", el, BOLD_HEADING_LEVEL, el, kept)
@@ -187,7 +195,7 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
         while (j < len(records) and records[j][1] == kind and records[j][2] is group and group is not None
                and records[j][5] == kept):
             j += 1
-        blocks.append(_block(records[k:j], page.url, joiner))
+        blocks.append(_typed(records[k:j], page.url, joiner))
         k = j
     for kind, index in (("byline", body.byline), ("dateline", body.dateline)):
         if index is not None and index < len(pb.blocks) and index not in parts:
@@ -197,27 +205,27 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
     return blocks
 
 
-def _block(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Block:
-    block = _typed(run, base, joiner)
-    block.in_body = run[0][5]
-    return block
-
-
 def _typed(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Block:
-    lines = [r[0] for r in run]
-    text = "\n".join(lines)
-    kind = run[0][1]
-    links = _links([r[4] for r in run], base, joiner)
+    """The block of a run of records of one kind and group (``in_body``: the records')."""
+    kind, in_body = run[0][1], run[0][5]
+    if len(run) == 1:
+        lines = [run[0][0]]
+        text = run[0][0]
+        links = _links((run[0][4],), base, joiner)
+    else:
+        lines = [r[0] for r in run]
+        text = "\n".join(lines)
+        links = _links(dict.fromkeys(r[4] for r in run), base, joiner)
     if kind == "heading":
-        return Block("heading", text, level=run[0][3], links=links, in_body=True)
+        return Block("heading", text, level=run[0][3], links=links, in_body=in_body)
     if kind == "list":
         items, depths, numbered = list_items((r[0], *r[3]) for r in run)
         return Block("list", text, items=items, item_depths=depths, item_ordered=numbered,
-                     ordered=numbered[0], links=links, in_body=True)
+                     ordered=numbered[0], links=links, in_body=in_body)
     if kind == "table":
         rows = table_rows((r[0], r[3][0], r[3][1]) for r in run)
         header = all(r[3][2] for r in run if r[3][0] is run[0][3][0])
-        return Block("table", text, rows=rows, header=header, links=links, in_body=True)
+        return Block("table", text, rows=rows, header=header, links=links, in_body=in_body)
     if kind == "figure":
         figure = run[0][2]
         img = next(figure.iter("img"), None) if figure is not None else None
@@ -225,5 +233,5 @@ def _typed(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Bloc
         if src.startswith("data:"):
             src = ""
         src_url = (joiner.join(src) if joiner is not None else src) if src else None
-        return Block("figure", text, src=src_url, caption=" ".join(lines), links=links, in_body=True)
-    return Block(kind, text, links=links, in_body=True)
+        return Block("figure", text, src=src_url, caption=" ".join(lines), links=links, in_body=in_body)
+    return Block(kind, text, links=links, in_body=in_body)

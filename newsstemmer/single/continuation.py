@@ -21,7 +21,7 @@ from lxml import etree
 
 from ..blocks import BODY_KINDS, Block
 from ..blockwalk import typed_blocks
-from ..leftout import left_out_kind, running_text, site_furniture
+from ..leftout import item_list, left_out_kind, running_text, site_furniture
 from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis
 
 __all__ = ["LEVELS", "continuation", "with_continuation"]
@@ -73,6 +73,38 @@ def _siblings(element: etree._Element, hidden: set) -> tuple[list[etree._Element
     return [], []
 
 
+def _lists_beside(element: etree._Element, hidden: set, taken: list[etree._Element]) -> tuple[list, list]:
+    """The lists of items (:func:`~newsstemmer.leftout.item_list`) in the elements beside
+    ``element`` under its parent (a header's date line, a review's pros and cons), before and
+    after it, outermost ones only: none inside or around a ``taken`` element, none under an
+    element that a name types (comments, related stories...) or that is the page's furniture."""
+    parent = element.getparent()
+    sides: tuple[list, list] = ([], [])
+    if parent is None:
+        return sides
+    after = False
+    for child in parent:
+        if child is element:
+            after = True
+            continue
+        if not isinstance(child.tag, str) or child.tag in DROP_TAGS or child in hidden:
+            continue
+        for found in child.iter("ul", "ol"):
+            path = [found]
+            for up in found.iterancestors():
+                path.append(up)
+                if up is child:
+                    break
+            if (any(up.tag in ("ul", "ol") or up in hidden or up.tag in DROP_TAGS for up in path[1:])
+                    or any(el in taken for el in path)
+                    or any(found in t.iterancestors() for t in taken)):
+                continue
+            if item_list(found) and not any(left_out_kind(up) != "boilerplate" or site_furniture(up)
+                                            for up in path[1:]):
+                sides[after].append(found)
+    return sides
+
+
 def _inside(el: etree._Element, taken: set, top: etree._Element) -> bool:
     """Whether ``el`` stands inside one of ``taken`` (looked for up to ``top``)."""
     for up in el.iterancestors():
@@ -109,8 +141,22 @@ def continuation(an: PageRankAnalysis, node: int, base_url: str | None = None) -
         return [], []
     hidden = an.scores.graph.hidden if an.options.skip_hidden else set()
     before, after = _siblings(element, hidden)
+    lists_before, lists_after = _lists_beside(element, hidden, [*before, *after])
+    if lists_before or lists_after:
+        before = sorted([*before, *lists_before], key=_page_order)
+        after = sorted([*after, *lists_after], key=_page_order)
     return ([b for el in before for b in _part_blocks(el, hidden, base_url)],
             [b for el in after for b in _part_blocks(el, hidden, base_url)])
+
+
+def _page_order(el: etree._Element) -> list[int]:
+    """A sort key of elements of one tree by their place in it: the child indices from the root."""
+    path = []
+    up = el.getparent()
+    while up is not None:
+        path.append(up.index(el))
+        el, up = up, up.getparent()
+    return path[::-1]
 
 
 def with_continuation(an: PageRankAnalysis, node: int, blocks: list[Block],
