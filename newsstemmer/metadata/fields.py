@@ -16,8 +16,8 @@ from .people import bold_names_opening, byline_line, is_handle, names_from_ld, n
 from .threads import thread_starter
 from .published import PUBLISHED_META, modified_date, published_date, structured_date
 
-__all__ = ["CANDIDATE_KINDS", "ArticleMetadata", "article_metadata", "author_candidates", "headline_neighbourhood", "neighbourhood_walk",
-           "structured_people_and_date"]
+__all__ = ["CANDIDATE_KINDS", "ArticleMetadata", "article_metadata", "author_candidates", "headline_neighbourhood",
+           "house_test", "neighbourhood_walk", "structured_people_and_date"]
 
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "cxenseparse:author", "twitter:creator")
@@ -180,7 +180,7 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
     kept in reserve in case no other source has names; names read from the page's text
     must be plausible names (:func:`.people.plausible_name`)."""
     reserve: tuple[list[str], str | None] = ([], None)
-    house = _house(facts, host)
+    house = house_test(facts, host)
     for names, source, kind in author_candidates(facts, tree):
         if not names or (source == "text" and not all(plausible_name(n) for n in names)):
             continue
@@ -203,7 +203,7 @@ def _folded(text: str | None) -> str:
     return re.sub(r"[\W_]+", "", (text or "").casefold())
 
 
-def _house(facts: PageFacts, host: str) -> Any:
+def house_test(facts: PageFacts, host: str) -> Any:
     """A test of whether a name is the site's own (its site name, publisher or host name)."""
     known: list[tuple[set[str], list[str]]] = []  # (site names, host labels), made on first need
 
