@@ -71,3 +71,13 @@ def test_a_threads_json_ld_post_names_its_starter() -> None:
 def _bylines(html: str) -> list:
     page = Page(html)
     return headline_neighbourhood(page.tree, page_facts(page.tree, page.html)).bylines
+
+
+def test_bold_dt_post_headers_without_classes_mark_posts_too() -> None:
+    # FluxBB: <div class="blockpost"> ... <dl><dt><strong>name</strong></dt> ... (no class says user)
+    posts = "".join(f'<div class="blockpost row{i}"><div class="postleft"><dl><dt><strong>{n}</strong></dt>'
+                    f'<dd>Member</dd></dl></div><div class="postright"><p>{_TEXT * 2}</p></div></div>'
+                    for i, n in enumerate(("archuser38013", "seth", "Ann Lee")))
+    assert _authors(_thread([posts])) == ["archuser38013"]
+    two = posts[:posts.rindex('<div class="blockpost')]
+    assert _authors(_thread([two])) == []

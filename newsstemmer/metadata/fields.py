@@ -13,7 +13,7 @@ from .facts import PageFacts, page_facts
 from .facts import ld_text as _ld_text, ld_values as _ld_values, meta_source as _source
 from .neighbourhood import HoodWalk, Neighbourhood, dice, title_words
 from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
-from .threads import thread_starter
+from .threads import post_headers, thread_starter
 from .published import PUBLISHED_META, modified_date, published_date, structured_date
 
 __all__ = ["CANDIDATE_KINDS", "ArticleMetadata", "article_metadata", "author_candidates", "headline_neighbourhood",
@@ -275,7 +275,7 @@ def author_candidates(facts: PageFacts, tree: Any) -> Any:
     for value in facts.author_links:
         yield split_names(value), "html", "rel-author"
     hood = headline_neighbourhood(tree, facts)
-    starter = thread_starter(hood.bylines)
+    starter = thread_starter(hood.bylines) or thread_starter(post_headers(tree, facts.html))
     if starter is not None:
         yield [starter.name], "html", "thread"
     yield _author_page_names(hood), "html", "author-page"

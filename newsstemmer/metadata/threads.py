@@ -26,7 +26,7 @@ from lxml import etree
 from .neighbourhood import byline_marked
 from .people import FURNITURE, opens_with_by, plausible_name
 
-__all__ = ["MIN_POSTS", "ThreadStarter", "thread_starter"]
+__all__ = ["MIN_POSTS", "ThreadStarter", "post_headers", "thread_starter"]
 
 #: post containers of one kind, each with a writer, that make a page a thread
 MIN_POSTS = 3
@@ -84,6 +84,8 @@ def _kind(el: Any) -> tuple[str, str]:
 
 def _has_mark(el: Any) -> bool:
     """Whether an element holds a byline mark (a post header) in it."""
+    if any(_bold_header(dt) for dt in el.iter("dt")):
+        return True
     for inner in el.iter(etree.Element):
         marks = inner.get("class") or inner.get("id")
         if marks and byline_marked(marks):
@@ -107,10 +109,24 @@ def _later_posts(container: Any) -> int:
     return found
 
 
+def _bold_header(dt: Any) -> bool:
+    """A ``<dt>`` that opens with a bold name and no text before it: FluxBB's and older
+    phpBB's post header (``<dl><dt><strong>ann</strong></dt><dd>Member</dd></dl>``)."""
+    return len(dt) > 0 and dt[0].tag in ("strong", "b") and not (dt.text or "").strip()
+
+
+def post_headers(tree: Any, html: str | None) -> list[Any]:
+    """The ``<dt>`` post headers of a page (:func:`_bold_header`), looked for only where the
+    page's text has ``<dt><strong>`` or ``<dt><b>`` (most pages have none)."""
+    if tree is None or html is None or ("<dt><strong>" not in html and "<dt><b>" not in html):
+        return []
+    return [dt for _, dt in zip(range(_MARKS_TRIED), (dt for dt in tree.iter("dt") if _bold_header(dt)))]
+
+
 def thread_starter(bylines: list[Any]) -> ThreadStarter | None:
     """The first post's writer (see the module's docstring) from the byline marks of the
-    headline's neighbourhood (nearest the headline first), or None where the page shows
-    no thread."""
+    headline's neighbourhood (nearest the headline first), or from :func:`post_headers`,
+    or None where the page shows no thread."""
     for mark in bylines[:_MARKS_TRIED]:
         name = "" if mark.tag in _NOT_HEADERS else writer_name(mark)
         if not name:
