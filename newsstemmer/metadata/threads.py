@@ -37,6 +37,7 @@ _MAX_UP = 8  # ancestors of a mark tried as its post container
 _MAX_NAME_CHARS = 60
 _MIN_POST_CHARS = 40  # a post container's text beyond its writer's name
 _SIBLINGS_TRIED = 3
+_HEADER_WITHIN = 200  # elements of a sibling looked at for its post header
 #: words of a post header's labels and badges, never a writer's name ("Topic Author", "Share")
 _LABEL_WORDS = frozenset("author authors share follow email twitter facebook comment comments reply".split())  # following siblings looked at for a second post
 
@@ -83,10 +84,11 @@ def _kind(el: Any) -> tuple[str, str]:
 
 
 def _has_mark(el: Any) -> bool:
-    """Whether an element holds a byline mark (a post header) in it."""
-    if any(_bold_header(dt) for dt in el.iter("dt")):
-        return True
-    for inner in el.iter(etree.Element):
+    """Whether an element holds a byline mark (a post header) among its first
+    :data:`_HEADER_WITHIN` elements (a post's header comes before its text)."""
+    for inner, _ in zip(el.iter(etree.Element), range(_HEADER_WITHIN)):
+        if inner.tag == "dt" and _bold_header(inner):
+            return True
         marks = inner.get("class") or inner.get("id")
         if marks and byline_marked(marks):
             return True
@@ -118,7 +120,7 @@ def _bold_header(dt: Any) -> bool:
 def post_headers(tree: Any, html: str | None) -> list[Any]:
     """The ``<dt>`` post headers of a page (:func:`_bold_header`), looked for only where the
     page's text has ``<dt><strong>`` or ``<dt><b>`` (most pages have none)."""
-    if tree is None or html is None or ("<dt><strong>" not in html and "<dt><b>" not in html):
+    if tree is None or html is None or "<dt><" not in html:  # (one scan of the text)
         return []
     return [dt for _, dt in zip(range(_MARKS_TRIED), (dt for dt in tree.iter("dt") if _bold_header(dt)))]
 
