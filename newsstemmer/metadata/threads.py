@@ -71,7 +71,7 @@ def writer_name(el: Any) -> str:
         text = " ".join(piece.split())
         if text:
             ok = (len(text) <= _MAX_NAME_CHARS and len(text.split()) <= 4 and any(c.isalpha() for c in text)
-                  and not opens_with_by(text) and not text.endswith(":")
+                  and not opens_with_by(text) and text[-1] not in ":/|,;"  # (a label, a credit's start)
                   and not any(w in _LABEL_WORDS or w in FURNITURE for w in text.lower().split())
                   and plausible_name(text))
             return text if ok else ""
