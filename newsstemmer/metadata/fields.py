@@ -13,16 +13,21 @@ from .facts import PageFacts, page_facts
 from .facts import ld_text as _ld_text, ld_values as _ld_values, meta_source as _source
 from .neighbourhood import HoodWalk, Neighbourhood, dice, title_words
 from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
+from .threads import post_headers, thread_starter
 from .published import PUBLISHED_META, modified_date, published_date, structured_date
 
-__all__ = ["ArticleMetadata", "article_metadata", "headline_neighbourhood", "neighbourhood_walk",
-           "structured_people_and_date"]
+__all__ = ["CANDIDATE_KINDS", "ArticleMetadata", "article_metadata", "author_candidates", "headline_neighbourhood",
+           "house_test", "neighbourhood_walk", "structured_people_and_date"]
 
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "cxenseparse:author", "twitter:creator")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s+::\s+")
 _MAX_MARKUP_MATCHES = 40
 _ABSOLUTE = re.compile(r"https?://[^/\\\s]")
+#: what each author candidate is (:func:`author_candidates`), in the order they are read
+CANDIDATE_KINDS = ("ld", "ld-thread", "meta", "microdata", "rel-author", "thread", "author-page", "byline-mark",
+                   "microdata-thread", "by-line", "bold-line")
+_THREAD_TYPES = frozenset({"discussionforumposting", "question"})  # JSON-LD types of a thread's first post
 _BY_LINES_AFTER = 15  # text lines under the headline searched for a line opening with a by-word
 
 
@@ -175,11 +180,11 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
     kept in reserve in case no other source has names; names read from the page's text
     must be plausible names (:func:`.people.plausible_name`)."""
     reserve: tuple[list[str], str | None] = ([], None)
-    house = _house(facts, host)
-    for names, source in _author_sources(facts, tree):
+    house = house_test(facts, host)
+    for names, source, kind in author_candidates(facts, tree):
         if not names or (source == "text" and not all(plausible_name(n) for n in names)):
             continue
-        if all(is_handle(n) or house(n) for n in names):  # (house: asked only here)
+        if kind != "thread" and all(is_handle(n) or house(n) for n in names):  # (house: asked only here)
             reserve = reserve if reserve[0] else (names, source)
             continue
         if reserve[0] and source == "text" and all(" " not in n for n in names) and reserve[1] != "text":
@@ -188,11 +193,17 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
     return reserve
 
 
+def _ld_type(node: dict[str, Any]) -> set[str]:
+    kind = node.get("@type")
+    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
+    return {k.lower() for k in kinds if isinstance(k, str)}
+
+
 def _folded(text: str | None) -> str:
     return re.sub(r"[\W_]+", "", (text or "").casefold())
 
 
-def _house(facts: PageFacts, host: str) -> Any:
+def house_test(facts: PageFacts, host: str) -> Any:
     """A test of whether a name is the site's own (its site name, publisher or host name)."""
     known: list[tuple[set[str], list[str]]] = []  # (site names, host labels), made on first need
 
@@ -242,12 +253,17 @@ def _in_related(el: Any) -> bool:
     return any("related" in (up.get("class") or "") for up in el.iterancestors())
 
 
-def _author_sources(facts: PageFacts, tree: Any) -> Any:
+def author_candidates(facts: PageFacts, tree: Any) -> Any:
+    """The page's author candidates, most trusted first: ``(names, meta_source, kind)``,
+    ``kind`` one of :data:`CANDIDATE_KINDS` (lazily: a source is read when asked for)."""
     for value, source in _ld_values(facts, "author", any_node=False) + _ld_values(facts, "creator", any_node=False):
-        yield names_from_ld(value), source
+        yield names_from_ld(value), source, "ld"
+    for node in facts.ld:  # a thread's or a question's own post: its starter (not a reply's writer)
+        if node.get("author") and _ld_type(node) & _THREAD_TYPES:
+            yield names_from_ld(node["author"]), "json-ld", "ld-thread"
     for name in _AUTHOR_META:
         for value in facts.meta.get(name, ()):
-            yield split_names(value), _source(name)
+            yield split_names(value), _source(name), "meta"
     props = [el for _, el in facts.microdata("author") + facts.microdata("creator")
              if not _in_comments(el) and not _in_related(el)]
     # the first author scope only (forums and comment threads repeat itemprop=author); where
@@ -255,16 +271,19 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
     # later page), after the bylines near the headline ("Thread starter ...")
     thread = len(props) > 2 and len({tuple(_microdata_names(el)) for el in props[:4]}) > 2
     if props and not thread:
-        yield _microdata_names(props[0]), "microdata"
+        yield _microdata_names(props[0]), "microdata", "microdata"
     for value in facts.author_links:
-        yield split_names(value), "html"
+        yield split_names(value), "html", "rel-author"
     hood = headline_neighbourhood(tree, facts)
-    yield _author_page_names(hood), "html"
+    starter = thread_starter(hood.bylines) or thread_starter(post_headers(tree, facts.html))
+    if starter is not None:
+        yield [starter.name], "html", "thread"
+    yield _author_page_names(hood), "html", "author-page"
     for el in hood.bylines:
         if not _in_comments(el):
-            yield names_in_text(" ".join("".join(el.itertext()).split())), "text"
+            yield names_in_text(" ".join("".join(el.itertext()).split())), "text", "byline-mark"
     if thread:
-        yield _microdata_names(props[0]), "microdata"
+        yield _microdata_names(props[0]), "microdata", "microdata-thread"
     if hood.at >= 0:  # a line just under the headline that opens with "By", "Von", "Por", ...
         under = hood.lines[hood.at + 1:hood.at + _BY_LINES_AFTER]
         for i, line in enumerate(under):
@@ -272,9 +291,9 @@ def _author_sources(facts: PageFacts, tree: Any) -> Any:
                 line = f"{line} {under[i + 1]}"  # ("By" and a linked name are two pieces of text)
             names = byline_line(line)
             if names:
-                yield names, "text"
+                yield names, "text", "by-line"
                 break
-    yield _bold_names_opening(tree, facts), "text"
+    yield _bold_names_opening(tree, facts), "text", "bold-line"
 
 
 def _bold_names_opening(tree: Any, facts: PageFacts) -> list[str]:
@@ -428,7 +447,7 @@ def structured_people_and_date(tree: Any, html: str | None = None) -> tuple[list
     checked against when they are learned (no walk of the page's text)."""
     facts = page_facts(tree, html)
     names: list[str] = []
-    for found, source in _author_sources(facts, tree):
+    for found, source, _ in author_candidates(facts, tree):
         if source in ("html", "text"):
             break
         if found and not all(is_handle(n) for n in found):

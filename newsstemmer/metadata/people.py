@@ -13,7 +13,7 @@ from functools import lru_cache
 from html import unescape
 from typing import Any, Callable
 
-__all__ = ["bold_names_opening", "byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
+__all__ = ["FURNITURE", "bold_names_opening", "byline_line", "is_handle", "opens_with_by", "name_like", "plausible_name", "names_from_ld", "names_in_text", "split_names"]
 
 #: a by-word glued to the name by the markup ("ByAnn Lee") is taken only for the by-words
 #: that do not also open names, acronyms or brands ("DeAndre", "DiCaprio", "AFP", "DoorDash")
@@ -40,7 +40,7 @@ _NOISE_TAIL = re.compile(r"(?:\s+(?:follow|folgen|twitter|facebook|email(?:\s+th
                          r"instagram|says|(?:[\w.]+\s+)?staff\s+writer|contributor|contributing\s+writer|"
                          r"is\s+an?\s+.+|is\s+the\s+.+|기자|記者))+$", re.IGNORECASE)
 #: words of page furniture that bylines carry and that are never a name on their own
-_FURNITURE = frozenset("twitter facebook follow folgen community email share author authors".split())
+FURNITURE = frozenset("twitter facebook follow folgen community email share author authors".split())
 #: the accounts a site posts under when no person signs ("Admin", "Editor"): names a page
 #: may give, kept only where no source gives a person (:func:`is_handle`)
 _ROLE_ACCOUNTS = frozenset("editor staff admin administrator anonymous guest redaktion".split())
@@ -138,7 +138,7 @@ def _split(text: str) -> list[str]:
         if len(words) >= 3 and words[-1].lower().strip(".") in _CALENDAR:
             name = " ".join(words[:-1])  # ("Ann Lee June": the start of a date line)
         if (name and len(name) <= MAX_NAME_CHARS and not _NOT_NAME.search(name) and any(c.isalpha() for c in name)
-                and not all(w.lower().strip(".,") in _CALENDAR for w in words) and name.lower() not in _FURNITURE
+                and not all(w.lower().strip(".,") in _CALENDAR for w in words) and name.lower() not in FURNITURE
                 and (name.lower() in _ROLE_ACCOUNTS or not all(w.lower() in _JOB_WORDS for w in words))):
             if name not in out:
                 out.append(name)
