@@ -321,6 +321,8 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             rows.append(row)
             before = list(sites)
             print_row(row, header=day == 1, redis=bool(redis_url))
+            if args.json:  # the days so far (a stopped run keeps them; the targets are added at the end)
+                Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows}, indent=1), encoding="utf-8")
             print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
                   f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB, peak RSS {row['rss_mb']:.0f} MB "
                   f"(as inherited: {row['rss_inherited_mb']:.0f}; this process {row['harness_rss_mb']:.0f})",
