@@ -234,6 +234,22 @@ def redis_memory(url: str) -> tuple[int, int]:
     return int(r.info("memory")["used_memory"]), int(r.dbsize())
 
 
+def redis_overhead(url: str) -> dict[str, int]:
+    """Where ``used_memory`` goes besides the keys' own bytes (``MEMORY STATS``, ``INFO``): the server's
+    start-up allocation, the key space's hash tables, clients, scripts, and the per-command latency
+    histograms of Redis 7 (``latency-tracking``: one of ~24 KB for each command name ever run,
+    counted in ``dataset.bytes`` and not freed by ``FLUSHALL``)."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    stats = r.memory_stats()
+    db = stats.get("db.0") or {}
+    return {"startup": int(stats["startup.allocated"]), "dataset": int(stats["dataset.bytes"]),
+            "main_table": int(db.get("overhead.hashtable.main", 0)), "expires_table": int(db.get("overhead.hashtable.expires", 0)),
+            "clients": int(stats["clients.normal"]), "scripts": int(stats.get("lua.caches", 0)),
+            "latency_histograms": len(r.info("latencystats"))}
+
+
 def redis_families(url: str) -> dict[str, list[int]]:
     """The crawl's key census (``scrapy state --redis``): family -> [keys, bytes]."""
     import redis
@@ -301,13 +317,23 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
             if redis_url:
                 row["redis_used_memory"], row["redis_keys"] = redis_memory(redis_url)
                 row["redis_families"] = redis_families(redis_url)
+                row["redis_overhead"] = redis_overhead(redis_url)
             rows.append(row)
             before = list(sites)
             print_row(row, header=day == 1, redis=bool(redis_url))
+            if args.json:  # the days so far (a stopped run keeps them; the targets are added at the end)
+                Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows}, indent=1), encoding="utf-8")
             print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
                   f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB, peak RSS {row['rss_mb']:.0f} MB "
                   f"(as inherited: {row['rss_inherited_mb']:.0f}; this process {row['harness_rss_mb']:.0f})",
                   file=sys.stderr, flush=True)
+            if redis_url:
+                over = row["redis_overhead"]
+                keys_bytes = sum(b for _, b in row["redis_families"].values())
+                print(f"[soak] day {day} Redis: used_memory {row['redis_used_memory'] / 1e6:.3f} MB = start-up "
+                      f"{over['startup'] / 1e6:.3f} + dataset {over['dataset'] / 1e6:.3f} + the rest; key census "
+                      f"{keys_bytes / 1e6:.3f} MB, key table {over['main_table'] / 1e3:.0f} KB, "
+                      f"{over['latency_histograms']} latency histograms", file=sys.stderr, flush=True)
             if not args.keep_feeds:
                 for w in workers:
                     (w / f"day{day}.jsonl").unlink(missing_ok=True)

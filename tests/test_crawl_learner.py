@@ -16,8 +16,12 @@ from newsstemmer.crawl.learner import (
     EXTRACTED, FAILED, NON_ARTICLE, UNMATCHED, Outcome, extract_page, load_patterns, merge_patterns, patterns_path,
     run_round,
 )
+from newsstemmer.crawl.rounds import MIN_OTHER_LAYOUT_PAGES, without_weak_others
+from newsstemmer.demo.sitemodel import codec
 from newsstemmer.crawl.storage.sqlite_buffer import PageBuffer
 from newsstemmer.crawl.testing import build_test_site
+
+from demo_first_round import FIRST_ROUND, first_round_site  # noqa: E402
 
 SITE = "127.0.0.1:8000"
 
@@ -281,3 +285,36 @@ def test_the_learner_keeps_at_most_six_private_collections(tmp_path, test_site):
     private = sorted(k for k, v in vars(learner).items() if k.startswith("_") and isinstance(v, containers))
     assert len(private) <= 6, private
     learner.spider_closed("finished")
+
+
+def test_a_round_keeps_no_layout_of_two_pages_that_says_not_articles(tmp_path):
+    """Two Japanese articles of the demo's first round learn a layout that scores "not
+    articles"; kept, it matched the section's later articles and typed half of them
+    listings (the soak's missed ``/ja/`` articles).  The round drops it: its two pages are
+    typed alone (articles), and a later Japanese article is not matched by it."""
+    site, ja = first_round_site()
+    config = _config(tmp_path)
+    buf = PageBuffer(config.buffer_path)
+    host = "127.0.0.1:8000"
+    for path in FIRST_ROUND:
+        buf.add(FetchedPage(f"http://{host}{path}", host, site.pages[path][2].decode(codec("shift_jis" if "/ja/" in path
+                                                                                          else "utf-8"))))
+    result = run_round(config, host, buf.urls(host), None, learn_now=True, save=True)
+    assert result.changed and result.patterns is not None
+    assert all(p.article or p.pages >= MIN_OTHER_LAYOUT_PAGES for p in result.patterns.patterns)
+    by_path = {o.url.split(host, 1)[1]: o for o in result.outcomes}
+    for path in FIRST_ROUND[7:9]:  # the two Japanese articles
+        assert by_path[path].kind in (EXTRACTED, UNMATCHED) and by_path[path].item.is_article
+    later = next(p for p in ja if p not in FIRST_ROUND)
+    page = FetchedPage(f"http://{host}{later}", host, site.pages[later][2].decode(codec("shift_jis")))
+    assert extract_page(page, result.patterns).kind != NON_ARTICLE
+    # the ids stay as learned (pattern-file extras are keyed by them); layouts known before stay
+    saved = SitePatterns.load(result.saved)
+    assert [p.id for p in saved.patterns] == [p.id for p in result.patterns.patterns]
+    assert "p4" not in {p.id for p in saved.patterns}  # (p4: the two Japanese articles' layout)
+    weak = dataclasses.replace(saved.patterns[0], id="p9", article=False, pages=2)
+    grown = dataclasses.replace(saved, patterns=[*saved.patterns, weak], history=[{"added": ["p9"]}])
+    assert [p.id for p in without_weak_others(grown, saved).patterns] == [p.id for p in saved.patterns]
+    assert grown.history[-1]["added"] == []
+    kept = dataclasses.replace(saved, patterns=[*saved.patterns, weak])
+    assert without_weak_others(kept, kept).patterns[-1].id == "p9"  # a file's own layouts stay

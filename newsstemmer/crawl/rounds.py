@@ -33,8 +33,8 @@ from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, 
 from .storage import Storage
 
 __all__ = [
-    "EXTRACTED", "FAILED", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome", "RoundResult",
-    "answer", "extract_page", "run_round", "serve", "type_unmatched",
+    "EXTRACTED", "FAILED", "MIN_OTHER_LAYOUT_PAGES", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome",
+    "RoundResult", "answer", "extract_page", "run_round", "serve", "type_unmatched", "without_weak_others",
 ]
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,16 @@ log = logging.getLogger(__name__)
 #: same round competes with the reactor for the GIL, which cost the demo crawl a tenth
 #: of its throughput (on/off 0.70–0.75 with rounds in threads, 0.79–0.84 inline).
 ROUND_INLINE_MAX_CHARS = 500_000
+
+#: A learning round keeps a layout learned as "not articles" only if it was learned from at
+#: least this many pages.  Two pages of a section in a crawl's first round
+#: (``NEWSSTEMMER_MIN_PAGES`` pages, whichever came first) can score below the article
+#: threshold where the same section's twenty pages do not; such a layout matched every later
+#: page of the section, day after day, and its flag raised the page type's threshold (0.95):
+#: about half of a Japanese section's articles were typed listings and never sent
+#: (benchmarks/README.md, "Soak").  Without it those pages are typed alone and the later ones
+#: wait in the buffer for a round with more of them.
+MIN_OTHER_LAYOUT_PAGES = 3
 
 # Outcome kinds
 EXTRACTED = "extracted"
@@ -118,6 +128,20 @@ def extract_page(
         other.leaf = opts.page_type and declared_kind(core) is not None
         return Outcome(page.url, NON_ARTICLE, other)
     return Outcome(page.url, EXTRACTED, item)
+
+
+def without_weak_others(merged: SitePatterns, before: SitePatterns | None) -> SitePatterns:
+    """``merged`` without the layouts it adds to ``before`` that say "not articles" and were
+    learned from fewer than :data:`MIN_OTHER_LAYOUT_PAGES` pages (changed in place; the
+    version's ``added`` list too).  Ids are kept: ``extras`` are keyed by them."""
+    known = {p.id for p in before.patterns} if before is not None else set()
+    weak = {p.id for p in merged.patterns
+            if p.id not in known and not p.article and p.pages < MIN_OTHER_LAYOUT_PAGES}
+    if weak:
+        merged.patterns = [p for p in merged.patterns if p.id not in weak]
+        if merged.history:
+            merged.history[-1]["added"] = [i for i in merged.history[-1].get("added", []) if i not in weak]
+    return merged
 
 
 def type_unmatched(outcome: Outcome, core: Page, options: ExtractOptions | None = None) -> Outcome:
@@ -204,8 +228,9 @@ def run_round(
             log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
             result.error = f"{type(exc).__name__}: {exc}"[:300]
         else:
-            if learned.patterns:
-                result.patterns = merge_patterns(current, learned, run, reason)
+            merged = without_weak_others(merge_patterns(current, learned, run, reason), current)
+            if len(merged.patterns) > (len(current.patterns) if current is not None else 0):
+                result.patterns = merged
                 result.changed = True
                 if save:
                     result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
