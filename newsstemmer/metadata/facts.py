@@ -16,7 +16,7 @@ from typing import Any
 
 from lxml import etree
 
-__all__ = ["ARTICLE_TYPES", "PageFacts", "ld_text", "ld_values", "meta_source", "page_facts"]
+__all__ = ["ARTICLE_TYPES", "PageFacts", "ld_text", "ld_types", "ld_values", "meta_source", "page_facts"]
 
 #: JSON-LD ``@type`` values that describe the page's own article (preferred over others).
 ARTICLE_TYPES = frozenset({
@@ -158,7 +158,8 @@ def _squash(text: str | None) -> str:
     return " ".join(text.split()) if text else ""
 
 
-def _types(node: dict[str, Any]) -> set[str]:
+def ld_types(node: dict[str, Any]) -> set[str]:
+    """The lower-cased ``@type`` names of one JSON-LD node (a name or a list of them)."""
     kind = node.get("@type")
     if isinstance(kind, str):
         return {kind.lower()}
@@ -286,6 +287,6 @@ def _json_ld(scripts: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, A
                     stack.append(main)
     if not nodes:
         return [], []
-    kinds = [bool(_types(n) & ARTICLE_TYPES) for n in nodes]
+    kinds = [bool(ld_types(n) & ARTICLE_TYPES) for n in nodes]
     articles = [n for n, is_article in zip(nodes, kinds) if is_article]
     return articles + [n for n, is_article in zip(nodes, kinds) if not is_article], articles

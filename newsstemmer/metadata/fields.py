@@ -9,9 +9,10 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from .facts import PageFacts, page_facts
+from .facts import PageFacts, ld_types, page_facts
 from .facts import ld_text as _ld_text, ld_values as _ld_values, meta_source as _source
 from .neighbourhood import HoodWalk, Neighbourhood, dice, title_words
+from .neighbourhood import in_comments as _in_comments
 from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 from .threads import post_headers, thread_starter
 from .published import PUBLISHED_META, modified_date, published_date, structured_date
@@ -193,12 +194,6 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
     return reserve
 
 
-def _ld_type(node: dict[str, Any]) -> set[str]:
-    kind = node.get("@type")
-    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
-    return {k.lower() for k in kinds if isinstance(k, str)}
-
-
 def _folded(text: str | None) -> str:
     return re.sub(r"[\W_]+", "", (text or "").casefold())
 
@@ -240,14 +235,6 @@ def _microdata_names(el: Any) -> list[str]:
     return split_names(text) if text else names_in_text(" ".join("".join(el.itertext()).split()))
 
 
-def _in_comments(el: Any) -> bool:
-    for up in el.iterancestors():
-        marks = f"{up.get('class') or ''} {up.get('id') or ''}".lower()
-        if "comment" in marks:
-            return True
-    return False
-
-
 def _in_related(el: Any) -> bool:
     """Inside a box of related stories (a class that says "related"): another article's card."""
     return any("related" in (up.get("class") or "") for up in el.iterancestors())
@@ -259,7 +246,7 @@ def author_candidates(facts: PageFacts, tree: Any) -> Any:
     for value, source in _ld_values(facts, "author", any_node=False) + _ld_values(facts, "creator", any_node=False):
         yield names_from_ld(value), source, "ld"
     for node in facts.ld:  # a thread's or a question's own post: its starter (not a reply's writer)
-        if node.get("author") and _ld_type(node) & _THREAD_TYPES:
+        if node.get("author") and ld_types(node) & _THREAD_TYPES:
             yield names_from_ld(node["author"]), "json-ld", "ld-thread"
     for name in _AUTHOR_META:
         for value in facts.meta.get(name, ()):

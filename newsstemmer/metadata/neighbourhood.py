@@ -17,7 +17,7 @@ from typing import Any
 
 from lxml import etree
 
-__all__ = ["AUTHOR_PAGE", "LINES_AFTER", "HoodWalk", "Neighbourhood", "SKIP_TAGS", "byline_marked", "dice",
+__all__ = ["AUTHOR_PAGE", "LINES_AFTER", "HoodWalk", "Neighbourhood", "SKIP_TAGS", "byline_marked", "dice", "in_comments",
            "title_words"]
 
 #: class/id words of elements that hold a byline or a date line.
@@ -57,6 +57,11 @@ def byline_marked(marks: str) -> bool:
             _MARKED.clear()
         _MARKED[marks] = found
     return found
+
+
+def in_comments(el: Any) -> bool:
+    """Whether an ancestor of ``el`` is marked as comments (its class or id says "comment")."""
+    return any("comment" in f"{up.get('class') or ''} {up.get('id') or ''}".lower() for up in el.iterancestors())
 
 
 @dataclass

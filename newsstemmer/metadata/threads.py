@@ -23,7 +23,7 @@ from typing import Any
 
 from lxml import etree
 
-from .neighbourhood import byline_marked
+from .neighbourhood import byline_marked, in_comments
 from .people import FURNITURE, opens_with_by, plausible_name
 
 __all__ = ["MIN_POSTS", "ThreadStarter", "post_headers", "thread_starter"]
@@ -36,10 +36,10 @@ _NOT_HEADERS = frozenset({"button", "input", "select", "option", "label", "form"
 _MAX_UP = 8  # ancestors of a mark tried as its post container
 _MAX_NAME_CHARS = 60
 _MIN_POST_CHARS = 40  # a post container's text beyond its writer's name
-_SIBLINGS_TRIED = 3
+_SIBLINGS_TRIED = 3  # following siblings of a post container looked at for more posts
 _HEADER_WITHIN = 200  # elements of a sibling looked at for its post header
 #: words of a post header's labels and badges, never a writer's name ("Topic Author", "Share")
-_LABEL_WORDS = frozenset("author authors share follow email twitter facebook comment comments reply".split())  # following siblings looked at for a second post
+_LABEL_WORDS = FURNITURE | {"comment", "comments", "reply"}
 
 
 @dataclass
@@ -57,7 +57,7 @@ def _marks(el: Any) -> str:
 
 
 def _in_comments(el: Any) -> bool:
-    return "comment" in _marks(el) or any("comment" in _marks(up) for up in el.iterancestors())
+    return "comment" in _marks(el) or in_comments(el)
 
 
 def writer_name(el: Any) -> str:
@@ -72,7 +72,7 @@ def writer_name(el: Any) -> str:
         if text:
             ok = (len(text) <= _MAX_NAME_CHARS and len(text.split()) <= 4 and any(c.isalpha() for c in text)
                   and not opens_with_by(text) and text[-1] not in ":/|,;"  # (a label, a credit's start)
-                  and not any(w in _LABEL_WORDS or w in FURNITURE for w in text.lower().split())
+                  and _LABEL_WORDS.isdisjoint(text.lower().split())
                   and plausible_name(text))
             return text if ok else ""
     return ""

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from ..metadata.dates import date_in_url
-from ..metadata.facts import PageFacts
+from ..metadata.facts import PageFacts, ld_types
 from ..metadata.fields import neighbourhood_walk
 from ..metadata.neighbourhood import SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
 
@@ -159,10 +159,7 @@ def declared_types(facts: PageFacts) -> set[str]:
     """The lower-cased ``@type`` names of the page's JSON-LD and microdata nodes."""
     out: set[str] = set()
     for node in facts.ld:
-        kind = node.get("@type")
-        for k in kind if isinstance(kind, list) else [kind]:
-            if isinstance(k, str):
-                out.add(k.lower())
+        out |= ld_types(node)
     return out
 
 
