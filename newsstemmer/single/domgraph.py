@@ -210,7 +210,7 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
     title_common, title_len = title_terms.intersection, len(title_terms)
     desc_common, desc_len = desc_terms.intersection, len(desc_terms)
     # (most text nodes share no word with either: one test of them all first)
-    either_common = (title_terms | desc_terms).isdisjoint
+    shares_no_term = (title_terms | desc_terms).isdisjoint
     beta = opts.beta
     capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
@@ -303,7 +303,7 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
         if title_weighted:
             if cover:  # (the share of the title's words in the text: no set of the text's words needed)
                 found = words if text.isascii() else terms(text, words)
-                if either_common(found):
+                if shares_no_term(found):
                     sim = 0.0
                 else:
                     sim = (len(title_common(found)) / title_len if title_len else 0.0) + (
