@@ -161,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", metavar="FILE", help="summarise the rows a --json run wrote (verdicts made again)")
     args = ap.parse_args(argv)
     if args.rows:
-        rows = [json.loads(line) for line in Path(args.rows).read_text(encoding="utf-8").splitlines() if line]
+        try:
+            rows = [json.loads(line) for line in Path(args.rows).read_text(encoding="utf-8").splitlines() if line]
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            sys.exit(f"error: --rows {args.rows}: not the JSON lines of an earlier --json run ({type(exc).__name__}: {exc})")
         for row in rows:
             if "verdict" in row:
                 row["verdict"] = verdict(row)

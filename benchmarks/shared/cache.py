@@ -74,10 +74,16 @@ def cached(path: str | Path | None, build: Callable[[], T], what: str, params: d
     left by older code never silently trains or scores with stale data."""
     key = {"stamp": code_stamp(), "params": params or {}}
     if path and Path(path).is_file():
-        stored = pickle.loads(Path(path).read_bytes())
-        if isinstance(stored, dict) and stored.get("key") == key:
-            return stored["data"]
-        print(f"{path}: {what} made by other code, models or settings; made again", file=sys.stderr, flush=True)
+        try:
+            stored = pickle.loads(Path(path).read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, TypeError,
+                ValueError) as exc:  # (not a cache file, or one cut short: made again, as a stale one is)
+            print(f"{path}: not a readable cache ({type(exc).__name__}: {exc}); {what} made again", file=sys.stderr,
+                  flush=True)
+        else:
+            if isinstance(stored, dict) and stored.get("key") == key:
+                return stored["data"]
+            print(f"{path}: {what} made by other code, models or settings; made again", file=sys.stderr, flush=True)
     data = build()
     if path:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
