@@ -2,8 +2,9 @@
 
 Pages a site builds from one template are of one kind: its article pages, or its tag
 pages, or its section fronts.  So after the layouts are learned, the learning pages are
-matched again and each page a layout matches fully is typed alone by the page-type model
-(:func:`newsstemmer.pagetype.page_type`, no layout's flag); the layout keeps the counts of
+matched again and each page a layout matches fully is typed by the page-type model as
+extraction would type it without the vote (:func:`newsstemmer.pagetype.page_type`, the
+layout's article flag moving the threshold); the layout keeps the counts of
 the kinds (``LayoutPattern.page_types``) and the median article score (``page_score``) in
 the pattern file.  At extraction, a page a layout matches fully is given the layout's vote
 where its pages all agree (:func:`newsstemmer.pagetype.layout_vote`) and the page declares
@@ -22,7 +23,7 @@ from ..article import Article
 from ..layout.matching import LayoutExtractOptions, extract_with_layouts
 from ..layout.patterns import LayoutPattern, SitePatterns
 from ..page import Page
-from ..pagetype import PageType, layout_vote, page_type, voted_type
+from ..pagetype import PageType, declared_kind, layout_vote, page_type, voted_type
 
 __all__ = ["MAX_PAGES", "layout_page_type", "type_layouts"]
 
@@ -33,7 +34,10 @@ MAX_PAGES = 60
 def type_layouts(site: SitePatterns, pages: Iterable[Page]) -> None:
     """Give each of the site's layouts the page types of the ``pages`` (those it was
     learned from) it matches fully: ``page_types`` (kind -> pages) and ``page_score``
-    (their median article score); layouts matching none keep None."""
+    (their median article score); layouts matching none keep None.  Each page is typed as
+    extraction types it one by one, with the layout's article flag moving the threshold; a
+    page that declares its own kind (:func:`~newsstemmer.pagetype.declared_kind`) is left
+    out, as extraction gives it that kind whatever the vote."""
     typed: dict[str, list[PageType]] = {p.id: [] for p in site.patterns}
     opts = LayoutExtractOptions()
     for page in pages:
@@ -44,8 +48,8 @@ def type_layouts(site: SitePatterns, pages: Iterable[Page]) -> None:
         if not _full_match(article):
             continue
         rows = typed.get(article.pattern or "")
-        if rows is not None and len(rows) < MAX_PAGES:
-            rows.append(page_type(page))
+        if rows is not None and len(rows) < MAX_PAGES and declared_kind(page) is None:
+            rows.append(page_type(page, article.is_article))
     for p in site.patterns:
         rows = typed[p.id]
         if rows:
