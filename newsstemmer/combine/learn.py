@@ -6,8 +6,8 @@ partitioned by shared template (``templates/``: tag skeletons, substring
 amplification, SPEC §3) and layouts are clustered within each group only; with
 ``LearnOptions(section_model=True)`` (the default) the learned section decision
 (:mod:`.sections`) corrects the layouts' roles and the per-page choice's agreement
-figures are stored with them (:mod:`.pagechoice`); every layout keeps the page types of
-the pages it matches (:mod:`.layouttypes`), which type its pages at extraction::
+figures are stored with them (:mod:`.pagechoice`), and every layout keeps the page types
+of the learning pages it matches (:mod:`.layouttypes`), which type its pages at extraction::
 
     from newsstemmer import LearnOptions, learn
     site = learn(pages, LearnOptions(pregroup=True))
@@ -103,7 +103,8 @@ def learn(
         log.warning("%s", no_layout_reason(learned.site, len(page_list), opts))
     else:
         mark_meta_sections(learned, page_list)  # the byline's and the date line's sections
-        type_layouts(learned, page_list)  # each layout's vote on its pages' type
+        if opts.section_model:  # (the page-type model, as the section model: none without them)
+            type_layouts(learned, page_list)  # each layout's vote on its pages' type
     return learned
 
 
