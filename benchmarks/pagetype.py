@@ -16,7 +16,9 @@ same pages in one process (issue #24 target: the two together <= 0.15 of extract
 with layouts).  The demo site's articles and index pages (layouts learned with
 :func:`newsstemmer.learn`), each page fresh with its tree parsed, then as the chain runs
 them: the extraction (with the layouts; or single page, ``region``, no layouts), then
-on the same page the page-type step (``add_page_type``), then for an article the
+on the same page the page-type step (``add_page_type``; with layouts, by the matched
+layout's vote where it has one, ``newsstemmer.combine.layouttypes``, and in "layouts, no
+vote" every page alone, as before the vote), then for an article the
 metadata step (``add_metadata``, and the layout's byline/date sections where a layout
 matched).  Each part's time is the page's smallest of ``--repeat``; printed in ms a
 page, with the ratio of typing, of metadata and of both to extraction, and the load
@@ -103,13 +105,16 @@ def speed(repeat: int, dataset: str | None = None, data: str | None = None) -> N
     def now() -> tuple[float, float]:
         return time.perf_counter(), time.thread_time()
 
-    def chain(page: Page, layouts: bool) -> list[float]:
+    def chain(page: Page, layouts: bool, vote: bool = True) -> list[float]:
         """The chain's extraction, page-type and metadata steps on ``page``, timed apart
-        (wall times, then CPU times)."""
+        (wall times, then CPU times); ``vote``: a matched layout's vote types the page
+        where it has one (else every page alone)."""
         t0 = now()
-        article = extract_with_patterns(page, by_url[page.url], off) if layouts else extract_single(page, "region")
+        site = by_url[page.url]
+        article = extract_with_patterns(page, site, off) if layouts else extract_single(page, "region")
         t1 = now()
-        add_page_type(article, page, "region")
+        layout = site.layout(article.pattern) if layouts and vote and article.matched else None
+        add_page_type(article, page, "region", layout)
         t2 = now()
         if article.is_article:
             add_metadata(article, page)
@@ -127,6 +132,7 @@ def speed(repeat: int, dataset: str | None = None, data: str | None = None) -> N
     shared_model()  # (loaded once per process, before timing)
     runs: dict[str, Callable[[Page], list[float]]] = {
         "with layouts": lambda p: chain(p, True),
+        "layouts, no vote": lambda p: chain(p, True, False),
         "single page": lambda p: chain(p, False),
         "page type alone": alone,
     }
@@ -150,9 +156,9 @@ def speed(repeat: int, dataset: str | None = None, data: str | None = None) -> N
     what = f"{n} {dataset} pages" if dataset else f"{n} demo pages: articles and index pages"
     print(f"{what}; each part the page's best of {repeat}; load average {os.getloadavg()[0]:.1f}")
     for c, clock in enumerate(("wall", "CPU")):
-        for name in ("with layouts", "single page"):
+        for name in ("with layouts", "layouts, no vote", "single page"):
             extraction, typing, metadata = (1000 * sum(t[3 * c + k] for t in best[name]) / n for k in range(3))
-            print(f"{clock:4} {name:12}: extraction {extraction:.3f} ms/page, page type {typing:.3f}, metadata "
+            print(f"{clock:4} {name:16}: extraction {extraction:.3f} ms/page, page type {typing:.3f}, metadata "
                   f"{metadata:.3f}; of extraction: page type {typing / extraction:.3f}, metadata "
                   f"{metadata / extraction:.3f}, both {(typing + metadata) / extraction:.3f}")
         lone = 1000 * sum(t[c] for t in best["page type alone"]) / n

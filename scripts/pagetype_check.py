@@ -8,12 +8,21 @@ score, the kind given with no layout, an article layout and a non-article layout
 declared kind and the kind model's answer, and the page's metadata twice: as the chain
 gives it (after typing, from the facts typing read) and from a fresh page (metadata alone).
 
-    python scripts/pagetype_check.py record FILE [--data DIR] [--generated 3000]
+Then (``--parts chain``, or both with ``--parts pages,chain``) the pages as the extraction
+chain types them with the site's learned layouts (the layouts' vote,
+``newsstemmer.combine.layouttypes``): the demo site of days 1 and 3 and every ``cttf``
+site, each learned from its own pages, then each page extracted: ``is_article``,
+``page_type``, ``page_score``, the metadata fields and the method.  Only public calls
+(``learn``, ``extract_with_patterns``): the script records an older checkout too
+(``PYTHONPATH=/path/to/base python scripts/pagetype_check.py record --parts chain ...``).
+
+    python scripts/pagetype_check.py record FILE [--data DIR] [--generated 3000] [--parts pages,chain]
     python scripts/pagetype_check.py compare OLD NEW
 
 ``compare`` names every page whose record differs (features beyond 1e-12, scores
-beyond 1e-9, any kind or metadata field) and exits 1 if one does.  Record before a change, record after,
-compare.
+beyond 1e-9, any kind or metadata field) and exits 1 if one does; of the chain's pages,
+those whose kind or metadata changed (with the kinds, before and after), and how many
+changed their score only.  Record before a change, record after, compare.
 """
 
 from __future__ import annotations
@@ -112,14 +121,57 @@ def _record_of(url: str | None, html: str) -> dict:
     }
 
 
+def _chain_sites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(name, [(URL, HTML)]) of every site the chain's part learns and extracts."""
+    from collections import defaultdict
+
+    from newsstemmer.demo.site import build_site
+
+    sites = [(f"demo{day}", [("http://demo.test" + p.path, p.decoded) for p in build_site(7, 120, day)])
+             for day in (1, 3)]
+    by_site: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for e in load_manifest(data_dir(args.data)):
+        if e.dataset == "cttf" and e.url:
+            by_site[e.site].append((e.url, e.html()))
+    return sites + [(f"cttf/{name}", pages) for name, pages in sorted(by_site.items())]
+
+
+def _chain_records(args: argparse.Namespace) -> dict:
+    """Per page of :func:`_chain_sites`, its type and metadata as the chain gives them."""
+    from newsstemmer import ExtractOptions, learn
+    from newsstemmer.combine.extract import extract_with_patterns
+
+    out = {}
+    opts = ExtractOptions(fallback="region")
+    for name, pages in _chain_sites(args):
+        site = learn([Page(html, url=url) for url, html in pages], site=name)
+        for url, html in pages:
+            try:
+                art = extract_with_patterns(Page(html, url=url), site, opts)
+            except Exception as exc:
+                out[f"chain:{name}:{url}"] = {"error": type(exc).__name__}
+                continue
+            out[f"chain:{name}:{url}"] = {
+                "chain": [art.is_article, art.page_type, art.method, art.pattern], "page_score": art.page_score,
+                "metadata": {k: v for k, v in art.to_json_dict().items() if k in _META_KEYS}}
+    return out
+
+
+_META_KEYS = ("authors", "published", "modified", "language", "section", "tags", "description", "image",
+              "canonical_url", "site_name", "meta_source")
+
+
 def record(args: argparse.Namespace) -> int:
     started = time.time()
     out = {}
-    for name, url, html in _pages(args):
+    parts = set(args.parts.split(","))
+    for name, url, html in _pages(args) if "pages" in parts else ():
         try:
             out[name] = _record_of(url, html)
         except Exception as exc:  # (a page the parser refuses: the same error must come back)
             out[name] = {"error": type(exc).__name__}
+    if "chain" in parts:
+        out.update(_chain_records(args))
     Path(args.file).write_text(json.dumps(out), encoding="utf-8")
     print(f"{len(out)} pages recorded in {time.time() - started:.0f} s -> {args.file}")
     return 0
@@ -130,11 +182,20 @@ def compare(args: argparse.Namespace) -> int:
     new = json.loads(Path(args.new).read_text(encoding="utf-8"))
     differ = sorted(set(old) ^ set(new))
     worst_feature = worst_score = 0.0
+    score_only = 0
     for name in sorted(set(old) & set(new)):
         a, b = old[name], new[name]
         if "error" in a or "error" in b:
             if a != b:
                 differ.append(name)
+            continue
+        if "chain" in a:
+            if a["chain"][:2] != b["chain"][:2] or a["metadata"] != b["metadata"]:
+                print(f"chain differs: {name}: {a['chain']} {a['page_score']} -> {b['chain']} {b['page_score']}"
+                      + ("" if a["metadata"] == b["metadata"] else " (metadata)"))
+                differ.append(name)
+            elif a != b:
+                score_only += 1
             continue
         gaps = [abs(u - v) for u, v in zip(a["features"], b["features"])]
         feature_gap, score_gap = max(gaps, default=0.0), abs(a["score"] - b["score"])
@@ -146,7 +207,8 @@ def compare(args: argparse.Namespace) -> int:
     for name in differ:
         print("differs:", name)
     print(f"{len(differ)} of {len(set(old) | set(new))} pages differ (largest feature gap {worst_feature:.3g}, "
-          f"score gap {worst_score:.3g})")
+          f"score gap {worst_score:.3g}); chain pages with the same kind and metadata but another score "
+          f"or method: {score_only}")
     return 1 if differ else 0
 
 
@@ -157,6 +219,7 @@ def main() -> int:
     rec.add_argument("file")
     rec.add_argument("--data")
     rec.add_argument("--generated", type=int, default=3000)
+    rec.add_argument("--parts", default="pages,chain", help="pages (each page alone), chain (with learned layouts)")
     cmp_ = sub.add_parser("compare")
     cmp_.add_argument("old")
     cmp_.add_argument("new")

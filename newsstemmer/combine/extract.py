@@ -19,7 +19,7 @@ from ..blocks import kept_kinds
 from ..dom.walk import element_text
 from ..layout.blocks import BlockOptions, blocks_of
 from ..layout.matching import LayoutExtractOptions, extract_with_layouts
-from ..layout.patterns import SitePatterns
+from ..layout.patterns import LayoutPattern, SitePatterns
 from ..metadata import article_metadata
 from ..page import Page
 from .metasections import apply_layout_metadata
@@ -55,6 +55,9 @@ class ExtractOptions(LayoutExtractOptions):
     # Off: ``is_article`` is the layout's flag (unmatched pages: false, or the single-page
     # method's true).
     page_type: bool = True
+    # Type a page a layout matched by the vote of the layout's learning pages where they
+    # agree (newsstemmer.combine.layouttypes): no per-page model.  False: every page alone.
+    layout_vote: bool = True
     # Optional block kinds the body keeps beside the news convention's paragraphs,
     # headings, lists, quotes and tables (newsstemmer.blocks.OPTIONAL_KINDS: "caption",
     # "code", "figure", "byline", ...; a comma-separated string or a collection).
@@ -86,20 +89,27 @@ def add_metadata(article: Article, page: Page) -> Article:
     return article
 
 
-def add_page_type(article: Article, page: Page, fallback: str | None = DEFAULT_SINGLE_PAGE_METHOD) -> Article:
+def add_page_type(article: Article, page: Page, fallback: str | None = DEFAULT_SINGLE_PAGE_METHOD,
+                  layout: LayoutPattern | None = None) -> Article:
     """Set ``article.is_article``, ``page_type`` and ``page_score`` from the page's type
     (:func:`newsstemmer.pagetype.page_type`; a matched layout's article flag moves the
-    threshold); returns the article.
+    threshold); returns the article.  ``layout`` is the layout that matched the page: where
+    its learning pages agree on their type, the page gets their vote without the model
+    (:func:`~newsstemmer.combine.layouttypes.layout_page_type`; ``page_score`` is then
+    their median score).
 
     A page of a layout learned as "not articles" that its own evidence calls an article
     is given the single-page method's body (``fallback``; ``method`` then ends in
     ``+region``, or the method's name): a site's layout never withholds an article.
     """
     from ..pagetype import page_type
+    from .layouttypes import layout_page_type
 
-    layout = article.is_article if article.matched else None
-    kind = page_type(page, layout)
-    if layout is False and kind.is_article and fallback:
+    flag = article.is_article if article.matched else None
+    kind = layout_page_type(page, article, layout) if layout is not None else None
+    if kind is None:
+        kind = page_type(page, flag)
+    if flag is False and kind.is_article and fallback:
         alone = extract_single(page, fallback)
         article.take_body(alone)
         article.method = f"{article.method}+{alone.method}"
@@ -108,11 +118,13 @@ def add_page_type(article: Article, page: Page, fallback: str | None = DEFAULT_S
     return article
 
 
-def _finished(article: Article, page: Page, opts: ExtractOptions) -> Article:
-    """The chain's last steps: the page's type, for an article its metadata, and the
-    body's convention and formats."""
+def _finished(article: Article, page: Page, opts: ExtractOptions, site: SitePatterns | None = None) -> Article:
+    """The chain's last steps: the page's type (by the vote of ``site``'s layout that
+    matched it, where it has one), for an article its metadata, and the body's convention
+    and formats."""
     if opts.page_type and not article.error:
-        add_page_type(article, page, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD)
+        layout = site.layout(article.pattern) if site is not None and opts.layout_vote else None
+        add_page_type(article, page, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD, layout)
     if opts.metadata and (article.is_article or not (article.matched or opts.page_type)) and not article.error:
         add_metadata(article, page)
         if article.matched:
@@ -139,7 +151,7 @@ def extract_with_patterns(
     if not article.matched:
         return _finished(extract_single(page, opts.fallback) if opts.fallback else article, page, opts)
     if not opts.page_choice or not article.is_article:
-        return _finished(article, page, opts)
+        return _finished(article, page, opts, site)
     from .pagechoice_gate import CHOICE_KEY, needs_region  # no numpy: a cheap test first
 
     chosen = site.extras.get(CHOICE_KEY)
@@ -151,7 +163,7 @@ def extract_with_patterns(
             from .pagechoice import choose  # numpy and the models: only when needed
 
             article = choose(page, site, article, pw)
-    return _finished(article, page, opts)
+    return _finished(article, page, opts, site)
 
 
 def extract(

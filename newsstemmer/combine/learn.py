@@ -6,7 +6,8 @@ partitioned by shared template (``templates/``: tag skeletons, substring
 amplification, SPEC §3) and layouts are clustered within each group only; with
 ``LearnOptions(section_model=True)`` (the default) the learned section decision
 (:mod:`.sections`) corrects the layouts' roles and the per-page choice's agreement
-figures are stored with them (:mod:`.pagechoice`)::
+figures are stored with them (:mod:`.pagechoice`), and every layout keeps the page types
+of the learning pages it matches (:mod:`.layouttypes`), which type its pages at extraction::
 
     from newsstemmer import LearnOptions, learn
     site = learn(pages, LearnOptions(pregroup=True))
@@ -22,6 +23,7 @@ from ..layout.learning import LayoutLearnOptions, PageGrouper, Progress
 from ..layout.learning import learn as learn_layouts
 from ..layout.patterns import SitePatterns
 from ..page import Page
+from .layouttypes import type_layouts
 from .metasections import mark_meta_sections
 
 log = logging.getLogger(__name__)
@@ -101,6 +103,8 @@ def learn(
         log.warning("%s", no_layout_reason(learned.site, len(page_list), opts))
     else:
         mark_meta_sections(learned, page_list)  # the byline's and the date line's sections
+        if opts.section_model:  # (the page-type model, as the section model: none without them)
+            type_layouts(learned, page_list)  # each layout's vote on its pages' type
     return learned
 
 

@@ -82,7 +82,8 @@ def extract_page(
     """Apply a site's patterns to one fetched page; never raises for a bad page.
 
     A page a layout matched is typed (:mod:`newsstemmer.pagetype`, the layout's flag
-    moving the threshold): an article is ``extracted``, another page ``non_article``
+    moving the threshold; by the layout's vote where its learning pages agree,
+    :mod:`newsstemmer.combine.layouttypes`): an article is ``extracted``, another page ``non_article``
     (its item a :class:`NonArticleItem`).  A page no layout matched is typed once its
     single-page body is known (:func:`type_unmatched`)."""
     core = core_page or page.core_page()
@@ -93,7 +94,8 @@ def extract_page(
         art = extract_with_patterns(core, patterns or SitePatterns(page.site, []), replace(opts, page_type=False))
         if art.matched and opts.page_type:
             layout_article = art.is_article
-            add_page_type(art, core, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD)
+            layout = patterns.layout(art.pattern) if patterns is not None and opts.layout_vote else None
+            add_page_type(art, core, opts.fallback or DEFAULT_SINGLE_PAGE_METHOD, layout)
             if art.is_article and not layout_article and opts.metadata:
                 add_metadata(art, core)
             opts.apply_body_options(art)  # (the type may have given the page another method's body)

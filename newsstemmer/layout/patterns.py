@@ -12,7 +12,9 @@ from how many pages, why, layouts added and retired).  All of it is optional: fi
 written before it load as they are (their layouts count as version 1), and readers
 that do not know these keys see the layouts in use only.  So are a layout's
 ``byline_section`` and ``date_section`` (the sections holding the byline and the date
-line, :mod:`newsstemmer.combine.metasections`): absent, the layout marks neither.
+line, :mod:`newsstemmer.combine.metasections`): absent, the layout marks neither; and
+its ``page_types`` and ``page_score`` (how its learning pages were typed,
+:mod:`newsstemmer.combine.layouttypes`): absent, its pages are typed one by one.
 """
 
 from __future__ import annotations
@@ -141,6 +143,11 @@ class LayoutPattern:
     date_section: int | None = None
     # Digests of lines most pages of the layout carry: dropped even from main text.
     static_lines: list[str] = field(default_factory=list)
+    # The page types of the pages it was learned from, each typed alone at learning (kind ->
+    # pages), and the median of their article scores (newsstemmer.combine.layouttypes):
+    # where they agree, extraction types the layout's pages by this vote.  None: not typed.
+    page_types: dict[str, int] | None = None
+    page_score: float | None = None
     # History (see the module docstring): the file version that added it, when, when retired.
     version: int | None = None
     learned_at: str | None = None
@@ -191,6 +198,10 @@ class SitePatterns:
             self.history.append({"version": 1, "learned_at": self.created or None, "pages": len(self.pages),
                                  "reason": "learned", "added": [p.id for p in self.patterns if p.version in (None, 1)]})
         self.history.append(entry)
+
+    def layout(self, pattern_id: str | None) -> LayoutPattern | None:
+        """The layout in use whose id is ``pattern_id`` (an article's ``pattern``), or None."""
+        return next((p for p in self.patterns if p.id == pattern_id), None) if pattern_id else None
 
     def retire(self, ids: list[str], when: str, reason: str) -> list[LayoutPattern]:
         """Take layouts out of use (kept under ``retired``); records a new version.  Returns them."""
@@ -307,7 +318,7 @@ def _layout_dict(p: LayoutPattern) -> dict[str, Any]:
     """A layout as saved: the history keys and the byline / date-line marks only when set,
     so files without them keep their shape."""
     d = asdict(p)
-    for key in ("version", "learned_at", "retired_at", "byline_section", "date_section"):
+    for key in ("version", "learned_at", "retired_at", "byline_section", "date_section", "page_types", "page_score"):
         if d.get(key) is None:
             d.pop(key, None)
     return d
@@ -366,6 +377,16 @@ def _digests(raw: dict[str, Any], where: str) -> list[str]:
     return list(value)
 
 
+def _kind_counts(raw: dict[str, Any], where: str) -> dict[str, int] | None:
+    value = raw.get("page_types")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0 for k, n in value.items()):
+        raise PatternFileError(f"{where}: \"page_types\" must map page kinds to page counts")
+    return dict(value)
+
+
 def _optional(raw: dict[str, Any], key: str, kind: type, where: str) -> Any:
     value = raw.get(key)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
@@ -419,6 +440,8 @@ def _pattern_from_dict(raw: Any, i: int, what: str = "pattern") -> LayoutPattern
         byline_section=raw.get("byline_section"),
         date_section=raw.get("date_section"),
         static_lines=_digests(raw, where),
+        page_types=_kind_counts(raw, where),
+        page_score=_number(raw, "page_score", where) if raw.get("page_score") is not None else None,
         version=_optional(raw, "version", int, where),
         learned_at=_optional(raw, "learned_at", str, where),
         retired_at=_optional(raw, "retired_at", str, where),

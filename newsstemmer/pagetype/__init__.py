@@ -21,19 +21,20 @@ when the page declares no article (:func:`declared_kind`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..metadata import PageFacts, page_facts
 from ..page import Page
-from .features import FEATURES, declared_types, page_type_features
+from .features import FEATURES, declared_signs, declared_types, page_type_features
 from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_address, non_article_kind
 
 if TYPE_CHECKING:
     from ..trees import TreeModel
 
-__all__ = ["ARTICLE", "FEATURES", "KINDS", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide", "declared_kind",
-           "facts_of", "page_type", "page_type_features", "shared_model"]
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "MIN_VOTE_PAGES", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide",
+           "declared_kind", "facts_of", "layout_vote", "page_type", "page_type_features", "shared_model", "voted_type"]
 
 #: Every kind a page may be given, ``article`` first.
 KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
@@ -44,6 +45,9 @@ THRESHOLD = 0.5
 LAYOUT_ARTICLE_THRESHOLD = 0.2
 #: ... and where the layout says "not articles", the page is one only if the model is this sure.
 LAYOUT_OTHER_THRESHOLD = 0.95
+#: A learned layout types its pages by its vote (:func:`layout_vote`) where at least this
+#: many of the pages it was learned from were typed, all alike.
+MIN_VOTE_PAGES = 3
 
 
 @dataclass(frozen=True)
@@ -98,16 +102,45 @@ def declared_kind(page: Page, facts: PageFacts | None = None) -> str | None:
     declared ``LiveBlogPosting``), ``service`` (a service address such as ``/about/``) or
     ``media`` (a declared video, gallery or podcast without a paragraph of article
     length), the last two only where the page declares no article.  These kinds are sure
-    enough for a crawl to treat the page as a leaf (not re-fetched while fresh)."""
-    facts, x = _evidence(page, facts)
+    enough for a crawl to treat the page as a leaf (not re-fetched while fresh).
+
+    Read from the page's facts; its body is walked (:func:`_evidence`) only for a page
+    that declares a video, gallery or podcast and no article (is there a long paragraph?)."""
+    facts = facts if facts is not None else facts_of(page)
     if "liveblogposting" in declared_types(facts):
         return "live"  # a live blog: its text changes all day (not sent as an article)
-    declares_article = x["og_article"] or x["ld_article"]
-    if is_service_address(page.url) and not declares_article:
+    declares_article, declares_media = declared_signs(facts)
+    if declares_article:
+        return None
+    if is_service_address(page.url):
         return "service"  # /about/, /terms/, ... that declare no article
-    if declared_media(x) and not declares_article:
+    if declares_media and declared_media(_evidence(page, facts)[1]):
         return "media"  # a video, gallery or podcast page with no article text
     return None
+
+
+def layout_vote(types: Mapping[str, int] | None, layout_article: bool) -> str | None:
+    """The kind a learned layout gives every page it matches, or None where its pages are
+    to be typed one by one.  ``types`` are the kinds its learning pages were typed alone
+    (kind -> pages; ``LayoutPattern.page_types``), ``layout_article`` its article flag: the
+    vote is the one kind of :data:`MIN_VOTE_PAGES` or more pages, all typed alike, and
+    saying what the flag says (article, or a non-article kind for a "not articles" layout).
+    A mixed layout (some pages articles, some not) has no vote."""
+    if not types:
+        return None
+    kinds = [k for k, n in types.items() if n > 0]
+    if len(kinds) != 1 or types[kinds[0]] < MIN_VOTE_PAGES or kinds[0] not in KINDS:
+        return None
+    return kinds[0] if (kinds[0] == ARTICLE) == layout_article else None
+
+
+def voted_type(page: Page, vote: str, score: float, facts: PageFacts | None = None) -> PageType:
+    """The type of a page a layout matched whose pages vote ``vote`` (:func:`layout_vote`;
+    ``score``: the median of their article scores): the vote, unless the page declares a
+    kind of its own (:func:`declared_kind`).  The page's features are not computed and
+    the model is not run: a site's pages of one template share their kind."""
+    declared = declared_kind(page, facts)
+    return PageType(declared if declared is not None else vote, score)
 
 
 def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts | None = None) -> PageType:
@@ -120,9 +153,9 @@ def page_type(page: Page, layout_article: bool | None = None, facts: PageFacts |
     import numpy as np
 
     facts, x = _evidence(page, facts)
+    declared = declared_kind(page, facts)
     row = np.fromiter(map(x.__getitem__, FEATURES), float, len(FEATURES)).reshape(1, -1)
     score = float(shared_model().predict(row)[0])
-    declared = declared_kind(page, facts)
     if declared is not None:
         return PageType(declared, score)
     if decide(score, layout_article):

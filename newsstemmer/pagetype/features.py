@@ -23,7 +23,7 @@ from ..metadata.facts import PageFacts, ld_types
 from ..metadata.fields import neighbourhood_walk
 from ..metadata.neighbourhood import SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
 
-__all__ = ["FEATURES", "KIND_WORDS", "declared_types", "page_type_features", "url_words"]
+__all__ = ["FEATURES", "KIND_WORDS", "declared_signs", "declared_types", "page_type_features", "url_words"]
 
 # Words of a URL path that name a kind of page (matched against whole path segments or
 # their dash/underscore-separated words).
@@ -161,6 +161,16 @@ def declared_types(facts: PageFacts) -> set[str]:
     for node in facts.ld:
         out |= ld_types(node)
     return out
+
+
+def declared_signs(facts: PageFacts) -> tuple[bool, bool]:
+    """Whether the page declares an article and whether it declares a video, gallery or
+    podcast: the features ``og_article or ld_article`` and ``og_video or ld_media`` of
+    :func:`page_type_features`, read from the facts alone (no walk of the body)."""
+    og = (facts.first_meta("og:type") or ("", ""))[1].lower()
+    types = declared_types(facts)
+    return (og.startswith("article") or bool(types & _LD_KINDS["article"]),
+            og.startswith("video") or bool(types & _LD_KINDS["media"]))
 
 
 def _url_features(url: str | None, f: dict[str, float]) -> None:
