@@ -523,7 +523,7 @@ def _assemble(records: list[tuple]) -> list[Block]:
             k = j
             continue
         if k in heads:
-            blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or [],
+            blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or (),
                                 in_body=True))
             k = j
             continue
@@ -560,7 +560,7 @@ def _plain_block(owner: _Owner | None, run: list[tuple]) -> Block:
     if owner is not None and owner.kind not in _SHAPED_KINDS and run[0][0] is not None:
         # (a run of text lines of a paragraph-like kind: most blocks; a text run holds no picture)
         if len(run) == 1:
-            return Block(owner.kind, run[0][0], links=list(run[0][3] or ()), in_body=owner.in_body)
+            return Block(owner.kind, run[0][0], links=run[0][3] or (), in_body=owner.in_body)
         return Block(owner.kind, "\n".join([r[0] for r in run]),
                      links=[pair for r in run if r[3] for pair in r[3]], in_body=owner.in_body)
     lines = [r[0] for r in run if r[0] is not None]
