@@ -37,7 +37,7 @@ from .leftout import left_out_kind, left_out_part
 
 __all__ = [
     "BOLD_HEADING_LEVEL", "BOLD_TAGS", "WalkedText", "bold_headings", "list_items", "table_rows", "typed_blocks",
-    "walk_text",
+    "walk_text", "with_left_out_pictures",
 ]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -290,9 +290,10 @@ def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags:
     return WalkedText(parts, events, skipped)
 
 
-#: The record standing for a left-out part's records when they are not made (the
-#: ``left_out_blocks=False`` walk): not running text, of no owner of the body's.
-_PARTED = (None, _Owner("boilerplate", False), None, None, False)
+#: The owner of the record standing for a left-out part's records when they are not made
+#: (the ``left_out_blocks=False`` walk: ``(None, _PARTED, the part's element, None, False)``):
+#: not running text, of no owner of the body's.
+_PARTED = _Owner("boilerplate", False)
 
 
 def _yields_records(el: etree._Element, hidden: Collection[etree._Element], drop_tags: Collection[str],
@@ -372,6 +373,8 @@ def typed_blocks(
     base_url: str | None = None,
     walked: WalkedText | None = None,
     left_out_blocks: bool = True,
+    marks: list[tuple[int, etree._Element]] | None = None,
+    left_out_parts: bool = True,
 ) -> list[Block]:
     """The blocks of ``main``'s text, in page order.
 
@@ -387,7 +390,13 @@ def typed_blocks(
     ``left_out`` and ``hidden`` elements passed over, when the caller has it
     (:func:`walk_text`): its events are read again instead of walking the tree twice.
     ``left_out_blocks=False`` gives the body's blocks alone, the same as with the left-out
-    parts' (those only end the runs of lines around them), without typing those parts.
+    parts' (those only end the runs of lines around them), without typing those parts;
+    ``marks`` then gets, for each such part, the index in the blocks where its blocks would
+    stand and its element (:func:`with_left_out_pictures` puts some back there).
+    ``left_out_parts=False`` does not type left-out parts by their structure
+    (:func:`~newsstemmer.leftout.left_out_part`: their lines come out ``boilerplate``);
+    their figures and captions are the same (a picture's or caption's element starts a
+    block of its own in a part as outside one).
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
@@ -415,10 +424,10 @@ def typed_blocks(
             if out_root is None and el in left_out:
                 if not left_out_blocks:  # (its blocks would part the lines around it: a mark does)
                     if _yields_records(el, hidden, drop_tags, joiner):
-                        records.append(_PARTED)
+                        records.append((None, _PARTED, el, None, False))
                     continue
                 out_root, out_kind = el, left_out_kind(el)
-                out_part = left_out_part(el) if out_kind == "boilerplate" else None
+                out_part = left_out_part(el) if out_kind == "boilerplate" and left_out_parts else None
                 side = left
                 # (an inline element's text too)
                 side.ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)
@@ -474,7 +483,53 @@ def typed_blocks(
                 if rec[0].lower() == wanted:
                     del records[k]
                 break
-    return _assemble(records)
+    return _assemble(records, marks)
+
+
+#: The kinds of the blocks that hold pictures and their captions.
+_PICTURE_KINDS = frozenset({"figure", "caption"})
+
+
+def _may_hold_pictures(el: etree._Element) -> bool:
+    """Whether left-out ``el`` may give a ``figure`` or ``caption`` block: it holds a picture,
+    a ``figure`` or a ``figcaption`` (itself included), or its names make it a caption
+    (:func:`~newsstemmer.leftout.left_out_kind`).  Nothing else in a left-out part does."""
+    return next(el.iter("img", "figure", "figcaption"), None) is not None or left_out_kind(el) == "caption"
+
+
+def with_left_out_pictures(
+    blocks: list[Block],
+    marks: Iterable[tuple[int, etree._Element]],
+    hidden: Collection[etree._Element],
+    drop_tags: Collection[str],
+    block_tags: Collection[str],
+    base_url: str | None = None,
+) -> list[Block]:
+    """The body's ``blocks`` (:func:`typed_blocks` with ``left_out_blocks=False``) with the
+    ``figure`` and ``caption`` blocks of the left-out parts at its ``marks`` put back where
+    the full walk gives them: the same figure and caption blocks, in the same order, as
+    :func:`typed_blocks` with the left-out parts (each part's blocks are made of its own
+    records alone).  Only the parts that may hold one are walked, and none is typed by
+    its structure (captions and pictures need neither: ``left_out_parts=False``)."""
+    out: list[Block] | None = None
+    start = 0
+    for index, el in marks:
+        if not _may_hold_pictures(el):
+            continue
+        walked = WalkedText([], _subtree_events(el, hidden, drop_tags), [])
+        found = [b for b in typed_blocks(el, (el,), hidden, drop_tags, block_tags, None, base_url, walked,
+                                         left_out_parts=False)
+                 if b.kind in _PICTURE_KINDS]
+        if found:
+            if out is None:
+                out = []
+            out += blocks[start:index]
+            out += found
+            start = index
+    if out is None:
+        return blocks
+    out += blocks[start:]
+    return out
 
 
 def _running_text(rec: tuple) -> bool:
@@ -508,9 +563,10 @@ def bold_headings(lines: Sequence[tuple[str | None, bool, object]],
     return found
 
 
-def _assemble(records: list[tuple]) -> list[Block]:
+def _assemble(records: list[tuple], marks: list[tuple[int, etree._Element]] | None = None) -> list[Block]:
     """Blocks from line and picture records: one block per run of one owner's lines, a
-    bold line that heads the text after it (:func:`bold_headings`) a heading of its own."""
+    bold line that heads the text after it (:func:`bold_headings`) a heading of its own;
+    ``marks`` (when given) gets (block index, element) for each left-out part not typed."""
     blocks: list[Block] = []
     heads = (bold_headings([(r[0], _running_text(r), bool(r[4])) for r in records])
              if any(r[4] for r in records) else ())  # (no bold line: no heading to look for)
@@ -519,7 +575,9 @@ def _assemble(records: list[tuple]) -> list[Block]:
     while k < n:
         owner = records[k][1]
         j = k + 1
-        if owner is _PARTED[1]:  # (a left-out part, not typed)
+        if owner is _PARTED:  # (a left-out part, not typed)
+            if marks is not None:
+                marks.append((len(blocks), records[k][2]))
             k = j
             continue
         if k in heads:
