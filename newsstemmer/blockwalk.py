@@ -37,7 +37,7 @@ from .leftout import left_out_kind, left_out_part
 
 __all__ = [
     "BOLD_HEADING_LEVEL", "BOLD_TAGS", "WalkedText", "bold_headings", "list_items", "table_rows", "typed_blocks",
-    "walk_text", "with_left_out_pictures",
+    "subtree_events", "walk_text",
 ]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -325,7 +325,7 @@ def _yields_records(el: etree._Element, hidden: Collection[etree._Element], drop
     return False
 
 
-def _subtree_events(el: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str]) -> list[tuple]:
+def subtree_events(el: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str]) -> list[tuple]:
     """The events of ``el``'s subtree as :func:`walk_text` reads them with ``skip`` passed
     over (a ``drop_tags`` or ``skip`` element gives its start and its end, nothing between),
     without making its text."""
@@ -355,7 +355,7 @@ def _with_left_out(walked: WalkedText, left_out: Collection[etree._Element], hid
         if el in hidden or el not in left_out:
             continue
         pieces.append(events[start:k])
-        pieces.append(_subtree_events(el, hidden, drop_tags))  # (its start to its end)
+        pieces.append(subtree_events(el, hidden, drop_tags))  # (its start to its end)
         start = k + 2  # (the plain walk's next event is that element's end)
     if not pieces:
         return events
@@ -391,12 +391,10 @@ def typed_blocks(
     (:func:`walk_text`): its events are read again instead of walking the tree twice.
     ``left_out_blocks=False`` gives the body's blocks alone, the same as with the left-out
     parts' (those only end the runs of lines around them), without typing those parts;
-    ``marks`` then gets, for each such part, the index in the blocks where its blocks would
-    stand and its element (:func:`with_left_out_pictures` puts some back there).
+    ``marks`` then gets (index in the blocks, element) for each such part.
     ``left_out_parts=False`` does not type left-out parts by their structure
-    (:func:`~newsstemmer.leftout.left_out_part`: their lines come out ``boilerplate``);
-    their figures and captions are the same (a picture's or caption's element starts a
-    block of its own in a part as outside one).
+    (:func:`~newsstemmer.leftout.left_out_part`; their lines come out ``boilerplate``, their
+    figures and captions are the same: such an element starts its own block in a part too).
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
@@ -484,52 +482,6 @@ def typed_blocks(
                     del records[k]
                 break
     return _assemble(records, marks)
-
-
-#: The kinds of the blocks that hold pictures and their captions.
-_PICTURE_KINDS = frozenset({"figure", "caption"})
-
-
-def _may_hold_pictures(el: etree._Element) -> bool:
-    """Whether left-out ``el`` may give a ``figure`` or ``caption`` block: it holds a picture,
-    a ``figure`` or a ``figcaption`` (itself included), or its names make it a caption
-    (:func:`~newsstemmer.leftout.left_out_kind`).  Nothing else in a left-out part does."""
-    return next(el.iter("img", "figure", "figcaption"), None) is not None or left_out_kind(el) == "caption"
-
-
-def with_left_out_pictures(
-    blocks: list[Block],
-    marks: Iterable[tuple[int, etree._Element]],
-    hidden: Collection[etree._Element],
-    drop_tags: Collection[str],
-    block_tags: Collection[str],
-    base_url: str | None = None,
-) -> list[Block]:
-    """The body's ``blocks`` (:func:`typed_blocks` with ``left_out_blocks=False``) with the
-    ``figure`` and ``caption`` blocks of the left-out parts at its ``marks`` put back where
-    the full walk gives them: the same figure and caption blocks, in the same order, as
-    :func:`typed_blocks` with the left-out parts (each part's blocks are made of its own
-    records alone).  Only the parts that may hold one are walked, and none is typed by
-    its structure (captions and pictures need neither: ``left_out_parts=False``)."""
-    out: list[Block] | None = None
-    start = 0
-    for index, el in marks:
-        if not _may_hold_pictures(el):
-            continue
-        walked = WalkedText([], _subtree_events(el, hidden, drop_tags), [])
-        found = [b for b in typed_blocks(el, (el,), hidden, drop_tags, block_tags, None, base_url, walked,
-                                         left_out_parts=False)
-                 if b.kind in _PICTURE_KINDS]
-        if found:
-            if out is None:
-                out = []
-            out += blocks[start:index]
-            out += found
-            start = index
-    if out is None:
-        return blocks
-    out += blocks[start:]
-    return out
 
 
 def _running_text(rec: tuple) -> bool:

@@ -18,7 +18,7 @@ from newsstemmer.dom.parse import parse_html
 from newsstemmer.formats import markdown
 from newsstemmer.single import extract_single
 from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_element, region_paragraphs
-from newsstemmer.single.typed import region_block_maker, region_blocks
+from newsstemmer.single.typed import region_block_maker, region_blocks, with_left_out_pictures
 
 ARTICLE = Path(__file__).parent / "fixtures" / "structure" / "article.html"
 URL = "https://valley.example/news/river-towns"
@@ -351,7 +351,7 @@ def test_body_blocks_alone_are_the_body_blocks_among_all() -> None:
 
 def test_left_out_pictures_alone_are_the_full_walks_figures_and_captions() -> None:
     """The body's blocks with the left-out parts' figures and captions put back at their
-    marks (blockwalk.with_left_out_pictures) hold the full walk's figure and caption blocks,
+    marks (single.typed.with_left_out_pictures) hold the full walk's figure and caption blocks,
     in the same places among the body's: a picture in a link list (a ``links`` part), a
     caption named so, a figure with its caption, one inside a hidden part (never back), a
     figcaption inside a list, and boxes with none (not walked)."""
@@ -375,13 +375,13 @@ def test_left_out_pictures_alone_are_the_full_walks_figures_and_captions() -> No
     marks: list = []
     alone = typed_blocks(main, left_out, hidden, drop, tags, base_url=base, left_out_blocks=False, marks=marks)
     assert len(marks) == 6  # (every left-out part: each gives a line or a picture)
-    pictures = blockwalk.with_left_out_pictures(alone, marks, hidden, drop, tags, base)
+    pictures = with_left_out_pictures(alone, marks, hidden, drop, tags, base)
     wanted = [b for b in full if b.in_body or b.kind in ("figure", "caption")]
     assert pictures == wanted
     assert [b.src for b in pictures if b.src] == [
         "http://example.com/l.png", "http://example.com/f.jpg", "http://example.com/kept.jpg"]
     assert [b.text for b in pictures if b.kind == "caption"] == ["A caption named so.", "Caption in a list"]
-    assert blockwalk.with_left_out_pictures(alone, [], hidden, drop, tags, base) is alone
+    assert with_left_out_pictures(alone, [], hidden, drop, tags, base) is alone
 
 
 def test_captions_and_pictures_are_the_same_from_the_body_blocks_as_from_all() -> None:

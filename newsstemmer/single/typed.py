@@ -10,18 +10,65 @@ captions, bylines or code come back as optional kinds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+
+from lxml import etree
 
 from ..blocks import Block
-from ..blockwalk import WalkedText, typed_blocks, with_left_out_pictures
+from ..blockwalk import WalkedText, subtree_events, typed_blocks
+from ..leftout import left_out_kind
 from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_element
 from .continuation import with_continuation
 from .standfirst import with_standfirst
 
-__all__ = ["RegionBlockMaker", "region_blocks", "region_block_maker"]
+__all__ = ["RegionBlockMaker", "region_blocks", "region_block_maker", "with_left_out_pictures"]
 
-#: The optional kinds of pictures and their captions (what captions and pictures need).
+#: The kinds of the blocks that hold pictures and their captions.
 _PICTURE_KINDS = frozenset({"figure", "caption"})
+
+
+def _may_hold_pictures(el: etree._Element) -> bool:
+    """Whether left-out ``el`` may give a ``figure`` or ``caption`` block: it holds a picture,
+    a ``figure`` or a ``figcaption`` (itself included), or its names make it a caption
+    (:func:`~newsstemmer.leftout.left_out_kind`).  Nothing else in a left-out part does."""
+    return next(el.iter("img", "figure", "figcaption"), None) is not None or left_out_kind(el) == "caption"
+
+
+def with_left_out_pictures(
+    blocks: list[Block],
+    marks: Iterable[tuple[int, etree._Element]],
+    hidden: Collection[etree._Element],
+    drop_tags: Collection[str],
+    block_tags: Collection[str],
+    base_url: str | None = None,
+) -> list[Block]:
+    """The body's ``blocks`` (:func:`~newsstemmer.blockwalk.typed_blocks` with ``left_out_blocks=False``) with the
+    ``figure`` and ``caption`` blocks of the left-out parts at its ``marks`` put back where
+    the full walk gives them: the same figure and caption blocks, in the same order, as
+    ``typed_blocks`` with the left-out parts (each part's blocks are made of its own
+    records alone).  Only the parts that may hold one are walked, and none is typed by
+    its structure (captions and pictures need neither: ``left_out_parts=False``)."""
+    out: list[Block] | None = None
+    start = 0
+    for index, el in marks:
+        if not _may_hold_pictures(el):
+            continue
+        walked = WalkedText([], subtree_events(el, hidden, drop_tags), [])
+        found = [b for b in typed_blocks(el, (el,), hidden, drop_tags, block_tags, None, base_url, walked,
+                                         left_out_parts=False)
+                 if b.kind in _PICTURE_KINDS]
+        if found:
+            if out is None:
+                out = []
+            out += blocks[start:index]
+            out += found
+            start = index
+    if out is None:
+        return blocks
+    out += blocks[start:]
+    return out
+
+
 
 
 def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
