@@ -10,7 +10,8 @@ renderers (text here, Markdown and HTML beside it) read it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 __all__ = [
     "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text", "gives_text",
@@ -40,7 +41,7 @@ OPTIONAL_KINDS = frozenset({
 BLOCK_KINDS = (BODY_KINDS | OPTIONAL_KINDS) - OPTIONAL_PARTS
 
 
-@dataclass
+@dataclass(slots=True, eq=False)
 class Block:
     """One part of an article, in page order.
 
@@ -62,21 +63,25 @@ class Block:
     ``part`` names the optional part (:data:`OPTIONAL_PARTS`) a left-out block belongs to
     when its kind says its structure: the ``list`` of a table of contents the cleaning
     left out has ``part`` ``links``.
+
+    An article has hundreds of blocks and most have no items, rows or links: the class
+    has slots and the sequence fields default to the empty tuple (no list made for a
+    block that has none; a block compares equal whether a field is a list or a tuple).
     """
 
     kind: str
     text: str
     level: int | None = None
-    items: list[str] = field(default_factory=list)
-    item_depths: list[int] = field(default_factory=list)
-    item_ordered: list[bool] = field(default_factory=list)
+    items: Sequence[str] = ()
+    item_depths: Sequence[int] = ()
+    item_ordered: Sequence[bool] = ()
     ordered: bool = False
-    rows: list[list[str]] = field(default_factory=list)
+    rows: Sequence[Sequence[str]] = ()
     header: bool = False
     src: str | None = None
     caption: str | None = None
     credit: str | None = None
-    links: list[tuple[str, str]] = field(default_factory=list)
+    links: Sequence[tuple[str, str]] = ()
     in_body: bool | None = None
     part: str | None = None
 
@@ -85,6 +90,19 @@ class Block:
             raise ValueError(f"unknown block kind {self.kind!r}; known: {', '.join(sorted(BLOCK_KINDS))}")
         if self.part is not None and self.part not in OPTIONAL_PARTS:
             raise ValueError(f"unknown block part {self.part!r}; known: {', '.join(sorted(OPTIONAL_PARTS))}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  (mutable, as a dataclass with eq is)
+
+    def _compared(self) -> tuple:
+        """The fields as compared: a sequence field empty or not, list or tuple, by its items."""
+        return (self.kind, self.text, self.level, tuple(self.items), tuple(self.item_depths),
+                tuple(self.item_ordered), self.ordered, tuple(map(tuple, self.rows)), self.header, self.src,
+                self.caption, self.credit, tuple(self.links), self.in_body, self.part)
 
     def to_json_dict(self) -> dict[str, object]:
         """The block as JSON: ``kind`` and ``text`` always, the structure fields when set."""

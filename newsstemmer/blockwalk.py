@@ -37,7 +37,7 @@ from .leftout import left_out_kind, left_out_part
 
 __all__ = [
     "BOLD_HEADING_LEVEL", "BOLD_TAGS", "WalkedText", "bold_headings", "list_items", "table_rows", "typed_blocks",
-    "walk_text",
+    "subtree_events", "walk_text",
 ]
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -290,9 +290,10 @@ def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags:
     return WalkedText(parts, events, skipped)
 
 
-#: The record standing for a left-out part's records when they are not made (the
-#: ``left_out_blocks=False`` walk): not running text, of no owner of the body's.
-_PARTED = (None, _Owner("boilerplate", False), None, None, False)
+#: The owner of the record standing for a left-out part's records when they are not made
+#: (the ``left_out_blocks=False`` walk: ``(None, _PARTED, the part's element, None, False)``):
+#: not running text, of no owner of the body's.
+_PARTED = _Owner("boilerplate", False)
 
 
 def _yields_records(el: etree._Element, hidden: Collection[etree._Element], drop_tags: Collection[str],
@@ -324,7 +325,7 @@ def _yields_records(el: etree._Element, hidden: Collection[etree._Element], drop
     return False
 
 
-def _subtree_events(el: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str]) -> list[tuple]:
+def subtree_events(el: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str]) -> list[tuple]:
     """The events of ``el``'s subtree as :func:`walk_text` reads them with ``skip`` passed
     over (a ``drop_tags`` or ``skip`` element gives its start and its end, nothing between),
     without making its text."""
@@ -354,7 +355,7 @@ def _with_left_out(walked: WalkedText, left_out: Collection[etree._Element], hid
         if el in hidden or el not in left_out:
             continue
         pieces.append(events[start:k])
-        pieces.append(_subtree_events(el, hidden, drop_tags))  # (its start to its end)
+        pieces.append(subtree_events(el, hidden, drop_tags))  # (its start to its end)
         start = k + 2  # (the plain walk's next event is that element's end)
     if not pieces:
         return events
@@ -372,6 +373,8 @@ def typed_blocks(
     base_url: str | None = None,
     walked: WalkedText | None = None,
     left_out_blocks: bool = True,
+    marks: list[tuple[int, etree._Element]] | None = None,
+    left_out_parts: bool = True,
 ) -> list[Block]:
     """The blocks of ``main``'s text, in page order.
 
@@ -387,7 +390,11 @@ def typed_blocks(
     ``left_out`` and ``hidden`` elements passed over, when the caller has it
     (:func:`walk_text`): its events are read again instead of walking the tree twice.
     ``left_out_blocks=False`` gives the body's blocks alone, the same as with the left-out
-    parts' (those only end the runs of lines around them), without typing those parts.
+    parts' (those only end the runs of lines around them), without typing those parts;
+    ``marks`` then gets (index in the blocks, element) for each such part.
+    ``left_out_parts=False`` does not type left-out parts by their structure
+    (:func:`~newsstemmer.leftout.left_out_part`; their lines come out ``boilerplate``, their
+    figures and captions are the same: such an element starts its own block in a part too).
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
@@ -415,10 +422,10 @@ def typed_blocks(
             if out_root is None and el in left_out:
                 if not left_out_blocks:  # (its blocks would part the lines around it: a mark does)
                     if _yields_records(el, hidden, drop_tags, joiner):
-                        records.append(_PARTED)
+                        records.append((None, _PARTED, el, None, False))
                     continue
                 out_root, out_kind = el, left_out_kind(el)
-                out_part = left_out_part(el) if out_kind == "boilerplate" else None
+                out_part = left_out_part(el) if out_kind == "boilerplate" and left_out_parts else None
                 side = left
                 # (an inline element's text too)
                 side.ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)
@@ -474,7 +481,7 @@ def typed_blocks(
                 if rec[0].lower() == wanted:
                     del records[k]
                 break
-    return _assemble(records)
+    return _assemble(records, marks)
 
 
 def _running_text(rec: tuple) -> bool:
@@ -508,9 +515,10 @@ def bold_headings(lines: Sequence[tuple[str | None, bool, object]],
     return found
 
 
-def _assemble(records: list[tuple]) -> list[Block]:
+def _assemble(records: list[tuple], marks: list[tuple[int, etree._Element]] | None = None) -> list[Block]:
     """Blocks from line and picture records: one block per run of one owner's lines, a
-    bold line that heads the text after it (:func:`bold_headings`) a heading of its own."""
+    bold line that heads the text after it (:func:`bold_headings`) a heading of its own;
+    ``marks`` (when given) gets (block index, element) for each left-out part not typed."""
     blocks: list[Block] = []
     heads = (bold_headings([(r[0], _running_text(r), bool(r[4])) for r in records])
              if any(r[4] for r in records) else ())  # (no bold line: no heading to look for)
@@ -519,11 +527,13 @@ def _assemble(records: list[tuple]) -> list[Block]:
     while k < n:
         owner = records[k][1]
         j = k + 1
-        if owner is _PARTED[1]:  # (a left-out part, not typed)
+        if owner is _PARTED:  # (a left-out part, not typed)
+            if marks is not None:
+                marks.append((len(blocks), records[k][2]))
             k = j
             continue
         if k in heads:
-            blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or [],
+            blocks.append(Block("heading", records[k][0], level=BOLD_HEADING_LEVEL, links=records[k][3] or (),
                                 in_body=True))
             k = j
             continue
@@ -560,7 +570,7 @@ def _plain_block(owner: _Owner | None, run: list[tuple]) -> Block:
     if owner is not None and owner.kind not in _SHAPED_KINDS and run[0][0] is not None:
         # (a run of text lines of a paragraph-like kind: most blocks; a text run holds no picture)
         if len(run) == 1:
-            return Block(owner.kind, run[0][0], links=list(run[0][3] or ()), in_body=owner.in_body)
+            return Block(owner.kind, run[0][0], links=run[0][3] or (), in_body=owner.in_body)
         return Block(owner.kind, "\n".join([r[0] for r in run]),
                      links=[pair for r in run if r[3] for pair in r[3]], in_body=owner.in_body)
     lines = [r[0] for r in run if r[0] is not None]

@@ -81,10 +81,18 @@ def _blocks_record(pb) -> list:
     ] + [pb.title, pb.meta_title, pb.h1, pb.description]
 
 
+def _fields(block) -> dict:
+    """A block's fields by name (a block with slots has no ``__dict__``; sequences are
+    written as JSON lists, tuple or list alike)."""
+    if hasattr(block, "__dict__"):
+        return dict(vars(block))
+    return {name: getattr(block, name) for name in block.__dataclass_fields__}
+
+
 def _typed_record(article) -> list:
     """An article's typed blocks (every field, left-out ones too), whether they came from
     the page's structure, its Markdown and HTML, captions and pictures (issue #25)."""
-    return [[vars(b) for b in article.blocks], article.typed, article.body_markdown, article.body_html,
+    return [[_fields(b) for b in article.blocks], article.typed, article.body_markdown, article.body_html,
             article.captions, article.images]
 
 

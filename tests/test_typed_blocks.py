@@ -18,7 +18,7 @@ from newsstemmer.dom.parse import parse_html
 from newsstemmer.formats import markdown
 from newsstemmer.single import extract_single
 from newsstemmer.single.pagerank import BLOCK_TAGS, DROP_TAGS, pagerank_analysis, region_element, region_paragraphs
-from newsstemmer.single.typed import region_block_maker, region_blocks
+from newsstemmer.single.typed import region_block_maker, region_blocks, with_left_out_pictures
 
 ARTICLE = Path(__file__).parent / "fixtures" / "structure" / "article.html"
 URL = "https://valley.example/news/river-towns"
@@ -345,8 +345,62 @@ def test_body_blocks_alone_are_the_body_blocks_among_all() -> None:
     full = typed_blocks(main, left_out, hidden, drop, tags, base_url="http://example.com/a")
     alone = typed_blocks(main, left_out, hidden, drop, tags, base_url="http://example.com/a", left_out_blocks=False)
     assert any(not b.in_body for b in full)
-    assert [vars(b) for b in alone] == [vars(b) for b in full if b.in_body]
+    assert alone == [b for b in full if b.in_body]  # (every field: Block compares them all)
     assert [b.text for b in alone if b.kind == "heading"] == ["Another bold line", "Bold three"]
+
+
+def test_left_out_pictures_alone_are_the_full_walks_figures_and_captions() -> None:
+    """The body's blocks with the left-out parts' figures and captions put back at their
+    marks (single.typed.with_left_out_pictures) hold the full walk's figure and caption blocks,
+    in the same places among the body's: a picture in a link list (a ``links`` part), a
+    caption named so, a figure with its caption, one inside a hidden part (never back), a
+    figcaption inside a list, and boxes with none (not walked)."""
+    page = parse_html(
+        "<html><body><div id=main><p>First line of text here.</p>"
+        "<ul class=ad><li><a href=/a>One link</a></li><li><a href=/b>Two</a><img src=/l.png></li></ul>"
+        "<p>Second line of running text.</p><div class=photo-caption>A caption named so.</div>"
+        "<div class=ad>Advert <b>now</b></div><p>Third line.</p>"
+        "<div class=ad><figure><img src=/f.jpg><figcaption>Fig caption.</figcaption></figure></div>"
+        "<p>Fourth line.</p><div class=ad><span class=h><img src=/hidden.png></span>Only text.</div>"
+        "<div class=ad><ul><li><figcaption>Caption in a list</figcaption> item</li></ul></div>"
+        "<figure><img src=/kept.jpg><figcaption>Kept caption.</figcaption></figure><p>Last words.</p>"
+        "</div></body></html>")
+    main = page.find(".//div[@id='main']")
+    left_out = set(main.iterfind(".//*[@class='ad']")) | set(main.iterfind(".//*[@class='photo-caption']"))
+    hidden = set(main.iterfind(".//*[@class='h']"))
+    drop = frozenset({"script", "style"})
+    tags = frozenset({"p", "div", "ul", "li", "figure", "figcaption"})
+    base = "http://example.com/a"
+    full = typed_blocks(main, left_out, hidden, drop, tags, base_url=base)
+    marks: list = []
+    alone = typed_blocks(main, left_out, hidden, drop, tags, base_url=base, left_out_blocks=False, marks=marks)
+    assert len(marks) == 6  # (every left-out part: each gives a line or a picture)
+    pictures = with_left_out_pictures(alone, marks, hidden, drop, tags, base)
+    wanted = [b for b in full if b.in_body or b.kind in ("figure", "caption")]
+    assert pictures == wanted
+    assert [b.src for b in pictures if b.src] == [
+        "http://example.com/l.png", "http://example.com/f.jpg", "http://example.com/kept.jpg"]
+    assert [b.text for b in pictures if b.kind == "caption"] == ["A caption named so.", "Caption in a list"]
+    assert with_left_out_pictures(alone, [], hidden, drop, tags, base) is alone
+
+
+def test_captions_and_pictures_are_the_same_from_the_body_blocks_as_from_all() -> None:
+    """An article's captions and pictures asked after its Markdown (the body's blocks and
+    the left-out parts' figures and captions alone) are those of its full blocks."""
+    html = ("<html><head><title>T</title></head><body><article class=story>"
+            + "".join(f"<p>Paragraph {k} of the story, with enough words to be running text here.</p>" for k in range(8))
+            + "<div class=related><img src=/r.jpg><a href=/x>Related story</a></div>"
+            "<div class=caption>Photo: a left-out caption of the story's picture.</div>"
+            + "".join(f"<p>More text {k}, the story goes on with further sentences.</p>" for k in range(6))
+            + "</article><footer>Footer links</footer></body></html>")
+    fast = extract_single(Page(html, url="http://example.com/s"))
+    fast.body_markdown
+    full = extract_single(Page(html, url="http://example.com/s"))
+    full.blocks  # noqa: B018
+    assert (fast.captions, fast.images) == (full.captions, full.images) == (
+        ["Photo: a left-out caption of the story's picture."], ["http://example.com/r.jpg"])
+    assert fast._blocks is None  # (the full blocks were never made: the pictures' own path)
+    assert fast.body_markdown == full.body_markdown and fast.body_html == full.body_html
 
 
 def test_gives_text_agrees_with_the_written_text():

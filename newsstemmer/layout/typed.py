@@ -115,9 +115,11 @@ def _all_bold(el: etree._Element | None) -> bool:
     return inside and not outside
 
 
-def _links(els: Iterable[etree._Element | None], base: str | None, joiner: UrlJoiner | None) -> list[tuple[str, str]]:
-    """The (text, absolute URL) links inside ``els`` (distinct elements, None skipped), in order."""
-    out: list[tuple[str, str]] = []
+def _links(els: Iterable[etree._Element | None], base: str | None,
+           joiner: UrlJoiner | None) -> list[tuple[str, str]] | tuple[()]:
+    """The (text, absolute URL) links inside ``els`` (distinct elements, None skipped), in
+    order (the empty tuple when there is none: most lines have no link)."""
+    out: list[tuple[str, str]] | None = None
     for el in els:
         if el is None:
             continue
@@ -128,8 +130,10 @@ def _links(els: Iterable[etree._Element | None], base: str | None, joiner: UrlJo
             href = joiner.join(href) if joiner is not None else href
             text = element_text(a)
             if text and _linkable(href, base):
+                if out is None:
+                    out = []
                 out.append((text, href))
-    return out
+    return out if out is not None else ()
 
 
 def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[Block]:
@@ -209,12 +213,10 @@ def _typed(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Bloc
     """The block of a run of records of one kind and group (``in_body``: the records')."""
     kind, in_body = run[0][1], run[0][5]
     if len(run) == 1:
-        lines = [run[0][0]]
         text = run[0][0]
         links = _links((run[0][4],), base, joiner)
     else:
-        lines = [r[0] for r in run]
-        text = "\n".join(lines)
+        text = "\n".join([r[0] for r in run])
         links = _links(dict.fromkeys(r[4] for r in run), base, joiner)
     if kind == "heading":
         return Block("heading", text, level=run[0][3], links=links, in_body=in_body)
@@ -233,5 +235,5 @@ def _typed(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Bloc
         if src.startswith("data:"):
             src = ""
         src_url = (joiner.join(src) if joiner is not None else src) if src else None
-        return Block("figure", text, src=src_url, caption=" ".join(lines), links=links, in_body=in_body)
+        return Block("figure", text, src=src_url, caption=" ".join([r[0] for r in run]), links=links, in_body=in_body)
     return Block(kind, text, links=links, in_body=in_body)
