@@ -18,7 +18,8 @@ learner of one worker does besides what it does alone.
   workers learn.
 * **Dead workers' work passes on** (:mod:`newsstemmer.crawl.storage.redis_worker`):
   their requests in flight go back to the queue, their unconfirmed emit claims are
-  released, their buffered pages are in Redis.
+  released, their buffered pages are in Redis.  A worker taken for dead while alive (silent
+  too long) that finds its crawl finished by the others closes as finished.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: How often an idle worker looks for new requests and for the end of the crawl.
 WAKE_SECONDS = 0.5
+#: Scrapy's close reason of a crawl that ran out of work.
+FINISHED = "finished"
 
 
 class SharedLearner(Protocol):
@@ -86,6 +89,7 @@ class SharedCrawl:
         self._counts: dict[str, int] = {}  # buffered pages per held site at the last tick
         self._retried: dict[str, tuple[int, set[str]]] = {}  # site -> (patterns version, pages tried with it)
         self._failing_since: float | None = None  # Redis unreachable since (monotonic clock)
+        self._ended_by_others = False  # the others finished the crawl while this worker was taken for dead
 
     # -- life cycle -----------------------------------------------------------------------------
     def opened(self) -> None:
@@ -107,7 +111,7 @@ class SharedCrawl:
         self.crawler.stats.set_value("newsstemmer/requests_recovered", self.worker.recovered)
         try:
             self.leases.release_all()
-            self.worker.leave(reason)
+            self.worker.leave(reason, after_end=self._ended_by_others)
         except Exception:  # noqa: BLE001 - Redis gone: the others find this worker dead by its heartbeat
             log.exception("newsstemmer: worker %s could not leave the crawl in Redis", self.worker.id)
 
@@ -117,7 +121,7 @@ class SharedCrawl:
             self.worker.beat()
             for site in self.leases.renew():
                 log.warning("newsstemmer: %s: lease lost (this worker was silent too long)", site)
-            if self._lost():
+            if self._ended():
                 return
             self._load_changed()
             self.worker.recover_dead()
@@ -154,18 +158,28 @@ class SharedCrawl:
                         time.monotonic() - self._failing_since)
             self._failing_since = None
 
-    def _lost(self) -> bool:
-        """Redis lost the crawl's state (restarted without its data): say so once and close."""
-        if not self.worker.state_lost():
-            return False
-        log.error("newsstemmer: worker %s: the crawl's state in Redis is gone (the server restarted without its "
-                  "data?): its queue and records are lost, so pages may never be fetched; closing with reason %s. "
-                  "Run Redis with appendonly yes (see the README)", self.worker.id, REDIS_STATE_LOST)
+    def _ended(self) -> str | None:
+        """The crawl's marker is gone: say why once and close; returns the reason (None: the crawl
+        goes on).  Either another worker finished the crawl while this one was taken for dead
+        (``finished``), or Redis lost the crawl's state, restarted without its data (an error)."""
+        if not self.worker.marker_gone():
+            return None
+        if self.worker.finished_elsewhere():
+            reason = FINISHED
+            self._ended_by_others = True
+            log.warning("newsstemmer: worker %s was silent for longer than NEWSSTEMMER_WORKER_TIMEOUT = %g s and "
+                        "taken for dead: the other workers took its requests back, and the crawl was finished by "
+                        "another worker; closing as %s", self.worker.id, self.config.worker_timeout, reason)
+        else:
+            reason = REDIS_STATE_LOST
+            log.error("newsstemmer: worker %s: the crawl's state in Redis is gone (the server restarted without its "
+                      "data?): its queue and records are lost, so pages may never be fetched; closing with reason "
+                      "%s. Run Redis with appendonly yes (see the README)", self.worker.id, reason)
         self.worker.marker = None  # (said once)
         if self._loop is not None and self._loop.running:
             self._loop.stop()
-        self._close(REDIS_STATE_LOST)
-        return True
+        self._close(reason)
+        return reason
 
     def _close(self, reason: str) -> None:
         engine = self.crawler.engine
@@ -218,9 +232,11 @@ class SharedCrawl:
     # -- the end of the crawl ----------------------------------------------------------------
     def idle(self) -> None:
         """This worker's engine is idle: stay open (``DontCloseSpider``) while the crawl goes on elsewhere."""
-        if self.worker.state_lost():  # (an empty queue after Redis lost its data is no finished crawl)
-            self._lost()
-            raise CloseSpider(REDIS_STATE_LOST)
+        # (an empty queue after Redis lost its data is no finished crawl; one cleared by another
+        # worker that finished it while this one was taken for dead is)
+        reason = self._ended()
+        if reason is not None:
+            raise CloseSpider(reason)
         self.worker.settle()
         if not self.worker.crawl_quiet():
             self.wake_soon()

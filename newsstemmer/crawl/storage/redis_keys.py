@@ -18,6 +18,8 @@ key                                          type   what
                                              set    articles it is emitting (both go back at its death)
 ``P:workers``, ``P:alive:W``                 set,   the workers of the crawl; W's heartbeat
                                              str    (expires after ``NEWSSTEMMER_WORKER_TIMEOUT``)
+``P:finished:MARKER``                        str    a finished crawl (left by its last worker, for a
+                                                    day): a worker taken for dead knows its crawl ended
 ``P:lease:SITE``                             str    the worker that learns SITE (expires likewise)
 ``P:buf:sites``, ``P:buf:SITE:*``            set,   the page buffer: sites, their pages in order,
                                              zset,  the pages (zlib-compressed HTML) and their
@@ -97,6 +99,10 @@ class Keys:
 
     def dupefilter(self, spider: str = "%(spider)s") -> str:
         return f"{self.prefix}:{spider}:dupefilter"
+
+    def finished(self, marker: bytes) -> str:
+        """The record the last worker of a finished crawl leaves under the crawl's marker."""
+        return f"{self.prefix}:finished:{marker.decode(errors='replace')}"
 
     def alive(self, worker: str) -> str:
         return f"{self.prefix}:alive:{worker}"

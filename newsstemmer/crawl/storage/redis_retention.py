@@ -11,6 +11,8 @@ family                      keeps                                             bo
 ``run:*``, ``news:*``       the running crawl's queue, seen filter, counts,   cleared by the last worker of a finished
                             emit claims, requests in flight                   crawl (:mod:`.redis_worker`)
 ``alive:*``, ``lease:*``    heartbeats, site leases                           expire (``NEWSSTEMMER_WORKER_TIMEOUT``)
+``finished:*``              a finished crawl, by its marker (for a worker     expires after a day
+                            taken for dead: :mod:`.redis_worker`)
 ``hist:b:*``                per article sent in the last ``KEEP_TEXT_DAYS``:  ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
                             one packed record: hash, version, dates, change   article was last sent (the time is in the
                             sketch, a field of one of 256 hashes by the key's record); then archived
@@ -62,7 +64,7 @@ SAMPLE = 200
 
 #: Variable parts of key names, replaced by ``*`` to name the family (after the prefix).
 _FAMILIES = [
-    (re.compile(r"^(run:inflight|run:claims|alive|lease|hist:site|hist:old|fl:articles|fl:old|fl:w|li:urls|li:a|li:s|hist:a|hist:b):.*$"),
+    (re.compile(r"^(run:inflight|run:claims|alive|lease|finished|hist:site|hist:old|fl:articles|fl:old|fl:w|li:urls|li:a|li:s|hist:a|hist:b):.*$"),
      r"\1:*"),
     (re.compile(r"^buf:.+:(order|html|meta)$"), r"buf:*:\1"),
 ]

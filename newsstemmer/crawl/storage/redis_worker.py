@@ -18,6 +18,10 @@ end of the crawl, and picking up the work of workers that died.
   there (:meth:`RedisWorker.state_lost`).  A Redis server that came back without its data
   (restarted with no persistence) has no marker: the crawl's queue and records are gone,
   and the workers stop with an error instead of taking the empty queue for a finished crawl.
+* The last worker of a finished crawl leaves ``P:finished:MARKER`` behind, for
+  :data:`FINISHED_RECORD_SECONDS`: a live worker that was taken for dead (silent for longer
+  than the timeout: a stalled or starved process) and finds the marker gone then knows the
+  others finished the crawl (:meth:`RedisWorker.finished_elsewhere`) and closes as finished.
 """
 
 from __future__ import annotations
@@ -30,9 +34,14 @@ from typing import Any
 
 from .redis_keys import Keys
 
-__all__ = ["RedisFrontier", "RedisWorker"]
+__all__ = ["FINISHED_RECORD_SECONDS", "RedisFrontier", "RedisWorker"]
 
 log = logging.getLogger(__name__)
+
+#: How long the record of a finished crawl (``P:finished:MARKER``) stays: a worker taken for
+#: dead and silent for longer still finds the marker gone with no record, and stops with
+#: ``redis_state_lost``.  One small key per crawl.
+FINISHED_RECORD_SECONDS = 24 * 3600
 
 #: Put a worker's in-flight requests back into the queue and release its unconfirmed
 #: claims; with ARGV[3] == '1' only if its heartbeat is gone (recovery of a dead worker).
@@ -75,18 +84,25 @@ end
 return out
 """
 
-#: Leave the crawl: ARGV = prefix, worker, finished ('1'/'0'); clears the run keys if it was
-#: the last live worker of a finished crawl with nothing queued.  Returns 1 if it cleared them.
+#: Leave the crawl: ARGV = prefix, worker, how ('1': finished, '2': finished by others before,
+#: '0': stopped), the finished record's life (ms); clears the run keys if it was the last live
+#: worker of a finished crawl with nothing queued, leaving a record of the end under the
+#: crawl's marker.  A worker whose crawl others finished (and cleared) before clears what it
+#: wrote since (links it scheduled, requests it queued), unless a new crawl has begun.
+#: Returns 1 if it cleared them.
 _LEAVE = """
 local p, w = ARGV[1], ARGV[2]
 redis.call('SREM', p .. ':workers', w)
 redis.call('DEL', p .. ':alive:' .. w)
-if ARGV[3] ~= '1' then return 0 end
+if ARGV[3] == '0' then return 0 end
+if ARGV[3] == '2' and redis.call('EXISTS', p .. ':run:marker') == 1 then return 0 end
 for _, other in ipairs(redis.call('SMEMBERS', p .. ':workers')) do
     if redis.call('EXISTS', p .. ':alive:' .. other) == 1 then return 0 end
     if redis.call('HLEN', p .. ':run:inflight:' .. other) > 0 then return 0 end
 end
-if redis.call('ZCARD', KEYS[1]) > 0 then return 0 end
+if ARGV[3] == '1' and redis.call('ZCARD', KEYS[1]) > 0 then return 0 end
+local marker = redis.call('GET', p .. ':run:marker')
+if marker then redis.call('SET', p .. ':finished:' .. marker, '1', 'PX', ARGV[4]) end
 redis.call('DEL', KEYS[1], KEYS[2], p .. ':run:seen', p .. ':run:counts', p .. ':run:emitted', p .. ':run:broken',
            p .. ':run:marker')
 for _, other in ipairs(redis.call('SMEMBERS', p .. ':workers')) do redis.call('SREM', p .. ':workers', other) end
@@ -131,9 +147,19 @@ class RedisWorker:
     def beat(self) -> None:
         self.redis.set(self.keys.alive(self.id), b"1", px=int(self.timeout * 1000))
 
-    def state_lost(self) -> bool:
-        """The crawl's marker is gone or another: Redis lost the crawl's state (see the module docstring)."""
+    def marker_gone(self) -> bool:
+        """The crawl's marker is gone or another: this worker's crawl is over, one way or the other."""
         return self.marker is not None and self.redis.get(self.keys.marker) != self.marker
+
+    def finished_elsewhere(self) -> bool:
+        """Another worker finished this worker's crawl and cleared its run records (this one was
+        taken for dead meanwhile): the record it left under the crawl's marker is there."""
+        return self.marker is not None and bool(self.redis.exists(self.keys.finished(self.marker)))
+
+    def state_lost(self) -> bool:
+        """The crawl's marker is gone or another and no worker finished the crawl: Redis lost the
+        crawl's state (see the module docstring)."""
+        return self.marker_gone() and not self.finished_elsewhere()
 
     def others_alive(self) -> list[str]:
         members = [m.decode() for m in self.redis.smembers(self.keys.workers)]
@@ -207,16 +233,22 @@ class RedisWorker:
                                                            "1" if counted else "0", *urls])]
 
     # -- leaving ----------------------------------------------------------------------------
-    def leave(self, reason: str) -> bool:
+    def leave(self, reason: str, after_end: bool = False) -> bool:
         """Leave the crawl: a finished worker drops what it holds, a stopped one gives its
-        requests back.  Returns True if this was the last worker of a finished crawl."""
+        requests back; ``after_end``: the others finished the crawl before (this worker was
+        taken for dead), and what it wrote since is cleared.  Returns True if this was the
+        last worker of a finished crawl."""
         finished = reason == "finished"
         if finished:
             self.settle()
         self._requeue(keys=[self.queue_key], args=[self.keys.prefix, self.id, "0"])
+        how = ("2" if after_end else "1") if finished else "0"
         cleared = bool(self._leave(keys=[self.queue_key, self.dupefilter_key],
-                                   args=[self.keys.prefix, self.id, "1" if finished else "0"]))
-        if cleared:
+                                   args=[self.keys.prefix, self.id, how, int(FINISHED_RECORD_SECONDS * 1000)]))
+        if cleared and after_end:
+            log.info("newsstemmer: worker %s: what it wrote after the end of the crawl %s is cleared",
+                     self.id, self.keys.prefix)
+        elif cleared:
             log.info("newsstemmer: last worker of the finished crawl %s: its queue and run records cleared",
                      self.keys.prefix)
         return cleared
