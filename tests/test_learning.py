@@ -521,6 +521,31 @@ def test_equal_coverage_prefers_the_layout_that_aligns_the_article(learned) -> N
     assert articles[0].paragraphs[0] in art.body
 
 
+def test_article_aligned_to_a_short_section_counts_up_to_its_learned_weight(learned) -> None:
+    # A layout that aligns the article's paragraphs to sections that held a short header
+    # line on the pages it was learned from (low DiffScore and MainScore: a few characters
+    # a page) knows the page by the same paths as the main layout; the article counts as
+    # aligned there only up to a few times what those sections held, so the layout that
+    # learned the paragraphs as its body wins the tie (cttf's forbes.com-2005).
+    articles, site = learned
+    good = article_pattern(site)
+    header = dataclasses.replace(
+        good,
+        id="header",
+        pages=good.pages + 5,
+        sections=[dataclasses.replace(s, role="static", diff_score=0.4, main_score=0.4 * 12) if s.role == "main" else s
+                  for s in good.sections],
+    )
+    both = SitePatterns(site.site, [header, *site.patterns], site.settings, site.pages)
+    page = Page(articles[0].html, url=articles[0].url)
+    matches = {m.pattern.id: m for m in match_all(blocks_of(page, both.block_options()), both)}
+    assert matches["header"].coverage == matches[good.id].coverage
+    assert matches["header"].aligned < matches[good.id].aligned
+    art = extract_with_patterns(page, both)
+    assert art.pattern == good.id
+    assert articles[0].paragraphs[0] in art.body
+
+
 def test_title_found_when_the_main_text_lies_on_free_paths() -> None:
     # Each post wraps its text in a differently named div: no body path is common to
     # the pages, the main text lies on free paths only, and the headline is the

@@ -15,7 +15,7 @@ from ..article import Article
 from ..page import Page
 from .alignment import PathCodes, align
 from .blocks import BlockOptions, PageBlocks, blocks_of, layout_weight, line_digest
-from .patterns import LayoutPattern, SitePatterns
+from .patterns import LayoutPattern, LayoutSection, SitePatterns
 from .typed import LayoutBody
 
 __all__ = [
@@ -53,7 +53,9 @@ class PatternMatch:
     pattern: LayoutPattern
     coverage: float  # share of the page's weight in blocks the pattern knows (its sections and free paths)
     blocks: list[int | None]  # page block index per section
-    aligned: float = 0.0  # share of the page's weight aligned to the pattern's sections alone
+    # share of the page's weight aligned to the pattern's sections alone, each block counted
+    # up to what its section held when learned (section_weight_cap)
+    aligned: float = 0.0
 
     @property
     def complete(self) -> bool:
@@ -68,6 +70,7 @@ class EncodedPage:
         blocks = page.blocks
         self.codes = codes.encode([b.path for b in blocks])
         self.weights = [layout_weight(b) for b in blocks]
+        self.plain = [0 if b.in_comments else b.plain_weight for b in blocks]
         self.total = sum(self.weights)
         self.by_path: dict[str, list[int]] = {}
         for i, b in enumerate(blocks):
@@ -77,6 +80,14 @@ class EncodedPage:
 #: Share of the body-like text a loose match may leave out before the article says so
 #: (``Article.detail``: ``loose-partial``).
 LOST_BODY_SHARE = 0.2
+
+#: A block's plain (non-anchor) text counts as aligned to a section (``PatternMatch.aligned``)
+#: up to this many times the plain weight the section held on average on the pages it was
+#: learned from (``main_score / diff_score``): a layout that aligns a page's long article to a section
+#: that held a short header line explains the page no better than one that knows the
+#: article's block by a free path (choice: 10 moves cttf's forbes.com-2005 and nymag.com-2000 and no page
+#: down; 4 and 2 cost pages).
+ALIGNED_WEIGHT_CAP = 10.0
 
 #: Distinct paths a site's cached codes may hold before they are made anew.
 _MAX_CACHED_PATHS = 100_000
@@ -118,12 +129,14 @@ def match_pattern(
     if pattern_codes is None:
         pattern_codes = codes.encode(pattern.paths)
     weights = encoded.weights
-    per_section: list[int | None] = [None] * len(pattern.sections)
+    sections = pattern.sections
+    per_section: list[int | None] = [None] * len(sections)
     covered = 0
+    aligned = 0.0
     for s, b in align(pattern_codes, encoded.codes):
         per_section[s] = b
         covered += weights[b]
-    aligned = covered
+        aligned += weights[b] - max(0.0, encoded.plain[b] - section_weight_cap(sections[s]))
     free = pattern.free_paths
     if free:
         taken = {b for b in per_section if b is not None}
@@ -133,6 +146,16 @@ def match_pattern(
     if not total:
         return PatternMatch(pattern, 0.0, per_section, 0.0)
     return PatternMatch(pattern, covered / total, per_section, aligned / total)
+
+
+def section_weight_cap(section: LayoutSection) -> float:
+    """The most plain (non-anchor) weight of a block aligned to ``section`` that counts in
+    ``PatternMatch.aligned``: ``ALIGNED_WEIGHT_CAP`` times the section's learned mean plain
+    weight per page (its MainScore over its DiffScore, which are learned from plain weights);
+    unbounded where that is unknown (DiffScore 0)."""
+    if section.diff_score <= 0 or not ALIGNED_WEIGHT_CAP:
+        return float("inf")
+    return ALIGNED_WEIGHT_CAP * max(section.main_score / section.diff_score, 1.0)
 
 
 def block_roles(page: PageBlocks, match: PatternMatch) -> list[str | None]:
@@ -193,7 +216,8 @@ def choose_match(pb: PageBlocks, site: SitePatterns, opts: LayoutExtractOptions)
     coverage was the aligned weight alone: a layout that knows the page's article block
     only by a free path, or aligns it to a section that held a short line on the pages it
     was learned from, took pages of another layout that aligns the article to its main
-    section; cttf's forbes.com-2000 and nymag.com-2000).
+    section; cttf's forbes.com-2000 and nymag.com-2000).  A block counts as aligned only up
+    to a few times what its section held when learned (:func:`section_weight_cap`).
     """
     best: PatternMatch | None = None
     nearest: PatternMatch | None = None
