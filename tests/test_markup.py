@@ -131,3 +131,34 @@ def test_cleaning_rows_hold_the_markup_columns() -> None:
     assert CLEAN_FEATURES[k:k + len(MARKUP_FEATURES)] == MARKUP_FEATURES
     assert np.array_equal(X[:, k:k + len(MARKUP_FEATURES)], markup_features(view, region, J))
     assert markup_features(view, region, J[:0]).shape == (0, len(MARKUP_FEATURES))
+
+
+def test_items_of_a_carousel_are_repeated_items_and_their_media_is_counted() -> None:
+    """Four slides of one kind (three with a player) between paragraphs, and a run of
+    classed paragraphs (one kind, but not built of blocks: not items)."""
+    def slide(k: int) -> str:
+        media = f'<video src="/v{k}.mp4"></video>' if k < 3 else "<span>no player</span>"
+        return (f'<div class="{"slide active" if k == 0 else "slide"}">{media}'
+                f'<div class="title">{_text(8, k)}</div><p class="teaser">{_text(14, k + 1)}</p></div>')
+
+    slides = "".join(slide(k) for k in range(4))
+    body = "".join(f'<p class="text">{_text(40, k)}</p>' for k in range(4))
+    an = pagerank_analysis(f"""<html><body><article><h1>Bridge</h1>{body}
+<div class="carousel">{slides}<div class="dots"><a href="#1">1</a><a href="#2">2</a></div></div>
+<p>{_text(40, 5)}</p></article></body></html>""", text=False)
+    view = RegionView.of(an)
+    elements = an.scores.graph.elements
+    root = an.scores.root
+    region = elements.index(root.find(".//article"))
+    slide = elements.index(root.findall(".//div[@class='slide']")[1])
+    first = elements.index(root.find(".//div[@class='slide active']"))
+    teaser = elements.index(root.findall(".//p[@class='teaser']")[2])
+    carousel = elements.index(root.find(".//div[@class='carousel']"))
+    text = elements.index(root.find(".//p[@class='text']"))
+    J = np.array(sorted((slide, first, teaser, carousel, text)), dtype=np.int64)
+    X = dict(zip(J.tolist(), markup_features(view, region, J)))
+    item, media = MARKUP_FEATURES.index("repeated_item"), MARKUP_FEATURES.index("item_media")
+    # 4 slides (a first class word, "slide", whatever the words after it) of the carousel's 5 children
+    for j in (slide, first, teaser):  # (the teaser inside a slide takes its slide's values)
+        assert X[j][item] == 4 / 5 and X[j][media] == 3 / 4
+    assert X[carousel][item] == 0.0 and X[text][item] == 0.0 and X[text][media] == 0.0
