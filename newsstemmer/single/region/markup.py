@@ -105,33 +105,45 @@ def _holds_media(el: etree._Element) -> bool:
     return el.tag in _MEDIA_TAGS or next(el.iter(*_MEDIA_TAGS), None) is not None
 
 
-def _repeated_item(el: etree._Element, top: etree._Element, runs: dict) -> tuple[float, float]:
+def _run_of(a: etree._Element, parent: etree._Element, runs: dict) -> tuple[float, float] | None:
+    """(share of ``parent``'s children, share holding media) of the run of ``a``'s kind
+    among its siblings, if ``a`` is built of blocks and the run has ``_REPEATED_ITEMS``
+    or more items; else None.  ``runs`` caches per parent and kind."""
+    if not _built_of_blocks(a):
+        return None
+    kind = _kind(a)
+    got = runs.get((parent, kind))
+    if got is None:
+        n = 0
+        run = []
+        for c in parent:
+            tag = c.tag
+            if isinstance(tag, str) and tag not in _SKIPPED_BEFORE:
+                n += 1
+                if tag == kind[0] and _kind(c) == kind:  # (the tag first: a class is read only on a match)
+                    run.append(c)
+        got = runs[(parent, kind)] = (
+            (len(run) / n, sum(_holds_media(c) for c in run) / len(run)) if len(run) >= _REPEATED_ITEMS else ())
+    return got or None
+
+
+def _repeated_item(el: etree._Element, top: etree._Element, runs: dict, best_of: dict) -> tuple[float, float]:
     """(``repeated_item``, ``item_media``) of the part ``el`` (:func:`markup_features`):
-    the largest share, over ``el`` and its ancestors below ``top``, of a parent's
-    children of one kind built of blocks, and the share of that run holding media.
-    ``runs`` caches per parent the kinds of its children (one dict per region)."""
-    best = (0.0, 0.0)
+    the largest run share (:func:`_run_of`) over ``el`` and its ancestors below ``top``
+    (the lowest of equal ones) with that run's media share.  ``best_of`` keeps the answer
+    of every element walked, so the parts of a region share their ancestors' work."""
+    chain = []
     a = el
-    while a is not None and a is not top:
+    while a is not None and a is not top and a not in best_of:
+        chain.append(a)
+        a = a.getparent()
+    best = best_of.get(a, (0.0, 0.0))
+    for a in reversed(chain):  # from the highest down: a part's run wins over an equal one above
         parent = a.getparent()
-        if parent is None:
-            break
-        kinds = runs.get(parent)
-        if kinds is None:
-            children = [c for c in parent if isinstance(c.tag, str) and c.tag not in _SKIPPED_BEFORE]
-            kinds = runs[parent] = {"n": len(children)}
-            for c in children:
-                kinds.setdefault(_kind(c), []).append(c)
-        kind = _kind(a)
-        run = kinds.get(kind, ())
-        if len(run) >= _REPEATED_ITEMS and _built_of_blocks(a):
-            share = len(run) / kinds["n"]
-            if share > best[0]:
-                media = kinds.get(("media",) + kind)
-                if media is None:
-                    media = kinds[("media",) + kind] = sum(_holds_media(c) for c in run) / len(run)
-                best = (share, media)
-        a = parent
+        got = _run_of(a, parent, runs) if parent is not None else None
+        if got is not None and got[0] >= best[0]:
+            best = got
+        best_of[a] = best
     return best
 
 
@@ -206,6 +218,7 @@ def markup_features(view: RegionView, region: int, J: np.ndarray) -> np.ndarray:
                 a = parent[a]
             X[r, col] = 1.0 if a > region else (0.5 if sums[r, flag] > 0 else 0.0)
     runs: dict = {}
+    best_of: dict = {}
     for r, j in enumerate(rows):
-        X[r, 8], X[r, 9] = _repeated_item(elements[j], top, runs)
+        X[r, 8], X[r, 9] = _repeated_item(elements[j], top, runs, best_of)
     return X
