@@ -44,7 +44,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, by_site, data_dir, load_manifest, prediction
+from benchmarks.shared import Entry, by_site, add_data_option, data_dir, load_manifest, prediction
 
 from newsstemmer import Page, extract_with_patterns, learn
 from newsstemmer.templates import DEFAULT_ALPHA, DEFAULT_DELTA, amplify, pregroup, skeleton
@@ -284,7 +284,7 @@ def table(rows: list[dict], cols: list[tuple[str, str, str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data")
+    add_data_option(ap)
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--sizes", default="1000,10000")
     ap.add_argument("--max-gb", type=float, default=MEMORY_TARGET_GB)

@@ -20,7 +20,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import by_site, data_dir, load_manifest
+from benchmarks.shared import by_site, add_data_option, data_dir, load_manifest
 
 from newsstemmer.layout.blocks import page_blocks
 from newsstemmer.dom.parse import parse_html
@@ -29,7 +29,7 @@ from benchmarks.speed import best_of
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--dataset", default="big9-05", help="dataset of the manifest to time (default big9-05)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per page; the best counts")
     args = ap.parse_args(argv)

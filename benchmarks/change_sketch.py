@@ -38,7 +38,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest
+from benchmarks.shared import add_data_option, data_dir, load_manifest
 from benchmarks.shared.data import select
 
 from newsstemmer.crawl import changesketch
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--datasets", default="misinfo,fundus-recent,wcxb-dev-articles,readability")
     ap.add_argument("--limit", type=int, default=400, help="pages per set (the first ones)")
     ap.add_argument("--threshold", type=float, default=0.02)
-    ap.add_argument("--data")
+    add_data_option(ap)
     ap.add_argument("--sizes", metavar="BODY,PAGE,NEAR", help="other sketch sizes than the shipped ones (to compare)")
     args = ap.parse_args(argv)
     if args.sizes:

@@ -45,7 +45,7 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from benchmarks.crawl_sites import DRAGNET_MIN_PAGES, SiteServer, dataset_sites, loopback_hosts
-from benchmarks.shared import REPO_ROOT, data_dir, load_manifest, prediction
+from benchmarks.shared import REPO_ROOT, add_data_option, data_dir, load_manifest, prediction
 
 from newsstemmer.demo import DemoServer, build_site
 from newsstemmer.evaluation import evaluate
@@ -542,7 +542,7 @@ def print_datasets(res: dict[str, Any], per_site: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--runs", type=int, default=3, help="demo crawls per mode, alternating off/on (default 3)")
     ap.add_argument("--demo-server", choices=("own", "spider"), default="own",
                     help="own: this script serves the demo site (default); spider: the spider starts it "

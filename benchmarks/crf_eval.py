@@ -26,7 +26,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, data_dir, load_manifest, prediction, select
+from benchmarks.shared import Entry, add_data_option, data_dir, load_manifest, prediction, select
 from training.train_crf import variants
 
 from newsstemmer.dom.parse import parse_html
@@ -56,7 +56,7 @@ def run(extractor: CRFExtractor, entries: list[Entry], docs: list[str | None]) -
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--datasets", default=",".join(DEFAULT_DATASETS), help="comma-separated dataset names")
     ap.add_argument("--model", help="CRF model file (default: the shipped model)")
     ap.add_argument("--thresholds", default="0.7:0.4", help="upper:lower pairs, comma-separated")

@@ -92,7 +92,7 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 from benchmarks.shared.conventions import CONVENTION_CHOICES, own_pair
 from benchmarks.shared.scoring import by_language
 from benchmarks.shared import (DEFAULT_SETS, LAYOUT_SINGLE_SETS, SETS, SINGLE_SETS, UNTRAINED_LAYOUT_SETS, Entry,
-                               data_dir, figures, grouped_folds, load_manifest, page_id, prediction, print_tables,
+                               add_data_option, data_dir, figures, grouped_folds, load_manifest, page_id, prediction, print_tables,
                                set_entries, site_groups)
 
 METHODS = ("layout", "layout-choice", "layout-rules", "pagerank", "region", "crf", "trafilatura")
@@ -276,7 +276,7 @@ def crf_fold_pairs(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--folds", type=int, default=5, metavar="K", help="number of folds (default 5)")
     ap.add_argument("--seed", type=int, default=0, help="orders groups of equal size when dealing folds")
     ap.add_argument("--datasets", default=",".join(DEFAULT_SETS),

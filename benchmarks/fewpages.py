@@ -23,7 +23,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest
+from benchmarks.shared import add_data_option, data_dir, load_manifest
 from training.train_sections import FEW_PAGE_SETS, few_page_pairs, few_page_sites
 
 from newsstemmer.trees import TreeModel
@@ -33,7 +33,7 @@ from newsstemmer.evaluation import evaluate
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder")
+    add_data_option(ap)
     ap.add_argument("--sets", default=",".join(FEW_PAGE_SETS))
     ap.add_argument("--k", default="3,5,10", help="pages learned from (comma-separated)")
     ap.add_argument("--variants", default="rules,model", help="of rules, model")

@@ -19,13 +19,13 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, group_key, grouped_folds, load_manifest, site_groups
+from benchmarks.shared import add_data_option, data_dir, group_key, grouped_folds, load_manifest, site_groups
 from benchmarks.shared.folds import stratum
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--merge-hosts", action="store_true", help="merge groups of different datasets sharing a host")

@@ -33,7 +33,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import base_package, by_site, data_dir, load_manifest, set_entries
+from benchmarks.shared import base_package, by_site, add_data_option, data_dir, load_manifest, set_entries
 
 import newsstemmer
 
@@ -92,7 +92,7 @@ def _report(title: str, costs: dict[str, dict[str, float]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", default=None)
+    add_data_option(ap)
     ap.add_argument("--datasets", default="readability,chaos,dragnet-single")
     ap.add_argument("--layouts", default="big9-05,cleanportal")
     ap.add_argument("--min-pages", type=int, default=5)

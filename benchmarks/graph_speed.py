@@ -27,7 +27,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import base_package, data_dir, load_manifest, set_entries
+from benchmarks.shared import base_package, add_data_option, data_dir, load_manifest, set_entries
 
 from newsstemmer.dom.decoding import decode_html
 from newsstemmer.dom.parse import parse_html
@@ -53,7 +53,7 @@ def graph_difference(a, b) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", default=None)
+    add_data_option(ap)
     ap.add_argument("--datasets", default="readability,chaos,dragnet-single")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--base", required=True, help="a checkout of the code to compare with")

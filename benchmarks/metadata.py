@@ -33,7 +33,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest
+from benchmarks.shared import add_data_option, data_dir, load_manifest
 
 from newsstemmer.evaluation import author_f1, normalise_title, same_day
 from newsstemmer.metadata import article_metadata
@@ -46,7 +46,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", default=",".join(DEFAULT_SETS))
     parser.add_argument("--worst", help="list the misses of one field (title, published, authors, language)")
-    parser.add_argument("--data")
+    add_data_option(parser)
     parser.add_argument("--layouts", action="store_true", help="measure the fields learned from layouts")
     parser.add_argument("--min-pages", type=int, default=3)
     parser.add_argument("--loo-pages", type=int, default=0, help="leave-one-page-out on the first N pages of a site only")

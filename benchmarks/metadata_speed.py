@@ -34,6 +34,7 @@ from typing import Callable
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from benchmarks.shared import add_data_option
 from newsstemmer import Page, SitePatterns, learn
 from newsstemmer import Article
 from newsstemmer.combine import extract as combine_extract
@@ -77,7 +78,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--articles", type=int, default=120)
     parser.add_argument("--dataset", help="a set of ../shared/datasets (e.g. cttf) instead of the demo")
-    parser.add_argument("--data")
+    add_data_option(parser)
     args = parser.parse_args()
     if args.dataset:
         articles, by_url = _dataset_pages(args.dataset, args.data)

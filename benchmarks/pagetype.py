@@ -46,7 +46,7 @@ if __name__ == "__main__" and not __package__:  # run as a file: import from the
 
 import numpy as np
 
-from benchmarks.shared import cached, data_dir, load_manifest, page_id
+from benchmarks.shared import cached, add_data_option, data_dir, load_manifest, page_id
 from training.train_pagetype import build, cross_validate, cross_validate_kinds, operating_points, report, report_kinds
 
 from newsstemmer.pagetype import FEATURES, THRESHOLD, shared_model
@@ -190,7 +190,7 @@ def _speed_pages(dataset: str | None, data: str | None) -> tuple[list[tuple[str,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--data-file", help="keep the page rows in this pickle (rebuilt when the code changed)")
     ap.add_argument("--speed", action="store_true", help="time page typing against extraction (no data needed)")
     ap.add_argument("--repeat", type=int, default=7)

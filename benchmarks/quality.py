@@ -25,7 +25,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, by_site, data_dir, load_manifest, prediction
+from benchmarks.shared import Entry, by_site, add_data_option, data_dir, load_manifest, prediction
 from benchmarks.shared.conventions import CONVENTION_CHOICES, article_blocks, keep_of
 
 from newsstemmer import ExtractOptions, LearnOptions, Page, extract_with_patterns, learn
@@ -116,7 +116,7 @@ OPTIONS = ExtractOptions(fallback="pagerank")
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--datasets", default=",".join(DEFAULT_DATASETS), help="comma-separated dataset names")
     ap.add_argument(
         "--min-pages",

@@ -63,7 +63,7 @@ from parsel import Selector
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import (Entry, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+from benchmarks.shared import (Entry, add_data_option, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
                                print_tables, set_entries)
 
 from newsstemmer import LearnOptions, Page, learn
@@ -216,7 +216,7 @@ def choose(cv_pairs: dict[str, dict], folds: list[list[Entry]], pages: list[Entr
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", help="datasets folder (holding manifest.jsonl)")
+    add_data_option(ap)
     ap.add_argument("--sets", default=",".join(DEFAULT_SETS), help="evaluation sets (cv.py's names)")
     ap.add_argument("--train", type=int, default=3, help="training pages per site (default 3)")
     ap.add_argument("--repeat", type=int, default=5, help="timing runs per page, best kept (default 5; 0: no timing)")

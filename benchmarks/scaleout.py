@@ -58,7 +58,7 @@ from urllib.parse import urlsplit
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import REPO_ROOT, data_dir, load_manifest, prediction
+from benchmarks.shared import REPO_ROOT, add_data_option, data_dir, load_manifest, prediction
 from benchmarks.crawl import FAST, parse_stats
 from benchmarks.crawl_sites import SiteServer, dataset_sites, loopback_hosts
 
@@ -250,7 +250,7 @@ def demo_runs(args: argparse.Namespace, work: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--datasets", default="big9-05,big9-09,cleanportal")
     ap.add_argument("--no-dragnet", action="store_true", help="leave out the dragnet sites with ≥ 5 pages")
     ap.add_argument("--runs", type=int, default=2, help="runs of 1 and of 2 workers, alternating (default 2)")

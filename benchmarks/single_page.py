@@ -28,7 +28,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, data_dir, load_manifest, prediction, select
+from benchmarks.shared import Entry, add_data_option, data_dir, load_manifest, prediction, select
 
 from newsstemmer.evaluation import evaluate, score_page
 from newsstemmer.single.pagerank import PageRankOptions, pagerank_extract
@@ -151,7 +151,7 @@ def ablation(entries: list[Entry], names: list[str], base: PageRankOptions) -> i
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--datasets", default=",".join(DEFAULT_DATASETS), help="comma-separated dataset names")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a PageRankOptions field")
     ap.add_argument("--ablation", action="store_true", help="F1 of the defaults and of variants (one table)")

@@ -29,7 +29,7 @@ from typing import Callable
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import by_site, data_dir, load_manifest
+from benchmarks.shared import by_site, add_data_option, data_dir, load_manifest
 
 from newsstemmer import Page, extract_with_patterns, learn
 from newsstemmer.dom.decoding import decode_html
@@ -250,7 +250,7 @@ def report(growth: dict | None, cost: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--n", type=int, default=50, help="size N of the small learning set (the large one is 4N)")
     ap.add_argument("--learn-repeat", type=int, default=3, help="learn() runs per set; the best counts")
     ap.add_argument("--extract-repeat", type=int, default=5, help="timed runs per page; the best counts")

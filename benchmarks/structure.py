@@ -38,7 +38,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, data_dir, load_manifest, page_id, prediction
+from benchmarks.shared import Entry, add_data_option, data_dir, load_manifest, page_id, prediction
 from benchmarks.shared.conventions import CONVENTIONS, article_blocks, convention_of, keep_of
 from benchmarks.shared.structure import blocks_from_xml, covered, gold_blocks, mean_structure, score_structure
 
@@ -168,7 +168,7 @@ def check_conventions(entries: list[Entry], names: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--datasets", default=None,
                     help=f"comma-separated manifest datasets (default {','.join(DEFAULT_DATASETS)}; "
                          "with --conventions every set of the table)")

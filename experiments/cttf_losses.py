@@ -39,7 +39,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest, prediction, set_entries
+from benchmarks.shared import add_data_option, data_dir, load_manifest, prediction, set_entries
 from benchmarks.shared.conventions import own_pair
 
 from newsstemmer import ExtractOptions, Page, learn
@@ -152,7 +152,7 @@ def verdict(row: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--sites", help="site-eras, comma-separated (default: all)")
     ap.add_argument("--dataset", default="cttf", help="another layout set of cv.py (big9, cleanportal, dragnet): the same run")
     ap.add_argument("--chain-only", action="store_true", help="the chain's figures alone (no forced layouts, no verdict)")

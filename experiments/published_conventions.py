@@ -26,7 +26,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest
+from benchmarks.shared import add_data_option, data_dir, load_manifest
 
 from newsstemmer.metadata import article_metadata, page_facts
 from newsstemmer.metadata.dates import date_in_text, parse_date
@@ -59,7 +59,7 @@ def days_apart(a: str, b: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", default="misinfo,wcxb-dev,fundus-recent")
-    parser.add_argument("--data")
+    add_data_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="list the pages")
     args = parser.parse_args()
     sets = args.datasets.split(",")

@@ -44,7 +44,7 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import (SINGLE_SETS, cache_file, data_dir, grouped_folds, load_manifest, page_id, prediction,
+from benchmarks.shared import (SINGLE_SETS, cache_file, add_data_option, data_dir, grouped_folds, load_manifest, page_id, prediction,
                                set_of_pages, site_groups)
 from training.train_region import build_parser, extractors, f1_of, load_rows, row_id, train_models
 
@@ -135,7 +135,7 @@ def add_cv_arguments(ap: argparse.ArgumentParser, deals: str) -> None:
     """The options of a site-grouped CV run over region_data.py's rows (shared with
     ``cleaning_frontier.py``)."""
     ap.add_argument("--data-file", default=str(cache_file("region-data.pkl")), help="region_data.py's rows")
-    ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
+    add_data_option(ap)
     ap.add_argument("--datasets", default=",".join(SINGLE_SETS + ("big9",)))
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", default=deals,

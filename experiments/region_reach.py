@@ -30,7 +30,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import data_dir, load_manifest, prediction, select
+from benchmarks.shared import add_data_option, data_dir, load_manifest, prediction, select
 
 from newsstemmer.single.region.candidates import RegionView, region_candidates
 from newsstemmer.dom.parse import parse_html
@@ -106,7 +106,7 @@ def page_reach(e) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", default=None)
+    add_data_option(ap)
     ap.add_argument("--datasets", default="readability,chaos,dragnet-single")
     ap.add_argument("--worst", type=int, default=10, help="list the N pages with most unreachable gold (by cause)")
     args = ap.parse_args(argv)

@@ -32,7 +32,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import REPO_ROOT, cache_file
+from benchmarks.shared import REPO_ROOT, add_data_option, cache_file
 
 MODELS = REPO_ROOT / "newsstemmer" / "models"
 HERE = Path(__file__).resolve().parent
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                                                     "(run in the chain's order)")
     ap.add_argument("--check", action="store_true",
                     help="retrain into a temporary folder and say whether each shipped file is byte-identical")
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     args = ap.parse_args(argv)
     steps = chosen_steps(args.only)
     data = ["--data", args.data] if args.data else []

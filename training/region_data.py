@@ -27,7 +27,7 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import cache_file, code_stamp, data_dir, load_manifest, prediction, site_groups
+from benchmarks.shared import cache_file, code_stamp, add_data_option, data_dir, load_manifest, prediction, site_groups
 from benchmarks.shared.conventions import training_gold
 
 from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
@@ -181,7 +181,7 @@ def rows_file(rows: list[dict]) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-o", "--output", default=str(cache_file("region-data.pkl")))
-    ap.add_argument("--data", default=None)
+    add_data_option(ap)
     ap.add_argument("--limit", type=int, default=0, help="only the first N pages (a quick check)")
     args = ap.parse_args(argv)
     entries = load_manifest(data_dir(args.data))

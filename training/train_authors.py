@@ -36,7 +36,7 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, cached, data_dir, grouped_folds, load_manifest, page_id, site_groups
+from benchmarks.shared import Entry, cached, add_data_option, data_dir, grouped_folds, load_manifest, page_id, site_groups
 from training.trees_export import from_lightgbm
 
 from newsstemmer.dom.parse import HTMLParseError
@@ -228,7 +228,7 @@ def report(pages: list[dict[str, Any]], model: list[float], label: str) -> dict[
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--data-file", help="keep the candidate rows in this pickle (rebuilt when the code changed)")
     ap.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
     ap.add_argument("--seeds", type=int, default=1, help="CV with this many LightGBM seeds (the spread)")

@@ -38,7 +38,7 @@ from pathlib import Path
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, REPO_ROOT, data_dir, load_manifest, prediction
+from benchmarks.shared import Entry, REPO_ROOT, add_data_option, data_dir, load_manifest, prediction
 
 from newsstemmer import LearnOptions, Page, learn
 from newsstemmer.single.crf import (
@@ -189,7 +189,7 @@ def cross_validate(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("-o", "--output", default=str(DEFAULT_OUTPUT), help="model file to write")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="crfsuite training parameter")
     ap.add_argument("--split-tags", default=",".join(DEFAULT_SPLIT_TAGS), help="tags that cut blocks")

@@ -33,7 +33,7 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, cached, data_dir, grouped_folds, load_manifest, page_id, site_groups
+from benchmarks.shared import Entry, cached, add_data_option, data_dir, grouped_folds, load_manifest, page_id, site_groups
 from training.trees_export import from_lightgbm
 
 from newsstemmer.dom.parse import HTMLParseError
@@ -235,7 +235,7 @@ def report_kinds(rows: list[dict[str, Any]], said: np.ndarray, urls: dict[str, s
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder (default: $NEWSSTEMMER_DATASETS or ../shared/datasets)")
+    add_data_option(ap)
     ap.add_argument("--data-file", help="keep the page rows in this pickle (rebuilt when the code changed)")
     ap.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
     ap.add_argument("--threshold", type=float, default=THRESHOLD)

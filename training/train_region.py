@@ -36,7 +36,7 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import (SINGLE_SETS, cache_file, code_stamp, data_dir, figures, grouped_folds, load_manifest,
+from benchmarks.shared import (SINGLE_SETS, cache_file, code_stamp, add_data_option, data_dir, figures, grouped_folds, load_manifest,
                                page_id, prediction, print_tables, set_entries, site_groups)
 from benchmarks.shared.conventions import own_pair
 from training.trees_export import from_lightgbm
@@ -300,7 +300,7 @@ def monotone_signs(text: str) -> dict[str, int]:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-file", default=str(cache_file("region-data.pkl")))
-    ap.add_argument("--data", default=None, help="datasets folder (default: $NEWSSTEMMER_DATASETS)")
+    add_data_option(ap)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0, help="orders groups of equal size when dealing folds")
     ap.add_argument("--model-seed", type=int, default=0, help="LightGBM's seed (bagging, feature sampling)")

@@ -39,7 +39,7 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import (Entry, cached, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
+from benchmarks.shared import (Entry, cached, add_data_option, data_dir, figures, grouped_folds, load_manifest, page_id, prediction,
                                print_tables, set_entries, site_groups)
 from training.train_region import bagged
 from training.trees_export import from_lightgbm
@@ -263,7 +263,7 @@ def per_layout(args: argparse.Namespace) -> int | None:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", help="datasets folder")
+    add_data_option(ap)
     ap.add_argument("--data-file", help="cache of the units (written if missing)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)

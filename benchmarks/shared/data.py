@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
@@ -51,6 +52,12 @@ class Entry:
     def gold(self) -> str:
         """The page's gold text."""
         return self.gold_path.read_text(encoding="utf-8")
+
+
+def add_data_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--data`` option every benchmark and trainer takes (read by :func:`data_dir`)."""
+    parser.add_argument("--data", help=f"datasets folder, the one holding manifest.jsonl "
+                                       f"(default: ${ENV_VAR}, else {DEFAULT_DATA})")
 
 
 def data_dir(cli_value: str | None) -> Path:
