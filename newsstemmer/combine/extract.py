@@ -106,7 +106,7 @@ def add_page_type(article: Article, page: Page, fallback: str | None = DEFAULT_S
     from .layouttypes import layout_page_type
 
     flag = article.is_article if article.matched else None
-    kind = layout_page_type(page, article, layout) if layout is not None else None
+    kind = layout_page_type(page, article, layout)  # (None: no layout, or no clear vote)
     if kind is None:
         kind = page_type(page, flag)
     if flag is False and kind.is_article and fallback:

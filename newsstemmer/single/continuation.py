@@ -139,7 +139,7 @@ def continuation(an: PageRankAnalysis, node: int, base_url: str | None = None) -
     element = an.scores.graph.elements[node]
     if element is None:
         return [], []
-    hidden = an.scores.graph.hidden if an.options.skip_hidden else set()
+    hidden = an.hidden()
     before, after = _siblings(element, hidden)
     lists_before, lists_after = _lists_beside(element, hidden, [*before, *after])
     if lists_before or lists_after:

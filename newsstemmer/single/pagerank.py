@@ -265,6 +265,10 @@ class PageRankAnalysis:
         """The plain walk :func:`region_paragraphs` made of ``node`` without ``skip``, if it is kept."""
         return self.walks.get((node, None if skip is None else tuple(skip)))
 
+    def hidden(self) -> set:
+        """The hidden elements a body's text passes over (none where ``skip_hidden`` is off)."""
+        return self.scores.graph.hidden if self.options.skip_hidden else set()
+
     def _keep_walk(self, node: int, skip: Sequence[int] | None, walked: WalkedText) -> None:
         walks = self.walks
         if len(walks) >= KEPT_WALKS:
@@ -342,8 +346,7 @@ def region_paragraphs(analysis: PageRankAnalysis, node: int, skip: Iterable[int]
     scores, opts = analysis.scores, analysis.options
     kept = None if skip is None else list(skip)
     element, left_out = region_element(analysis, node, kept)
-    if opts.skip_hidden:
-        left_out |= scores.graph.hidden
+    left_out |= analysis.hidden()
     walked = walk_text(element, left_out, DROP_TAGS, BLOCK_TAGS)
     analysis._keep_walk(node, kept, walked)
     return _titleless(walked.lines(), scores.signals.headline, opts)

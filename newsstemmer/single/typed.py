@@ -69,8 +69,6 @@ def with_left_out_pictures(
     return out
 
 
-
-
 def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = None,
                   base_url: str | None = None, walked: WalkedText | None = None,
                   left_out_blocks: bool = True, marks: list | None = None) -> list[Block]:
@@ -84,7 +82,7 @@ def region_blocks(an: PageRankAnalysis, node: int, skip: Iterable[int] | None = 
     scores, opts = an.scores, an.options
     kept = None if skip is None else list(skip)
     element, left_out = region_element(an, node, kept)
-    hidden = scores.graph.hidden if opts.skip_hidden else set()
+    hidden = an.hidden()
     title = scores.signals.headline if opts.strip_title else None
     if walked is None:
         walked = an.walked(node, kept)
@@ -101,7 +99,7 @@ class RegionBlockMaker:
     the body's own blocks is out of the default body, so Markdown and HTML of the default
     body need only those (the left-out parts not typed), captions and pictures the body's
     blocks with the left-out parts' figures and captions alone put back among them
-    (:func:`~newsstemmer.blockwalk.with_left_out_pictures`) and the continuation
+    (:func:`with_left_out_pictures`) and the continuation
     (:meth:`partial`); each step runs once.  The maker keeps the plain walk that gave the
     body and the analysis no other."""
 
@@ -136,9 +134,8 @@ class RegionBlockMaker:
                 body = self.partial(frozenset())
                 if body is self._own:  # (the full blocks made meanwhile)
                     return self.partial(need | {"text"})
-                opts = self.an.options
-                hidden = self.an.scores.graph.hidden if opts.skip_hidden else set()
-                with_pictures = with_left_out_pictures(body, self._marks, hidden, DROP_TAGS, BLOCK_TAGS, self.base_url)
+                with_pictures = with_left_out_pictures(body, self._marks, self.an.hidden(), DROP_TAGS, BLOCK_TAGS,
+                                                       self.base_url)
                 self._pictures = with_continuation(self.an, self.node, with_pictures, self.base_url)
             return self._pictures
         if self._own is None:

@@ -15,7 +15,7 @@ end of the crawl, and picking up the work of workers that died.
   twice in a row a heartbeat apart; the last worker to leave a finished crawl clears
   its run keys (``P:run:*`` and the queue), so the next crawl starts afresh.
 * The first worker of a crawl sets ``P:run:marker``; every worker checks it is still
-  there (:meth:`RedisWorker.state_lost`).  A Redis server that came back without its data
+  there (:meth:`RedisWorker.marker_gone`).  A Redis server that came back without its data
   (restarted with no persistence) has no marker: the crawl's queue and records are gone,
   and the workers stop with an error instead of taking the empty queue for a finished crawl.
 * The last worker of a finished crawl leaves ``P:finished:MARKER`` behind, for
@@ -155,11 +155,6 @@ class RedisWorker:
         """Another worker finished this worker's crawl and cleared its run records (this one was
         taken for dead meanwhile): the record it left under the crawl's marker is there."""
         return self.marker is not None and bool(self.redis.exists(self.keys.finished(self.marker)))
-
-    def state_lost(self) -> bool:
-        """The crawl's marker is gone or another and no worker finished the crawl: Redis lost the
-        crawl's state (see the module docstring)."""
-        return self.marker_gone() and not self.finished_elsewhere()
 
     def others_alive(self) -> list[str]:
         members = [m.decode() for m in self.redis.smembers(self.keys.workers)]
