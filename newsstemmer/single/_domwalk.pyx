@@ -83,6 +83,27 @@ cdef bint _has_role_attr(xmlNode* c) noexcept nogil:
     return False
 
 
+cdef inline object _attr_value(xmlNode* c, const char* name):
+    """``el.get(name)``: the first attribute of that name outside any namespace, or None."""
+    cdef xmlAttr* a = c.properties
+    while a is not NULL:
+        if a.ns is NULL and _streq(<const char*>a.name, name):
+            return cetree.attributeValue(c, a)
+        a = a.next
+    return None
+
+
+cdef long _element_role(xmlNode* c, str tag, frozenset page_tags, dict role_memo,
+                        object key_role) except -1:
+    """``page_signals.element_role``: its memo key read from the tree, the memo looked up here."""
+    key = (tag in page_tags, _attr_value(c, "class"), _attr_value(c, "id"), _attr_value(c, "style"),
+           _attr_value(c, "hidden"), _attr_value(c, "aria-hidden"))
+    role = role_memo.get(key)
+    if role is None:
+        role = key_role(key)
+    return role
+
+
 cdef struct Frame:
     Py_ssize_t node
     bint in_link
@@ -276,7 +297,8 @@ cdef class _Builder:
         return out
 
 
-def build_lists(body, dict kind_of, object element_role, object thread_shaped, object media_ok,
+def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object key_role,
+                object thread_shaped, object media_ok,
                 object weigh, set title_terms, set desc_terms, bint title_weighted, bint cover,
                 bint capped, Py_ssize_t text_cap, double beta, double link_w, double comment_w,
                 double side_w, double media, Py_ssize_t min_size, bint skip_hidden, bint shape,
@@ -346,7 +368,7 @@ def build_lists(body, dict kind_of, object element_role, object thread_shaped, o
                         tag = (<const char*>c.name).decode("utf-8")
                     kind = kind_of.get(tag, 0)
                     if not kind & K_DROP:
-                        role = element_role(tag, el) if _has_role_attr(c) else 0
+                        role = _element_role(c, tag, page_tags, role_memo, key_role) if _has_role_attr(c) else 0
                         if role and role & R_HIDDEN and skip_hidden:
                             hidden.add(el)
                             kind = K_DROP

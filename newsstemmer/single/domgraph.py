@@ -31,7 +31,10 @@ from .signals.page_signals import (
     Signals,
     dice,
     element_role,
+    _PAGE_TAGS,
+    _ROLE_CACHE,
     flag_galleries,
+    key_role,
     media_ok,
     terms,
     thread_shaped,
@@ -269,7 +272,7 @@ def build_graph_compiled(body: etree._Element, opts: PageRankOptions, sig: Signa
     _check_options(opts)
     title_weighted = opts.weighting == "title"
     parent, u, elements, chars, link_chars, roles, hidden, size, images = _domwalk.build_lists(
-        body, _TAG_KIND, element_role, thread_shaped, media_ok, _text_weigher(opts, sig),
+        body, _TAG_KIND, _PAGE_TAGS, _ROLE_CACHE, key_role, thread_shaped, media_ok, _text_weigher(opts, sig),
         terms(sig.meta_title or sig.title) if title_weighted else set(),
         terms(sig.description) if title_weighted else set(),
         title_weighted, opts.similarity == "cover", opts.text_weight == "capped",

@@ -246,6 +246,13 @@ def element_role(tag: str, el: etree._Element) -> int:
     return _remember(_ROLE_CACHE, key, _key_role(key)) if role is None else role
 
 
+def key_role(key: tuple) -> int:
+    """The role flags of an :func:`element_role` key read elsewhere (the compiled graph walk
+    reads the attributes from libxml2's tree itself), through the same memo."""
+    role = _ROLE_CACHE.get(key)
+    return _remember(_ROLE_CACHE, key, _key_role(key)) if role is None else role
+
+
 def _key_role(key: tuple) -> int:
     """The role flags of a memo key of :func:`role_of` (page level, class, id, style, hidden, aria-hidden)."""
     page_level, cls, ident, style, hidden, aria = key
