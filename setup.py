@@ -8,6 +8,36 @@ compile, the package installs without it (with a warning) and uses the pure-Pyth
 import sys
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+
+def _warn(exc: BaseException) -> None:
+    print(f"WARNING: newsstemmer: the compiled graph walk was not built ({exc}); "
+          "the pure-Python one is used", file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` whose failure (no compiler, a compile error) leaves the package without
+    the extension instead of failing the install (``Extension(optional=True)`` is not
+    honoured by every path: an editable install re-raises)."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            _warn(exc)
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            _warn(exc)
+
+    def copy_extensions_to_source(self) -> None:
+        try:
+            super().copy_extensions_to_source()
+        except Exception as exc:  # (an extension that failed has nothing to copy)
+            _warn(exc)
 
 
 def _extensions() -> list:
@@ -16,8 +46,7 @@ def _extensions() -> list:
         from Cython.Build import cythonize
         from setuptools import Extension
     except ImportError as exc:
-        print(f"newsstemmer: not building the compiled graph walk ({exc}); the pure-Python one is used",
-              file=sys.stderr)
+        _warn(exc)
         return []
     ext = Extension(
         "newsstemmer.single._domwalk",
@@ -30,9 +59,8 @@ def _extensions() -> list:
     try:
         return cythonize([ext], language_level=3, quiet=True)
     except Exception as exc:  # (a Cython error: install without it)
-        print(f"newsstemmer: not building the compiled graph walk ({exc}); the pure-Python one is used",
-              file=sys.stderr)
+        _warn(exc)
         return []
 
 
-setup(ext_modules=_extensions())
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
