@@ -13,6 +13,7 @@ that the sums over subtrees are prefix-sum differences instead of a second pass.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -31,8 +32,8 @@ from .signals.page_signals import (
     Signals,
     dice,
     element_role,
-    _PAGE_TAGS,
-    _ROLE_CACHE,
+    PAGE_TAGS,
+    ROLE_MEMO,
     flag_galleries,
     key_role,
     media_ok,
@@ -74,7 +75,8 @@ log = logging.getLogger(__name__)
 try:
     if os.environ.get("NEWSSTEMMER_PURE_PYTHON", "") not in ("", "0"):
         raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
-    from . import _domwalk
+    # (by name: the optional extension is a module of this package, not a dependency of it)
+    _domwalk = importlib.import_module(f"{__package__}._domwalk")
 except Exception as exc:  # (not built: no compiler, or an lxml without its headers)
     _domwalk = None
     log.debug("DOM PageRank graph: pure-Python walk (%s)", exc)
@@ -272,7 +274,7 @@ def build_graph_compiled(body: etree._Element, opts: PageRankOptions, sig: Signa
     _check_options(opts)
     title_weighted = opts.weighting == "title"
     parent, u, elements, chars, link_chars, roles, hidden, size, images = _domwalk.build_lists(
-        body, _TAG_KIND, _PAGE_TAGS, _ROLE_CACHE, key_role, thread_shaped, media_ok, _text_weigher(opts, sig),
+        body, _TAG_KIND, PAGE_TAGS, ROLE_MEMO, key_role, thread_shaped, media_ok, _text_weigher(opts, sig),
         terms(sig.meta_title or sig.title) if title_weighted else set(),
         terms(sig.description) if title_weighted else set(),
         title_weighted, opts.similarity == "cover", opts.text_weight == "capped",
