@@ -458,7 +458,9 @@ def test_missing_pattern_file(site: Path, tmp_path: Path, capsys):
 def test_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0
-    assert out.strip() == f"newsstemmer {__version__}"
+    from newsstemmer.single import domgraph
+
+    assert out.strip() == f"newsstemmer {__version__} (graph walk: {domgraph.GRAPH_WALK})"
 
 
 @pytest.mark.parametrize(

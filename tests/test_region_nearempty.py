@@ -163,7 +163,7 @@ def test_roles_of_class_and_id_words_add_up_whatever_was_seen_before() -> None:
     for clear in (True, False):
         for attrs, want in cases:
             if clear:
-                for memo in (page_signals._ROLE_CACHE, page_signals._CLASS_CACHE, page_signals._ID_CACHE,
+                for memo in (page_signals.ROLE_MEMO, page_signals._CLASS_CACHE, page_signals._ID_CACHE,
                              page_signals._CLASS_WORD_CACHE):
                     memo.clear()
             assert role_of("div", attrs) == want, attrs

@@ -13,7 +13,10 @@ that the sums over subtrees are prefix-sum differences instead of a second pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+import logging
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,7 +32,10 @@ from .signals.page_signals import (
     Signals,
     dice,
     element_role,
+    PAGE_TAGS,
+    ROLE_MEMO,
     flag_galleries,
+    key_role,
     media_ok,
     terms,
     thread_shaped,
@@ -60,6 +66,25 @@ _TAG_KIND.update({tag: _MEDIA for tag in MEDIA_TAGS})
 _TAG_KIND.update(a=_LINK, aside=_SIDE, nav=_SIDE)
 #: Whether an element's attribute names (``el.keys()``) leave out all those a role is read from.
 _role_free = frozenset(ROLE_ATTRS).isdisjoint
+
+log = logging.getLogger(__name__)
+
+# The compiled walk (``_domwalk``, Cython over libxml2's tree, built by ``pip install``) when
+# it is there and not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``; else the Python walk below,
+# which is also the reference the compiled one is tested against (tests/test_domwalk.py).
+try:
+    if os.environ.get("NEWSSTEMMER_PURE_PYTHON", "") not in ("", "0"):
+        raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
+    # (by name: the optional extension is a module of this package, not a dependency of it)
+    _domwalk = importlib.import_module(f"{__package__}._domwalk")
+except Exception as exc:  # (not built: no compiler, or an lxml without its headers)
+    _domwalk = None
+    log.debug("DOM PageRank graph: pure-Python walk (%s)", exc)
+else:
+    log.debug("DOM PageRank graph: compiled walk (%s)", _domwalk.__file__)
+
+#: Which walk :func:`build_graph` uses: ``"compiled"`` or ``"python"``.
+GRAPH_WALK = "python" if _domwalk is None else "compiled"
 
 
 @dataclass(frozen=True)
@@ -196,7 +221,83 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
     Nodes are numbered in the order of the walk: an element when it opens, a text
     node when its text comes (an element's ``text`` after it, its ``tail`` after its
     subtree), so every subtree is one range of numbers starting at its root.
+
+    The compiled walk builds it when it is built (:data:`GRAPH_WALK`), else
+    :func:`build_graph_python`; both give the same graph.
     """
+    if _domwalk is None:
+        return build_graph_python(body, opts, sig)
+    return build_graph_compiled(body, opts, sig)
+
+
+def _text_weigher(opts: PageRankOptions, sig: Signals) -> Callable[[str], tuple[int, float]]:
+    """The reference's weight of one text before its link and comment/sidebar factors:
+    ``(word characters, w)``, ``(0, 0.0)`` for a text without words. The compiled walk
+    calls it for the texts it does not weigh itself (not pure ASCII, or ``dice``)."""
+    title_weighted, cover = opts.weighting == "title", opts.similarity == "cover"
+    title_terms, desc_terms = terms(sig.meta_title or sig.title), terms(sig.description)
+    title_common, title_len = title_terms.intersection, len(title_terms)
+    desc_common, desc_len = desc_terms.intersection, len(desc_terms)
+    shares_no_term = (title_terms | desc_terms).isdisjoint
+    beta = opts.beta
+    capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
+    words_of = WORD.findall
+
+    def weigh(text: str) -> tuple[int, float]:
+        words = words_of(text.lower())
+        if not words:
+            return 0, 0.0
+        n = len("".join(words))
+        w = min(n, cap) / cap if capped else 1.0
+        if title_weighted:
+            if cover:
+                found = words if text.isascii() else terms(text, words)
+                if shares_no_term(found):
+                    sim = 0.0
+                else:
+                    sim = (len(title_common(found)) / title_len if title_len else 0.0) + (
+                        len(desc_common(found)) / desc_len if desc_len else 0.0
+                    )
+            else:
+                found = set(words) if text.isascii() else terms(text, words)
+                sim = dice(found, title_terms) + dice(found, desc_terms)
+            w *= (1.0 - beta) + beta * sim
+        return n, w
+
+    return weigh
+
+
+def build_graph_compiled(body: etree._Element, opts: PageRankOptions, sig: Signals) -> DomGraph:
+    """:func:`build_graph` by the compiled walk (``_domwalk``; ImportError when not built)."""
+    if _domwalk is None:
+        raise ImportError("newsstemmer.single._domwalk is not built")
+    _check_options(opts)
+    title_weighted = opts.weighting == "title"
+    parent, u, elements, chars, link_chars, roles, hidden, size, images = _domwalk.build_lists(
+        body, _TAG_KIND, PAGE_TAGS, ROLE_MEMO, key_role, thread_shaped, media_ok, _text_weigher(opts, sig),
+        terms(sig.meta_title or sig.title) if title_weighted else set(),
+        terms(sig.description) if title_weighted else set(),
+        title_weighted, opts.similarity == "cover", opts.text_weight == "capped",
+        max(1, opts.text_cap), opts.beta, opts.link_weight, opts.comment_weight,
+        opts.sidebar_weight, opts.media_weight, opts.media_min_size, opts.skip_hidden,
+        opts.comment_shape, opts.galleries)
+    if images:
+        flag_galleries(images, parent, u, elements, roles, opts.gallery_weight)
+    return DomGraph(parent, u, elements, chars, link_chars, roles, hidden, size)
+
+
+def _check_options(opts: PageRankOptions) -> None:
+    if opts.weighting not in ("title", "uniform"):
+        raise ValueError(f"unknown weighting {opts.weighting!r}")
+    if opts.text_weight not in ("capped", "unit"):
+        raise ValueError(f"unknown text_weight {opts.text_weight!r}")
+    if opts.similarity not in ("cover", "dice"):
+        raise ValueError(f"unknown similarity {opts.similarity!r}")
+
+
+def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals) -> DomGraph:
+    """:func:`build_graph` in Python over lxml's ``iterwalk``: the reference, and the walk
+    used when the compiled one is not built."""
     title_weighted = opts.weighting == "title"
     if not title_weighted and opts.weighting != "uniform":
         raise ValueError(f"unknown weighting {opts.weighting!r}")

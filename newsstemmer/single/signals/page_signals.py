@@ -21,10 +21,13 @@ __all__ = [
     "HIDDEN",
     "IN_COMMENTS",
     "IN_SIDEBAR",
+    "PAGE_TAGS",
     "ROLE_ATTRS",
+    "ROLE_MEMO",
     "WORD",
     "Signals",
     "dice",
+    "key_role",
     "norm",
     "page_signals",
     "role_of",
@@ -74,7 +77,7 @@ _NO_ROLE = re.compile(
 # post's taxonomy labels, not a tag box, so its class and id name no role.
 _POST_CLASS = re.compile(r"(?:^|\s)(?:post-\d+|hentry|type-post|status-publish)(?=$|\s)")
 #: Elements whose class names describe the whole page, never one of its parts.
-_PAGE_TAGS = frozenset(("html", "body", "main", "article"))
+PAGE_TAGS = frozenset(("html", "body", "main", "article"))
 
 #: A comment-named element is a reader thread only if it holds a list of this many
 #: sibling items of one kind (tag and class) ...
@@ -205,7 +208,7 @@ ROLE_ATTRS = {"class": 1, "id": 2, "style": 3, "hidden": 4, "aria-hidden": 5}
 #: Memos: whole keys of :func:`role_of`, then class values, id values and class words.
 #: Pages repeat class values, and sites repeat class words, far more than whole keys
 #: (ids are often unique to an element: ``post-123``, ``comment-4567``).
-_ROLE_CACHE: dict[tuple, int] = {}
+ROLE_MEMO: dict[tuple, int] = {}
 _CLASS_CACHE: dict[str, tuple[int, bool]] = {}
 _ID_CACHE: dict[str, int] = {}
 _CLASS_WORD_CACHE: dict[str, tuple[int, bool]] = {}
@@ -226,14 +229,14 @@ def role_of(tag: str, attrs: Sequence[tuple[str, str]]) -> int:
     Memoised on the values of ``ROLE_ATTRS`` (the first of a repeated name, as
     ``el.get``), since sites repeat the same class names on every page.
     """
-    slots: list = [tag in _PAGE_TAGS, None, None, None, None, None]
+    slots: list = [tag in PAGE_TAGS, None, None, None, None, None]
     for name, value in attrs:
         slot = ROLE_ATTRS.get(name)
         if slot and slots[slot] is None:
             slots[slot] = value
     key = tuple(slots)
-    role = _ROLE_CACHE.get(key)
-    return _remember(_ROLE_CACHE, key, _key_role(key)) if role is None else role
+    role = ROLE_MEMO.get(key)
+    return _remember(ROLE_MEMO, key, _key_role(key)) if role is None else role
 
 
 def element_role(tag: str, el: etree._Element) -> int:
@@ -241,9 +244,16 @@ def element_role(tag: str, el: etree._Element) -> int:
     as ``role_of`` reads ``el.items()``): the same memo and flags, without building the
     element's list of attributes."""
     get = el.get
-    key = (tag in _PAGE_TAGS, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"))
-    role = _ROLE_CACHE.get(key)
-    return _remember(_ROLE_CACHE, key, _key_role(key)) if role is None else role
+    key = (tag in PAGE_TAGS, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"))
+    role = ROLE_MEMO.get(key)
+    return _remember(ROLE_MEMO, key, _key_role(key)) if role is None else role
+
+
+def key_role(key: tuple) -> int:
+    """The role flags of an :func:`element_role` key read elsewhere (the compiled graph walk
+    reads the attributes from libxml2's tree itself), through the same memo."""
+    role = ROLE_MEMO.get(key)
+    return _remember(ROLE_MEMO, key, _key_role(key)) if role is None else role
 
 
 def _key_role(key: tuple) -> int:

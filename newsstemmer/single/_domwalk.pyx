@@ -1,0 +1,426 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""DOM PageRank's graph walk in C, over libxml2's tree (optional compiled form of
+:func:`newsstemmer.single.domgraph.build_graph`).
+
+The pure-Python walk goes through lxml's ``iterwalk``: one Python event, one element proxy,
+``el.tag``, ``el.keys()``, ``el.text`` and ``el.tail`` per node, and a ``re`` scan per text.
+Here the tree is read as the plain structs lxml is built on (``children``, ``next``,
+``content``, ``properties``: no libxml2 call, so nothing to link against), with an explicit
+stack (any depth). Python is called only where the reference does rare or intricate work:
+an element's role when it carries one of the role attributes (``element_role``, memoised
+there), a comment-named element's shape, an image's ``media_ok``, and the weight of a text
+that is not pure ASCII or is compared with ``dice`` (``weigh``). ASCII texts are weighed
+here: word characters are ``[A-Za-z0-9_]``, the words are lower-cased and looked up in the
+title's and description's terms, and the arithmetic is the reference's, in the same order,
+so every float is the same.
+
+It returns the graph's lists; ``domgraph`` adds the galleries and builds the ``DomGraph``.
+"""
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
+
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode, xmlAttr
+cimport lxml.includes.etreepublic as cetree
+
+cetree.import_lxml__etree()
+
+cdef enum:
+    K_DROP = 1
+    K_MEDIA = 2
+    K_LINK = 4
+    K_SIDE = 8
+    R_HIDDEN = 1
+    R_IN_COMMENTS = 2
+    R_IN_SIDEBAR = 4
+
+
+cdef inline bint _is_element_like(xmlNode* c) noexcept nogil:
+    # lxml's _isElement: what iterwalk visits (elements, comments, entity references, PIs)
+    return (c.type == tree.XML_ELEMENT_NODE or c.type == tree.XML_COMMENT_NODE
+            or c.type == tree.XML_ENTITY_REF_NODE or c.type == tree.XML_PI_NODE)
+
+
+cdef inline xmlNode* _next_element_like(xmlNode* c) noexcept nogil:
+    while c is not NULL and not _is_element_like(c):
+        c = c.next
+    return c
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
+    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
+    while c is not NULL:
+        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
+            return c
+        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
+            c = c.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
+    cdef size_t k = 0
+    while a[k] != 0 and a[k] == b[k]:
+        k += 1
+    return a[k] == b[k]
+
+
+cdef bint _has_role_attr(xmlNode* c) noexcept nogil:
+    """Whether ``el.keys()`` holds one of ROLE_ATTRS (a namespaced name is ``{href}name``)."""
+    cdef xmlAttr* a = c.properties
+    cdef const char* name
+    while a is not NULL:
+        if a.ns is NULL or a.ns.href is NULL:
+            name = <const char*>a.name
+            if (_streq(name, "class") or _streq(name, "id") or _streq(name, "style")
+                    or _streq(name, "hidden") or _streq(name, "aria-hidden")):
+                return True
+        a = a.next
+    return False
+
+
+cdef inline object _attr_value(xmlNode* c, const char* name):
+    """``el.get(name)``: the first attribute of that name outside any namespace, or None."""
+    cdef xmlAttr* a = c.properties
+    while a is not NULL:
+        if a.ns is NULL and _streq(<const char*>a.name, name):
+            return cetree.attributeValue(c, a)
+        a = a.next
+    return None
+
+
+cdef long _element_role(xmlNode* c, str tag, frozenset page_tags, dict role_memo,
+                        object key_role) except -1:
+    """``page_signals.element_role``: its memo key read from the tree, the memo looked up here."""
+    key = (tag in page_tags, _attr_value(c, "class"), _attr_value(c, "id"), _attr_value(c, "style"),
+           _attr_value(c, "hidden"), _attr_value(c, "aria-hidden"))
+    role = role_memo.get(key)
+    if role is None:
+        role = key_role(key)
+    return role
+
+
+cdef struct Frame:
+    Py_ssize_t node
+    bint in_link
+    double factor
+
+
+cdef class _Builder:
+    """The growing graph (C arrays) and the settings and Python helpers of one walk."""
+
+    cdef Py_ssize_t n, cap
+    cdef Py_ssize_t* parent
+    cdef double* u
+    cdef Py_ssize_t* chars
+    cdef Py_ssize_t* link_chars
+    cdef long* roles
+    cdef Py_ssize_t* size
+    cdef list elements
+    # settings
+    cdef bint title_weighted, capped, fast_sim
+    cdef Py_ssize_t text_cap, title_len, desc_len
+    cdef double beta, link_w
+    # term look-up of ASCII words: term -> index; per index in title / in description, and
+    # the last text that found it (distinct terms per text)
+    cdef dict term_index
+    cdef char* in_title
+    cdef char* in_desc
+    cdef Py_ssize_t* stamp
+    cdef Py_ssize_t text_no
+    cdef object weigh
+    cdef bytearray lowered
+
+    def __cinit__(self):
+        self.n = self.cap = 0
+        self.parent = NULL
+        self.u = NULL
+        self.chars = self.link_chars = self.size = NULL
+        self.roles = NULL
+        self.in_title = self.in_desc = NULL
+        self.stamp = NULL
+
+    def __dealloc__(self):
+        free(self.parent); free(self.u); free(self.chars); free(self.link_chars)
+        free(self.roles); free(self.size); free(self.in_title); free(self.in_desc); free(self.stamp)
+
+    cdef int grow(self) except -1:
+        cdef Py_ssize_t cap = self.cap * 2 if self.cap else 1024
+        cdef void* p
+        p = realloc(self.parent, cap * sizeof(Py_ssize_t))
+        if p is NULL: raise MemoryError()
+        self.parent = <Py_ssize_t*>p
+        p = realloc(self.u, cap * sizeof(double))
+        if p is NULL: raise MemoryError()
+        self.u = <double*>p
+        p = realloc(self.chars, cap * sizeof(Py_ssize_t))
+        if p is NULL: raise MemoryError()
+        self.chars = <Py_ssize_t*>p
+        p = realloc(self.link_chars, cap * sizeof(Py_ssize_t))
+        if p is NULL: raise MemoryError()
+        self.link_chars = <Py_ssize_t*>p
+        p = realloc(self.roles, cap * sizeof(long))
+        if p is NULL: raise MemoryError()
+        self.roles = <long*>p
+        p = realloc(self.size, cap * sizeof(Py_ssize_t))
+        if p is NULL: raise MemoryError()
+        self.size = <Py_ssize_t*>p
+        self.cap = cap
+        return 0
+
+    cdef inline Py_ssize_t add(self, Py_ssize_t p, double w, Py_ssize_t n, Py_ssize_t ln,
+                               long role, object el) except -1:
+        if self.n == self.cap:
+            self.grow()
+        cdef Py_ssize_t i = self.n
+        self.parent[i] = p
+        self.u[i] = w
+        self.chars[i] = n
+        self.link_chars[i] = ln
+        self.roles[i] = role
+        self.size[i] = 1
+        self.elements.append(el)
+        self.n = i + 1
+        return i
+
+    cdef int text_node(self, xmlNode* first, Py_ssize_t p, bint in_link, double factor) except -1:
+        """The text run starting at ``first`` (an element's text or tail), as a node of ``p``."""
+        cdef xmlNode* c = _text_or_skip(first)
+        if c is NULL or p < 0:
+            return 0
+        cdef const unsigned char* s
+        cdef Py_ssize_t length = 0, k, n = 0
+        cdef xmlNode* d = c
+        cdef int runs = 0
+        cdef bytes joined
+        cdef bint ascii = True
+        cdef unsigned char ch
+        cdef double w
+        while d is not NULL:
+            if d.content is not NULL:
+                s = <const unsigned char*>d.content
+                while s[0] != 0:
+                    s += 1
+                length += s - <const unsigned char*>d.content
+            runs += 1
+            d = _text_or_skip(d.next)
+        if length == 0:
+            return 0
+        if runs == 1:
+            s = <const unsigned char*>c.content
+        else:
+            joined = PyBytes_FromStringAndSize(NULL, length)
+            s = <const unsigned char*><char*>joined
+            length = 0
+            d = c
+            while d is not NULL:
+                if d.content is not NULL:
+                    k = 0
+                    while d.content[k] != 0:
+                        k += 1
+                    memcpy(<char*>s + length, d.content, k)
+                    length += k
+                d = _text_or_skip(d.next)
+        for k in range(length):
+            ch = s[k]
+            if ch >= 0x80:
+                ascii = False
+                break
+            if (ch >= c'a' and ch <= c'z') or (ch >= c'A' and ch <= c'Z') or (ch >= c'0' and ch <= c'9') or ch == c'_':
+                n += 1
+        if ascii and self.fast_sim:
+            if n == 0:
+                return 0
+            w = (<double>(n if n < self.text_cap else self.text_cap)) / <double>self.text_cap if self.capped else 1.0
+            if self.title_weighted:
+                w *= (1.0 - self.beta) + self.beta * self.ascii_similarity(s, length)
+        else:
+            n, w = self.weigh(PyUnicode_DecodeUTF8(<const char*>s, length, NULL))
+            if n == 0:
+                return 0
+        w *= factor
+        if in_link:
+            w *= self.link_w
+            self.add(p, w, n, n, 0, None)
+        else:
+            self.add(p, w, n, 0, 0, None)
+        return 0
+
+    cdef double ascii_similarity(self, const unsigned char* s, Py_ssize_t length) except? -1.0:
+        """``cover`` likeness of an ASCII text: shares of the title's and the description's
+        terms among its lower-cased ``\\w+`` words (distinct terms, as the reference's sets)."""
+        if not self.term_index:
+            return 0.0
+        cdef Py_ssize_t k = 0, start, a = 0, b = 0, idx
+        cdef unsigned char ch
+        cdef char* low
+        self.text_no += 1
+        if len(self.lowered) < length:
+            self.lowered = bytearray(length)
+        low = <char*>self.lowered
+        while k < length:
+            ch = s[k]
+            if not ((ch >= c'a' and ch <= c'z') or (ch >= c'A' and ch <= c'Z') or (ch >= c'0' and ch <= c'9') or ch == c'_'):
+                k += 1
+                continue
+            start = k
+            while k < length:
+                ch = s[k]
+                if ch >= c'A' and ch <= c'Z':
+                    low[k] = ch + 32
+                elif (ch >= c'a' and ch <= c'z') or (ch >= c'0' and ch <= c'9') or ch == c'_':
+                    low[k] = ch
+                else:
+                    break
+                k += 1
+            found = self.term_index.get(low[start:k].decode("ascii"))
+            if found is not None:
+                idx = found
+                if self.stamp[idx] != self.text_no:
+                    self.stamp[idx] = self.text_no
+                    a += self.in_title[idx]
+                    b += self.in_desc[idx]
+        if a == 0 and b == 0:
+            return 0.0
+        return ((<double>a / <double>self.title_len) if self.title_len else 0.0) + (
+            (<double>b / <double>self.desc_len) if self.desc_len else 0.0)
+
+    cdef list take_list_int(self, Py_ssize_t* values):
+        cdef list out = [None] * self.n
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            out[i] = values[i]
+        return out
+
+
+def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object key_role,
+                object thread_shaped, object media_ok,
+                object weigh, set title_terms, set desc_terms, bint title_weighted, bint cover,
+                bint capped, Py_ssize_t text_cap, double beta, double link_w, double comment_w,
+                double side_w, double media, Py_ssize_t min_size, bint skip_hidden, bint shape,
+                bint galleries):
+    """The graph of ``body`` as ``(parent, u, elements, chars, link_chars, roles, hidden, size,
+    images)``: the lists :func:`domgraph.build_graph` makes, by the same rules (see there)."""
+    cdef cetree._Element root = <cetree._Element?>body
+    cdef cetree._Document doc = root._doc
+    cdef xmlNode* top = root._c_node
+    cdef _Builder g = _Builder()
+    g.elements = []
+    g.title_weighted = title_weighted
+    g.capped = capped
+    g.text_cap = text_cap
+    g.beta = beta
+    g.link_w = link_w
+    g.weigh = weigh
+    g.fast_sim = cover or not title_weighted
+    g.title_len = len(title_terms)
+    g.desc_len = len(desc_terms)
+    g.lowered = bytearray(256)
+    g.term_index = {}
+    cdef Py_ssize_t t, nterms
+    if title_weighted:
+        for t, term in enumerate(title_terms | desc_terms):
+            g.term_index[term] = t
+        nterms = len(g.term_index)
+        g.in_title = <char*>realloc(NULL, nterms + 1)
+        g.in_desc = <char*>realloc(NULL, nterms + 1)
+        g.stamp = <Py_ssize_t*>realloc(NULL, (nterms + 1) * sizeof(Py_ssize_t))
+        if g.in_title is NULL or g.in_desc is NULL or g.stamp is NULL:
+            raise MemoryError()
+        for term, t in g.term_index.items():
+            g.in_title[t] = term in title_terms
+            g.in_desc[t] = term in desc_terms
+            g.stamp[t] = 0
+    cdef set hidden = set()
+    cdef list images = []
+
+    # the open elements (graph nodes), bottom: the sentinel "outside" (no node)
+    cdef Frame* stack = NULL
+    cdef Py_ssize_t depth = 0, stack_cap = 0
+    cdef void* mem
+    cdef Frame cur
+    cur.node = -1
+    cur.in_link = False
+    cur.factor = 1.0
+
+    cdef xmlNode* c = top
+    cdef xmlNode* child
+    cdef bint opened, descending = True
+    cdef long role = 0
+    cdef int kind
+    cdef Py_ssize_t i
+    cdef double w
+    cdef cetree._Element el
+    try:
+        while True:
+            if descending:
+                opened = False
+                role = 0
+                if c.type == tree.XML_ELEMENT_NODE:
+                    el = cetree.elementFactory(doc, c)
+                    if c.ns is not NULL and c.ns.href is not NULL:
+                        tag = el.tag
+                    else:
+                        tag = (<const char*>c.name).decode("utf-8")
+                    kind = kind_of.get(tag, 0)
+                    if not kind & K_DROP:
+                        role = _element_role(c, tag, page_tags, role_memo, key_role) if _has_role_attr(c) else 0
+                        if role and role & R_HIDDEN and skip_hidden:
+                            hidden.add(el)
+                            kind = K_DROP
+                        elif role & R_IN_COMMENTS and cur.factor != 0.0 and shape and not thread_shaped(el):
+                            role &= ~R_IN_COMMENTS
+                    if not kind & K_DROP:
+                        w = 0.0
+                        if kind & K_MEDIA:
+                            if media != 0.0 and media_ok(el, min_size):
+                                w = media
+                        i = g.add(cur.node, w, 0, 0, role, el)
+                        if kind & K_MEDIA and galleries:
+                            images.append(i)
+                        if depth == stack_cap:
+                            stack_cap = stack_cap * 2 if stack_cap else 64
+                            mem = realloc(stack, stack_cap * sizeof(Frame))
+                            if mem is NULL:
+                                raise MemoryError()
+                            stack = <Frame*>mem
+                        stack[depth] = cur
+                        depth += 1
+                        cur.node = i
+                        if kind & K_LINK and not kind & K_MEDIA:
+                            cur.in_link = True
+                        if role & R_IN_COMMENTS:
+                            cur.factor *= comment_w
+                        elif role & R_IN_SIDEBAR or kind & K_SIDE:
+                            cur.factor *= side_w
+                        opened = True
+                        g.text_node(c.children, cur.node, cur.in_link, cur.factor)
+                        child = _next_element_like(c.children)
+                        if child is not NULL:
+                            c = child
+                            continue
+            # c closes (its subtree done, or passed over): its tail goes to its parent's node
+            if opened:
+                g.size[cur.node] = g.n - cur.node
+                depth -= 1
+                cur = stack[depth]
+            g.text_node(c.next, cur.node, cur.in_link, cur.factor)
+            if c is top:
+                break
+            child = _next_element_like(c.next)
+            if child is not NULL:
+                c = child
+                descending = True
+            else:
+                c = c.parent
+                descending = False
+                opened = True
+    finally:
+        free(stack)
+    return (g.take_list_int(g.parent), [g.u[i] for i in range(g.n)], g.elements,
+            g.take_list_int(g.chars), g.take_list_int(g.link_chars),
+            [g.roles[i] for i in range(g.n)], hidden, g.take_list_int(g.size), images)

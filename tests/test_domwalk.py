@@ -1,0 +1,169 @@
+"""The compiled graph walk (``newsstemmer.single._domwalk``) builds the very graph of the
+Python walk (``build_graph_python``, the reference), field by field, on pages made to reach
+each of its rules; and the package falls back to the Python walk when it is not there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from newsstemmer.dom.parse import parse_html
+from newsstemmer.single import domgraph
+from newsstemmer.single.domgraph import PageRankOptions, build_graph_compiled, build_graph_python
+from newsstemmer.single.signals.page_signals import page_signals
+
+ROOT = Path(__file__).resolve().parent.parent
+
+compiled = pytest.mark.skipif(domgraph._domwalk is None, reason="the compiled walk is not built here")
+
+HEAD = ("<head><title>Rivers rise after the storm | Daily</title>"
+        "<meta name='description' content='Three towns warned as the rivers rise'></head>")
+
+PAGES = {
+    "links and nesting": HEAD + "<body><nav><a href='/'>Home</a> | <a href='/news'>News</a></nav>"
+    "<div class='content'><article><h1>Rivers rise after the storm</h1>"
+    "<p>The rivers rose two metres overnight after the <a href='/storm'>storm <b>passed</b></a>, "
+    "and <b>three</b> towns were <i>warned</i>.</p><p>Water_levels   fall by Friday 12.</p>"
+    "<div><div><span>deep <em>text</em> here</span> tail</div> tail two</div></article>"
+    "<aside class='related'><a href='/x'>Other news</a></aside><div class='sidebar-right'><p>"
+    "Widget text about rivers</p></div></div></body>",
+    "hidden": HEAD + "<body><div hidden><p>Hidden rivers</p></div>after hidden"
+    "<p style='display: none'>styled away</p><span aria-hidden='true'>aria</span>"
+    "<div style='visibility:hidden'>vis</div><p class='x' id='y'>shown rivers rise</p></body>",
+    "scripts and comments": HEAD + "<body><!-- a comment --><p>before<script>var x = 'rivers';"
+    "</script>after script<style>p{}</style>after style</p><noscript>no script</noscript>"
+    "<template><p>template</p></template><p>one<!-- inside -->two<?pi x?>three</p>"
+    "<svg><text>svg text</text></svg><button>Press</button><select><option>o</option></select>"
+    "<iframe src='x'></iframe>tail of iframe<form><label>L</label><input>in form</form></body>",
+    "entities": HEAD + "<body><p>Fish &amp; chips &lt;3 &nbsp; caf&eacute; &#8212; storm&#x27;s "
+    "rivers</p><p>&copy; 2024</p></body>",
+    "non-ASCII": HEAD + "<body><div id='main'><p>Les prix du café ont augmenté d’un tiers "
+    "« en un an », selon l’étude. Rivers ÉTÉ</p><p>İstanbul ıslak ﬁx ẞ ß Ω</p>"
+    "<p>东京的河流上涨了 storm 河流</p><p>Привет, реки поднялись</p><p>١٢٣ ٤٥ numbers ²³</p>"
+    "<p>emoji 🌊🌊 rivers</p><ul><li><a href='/a'>Voir aussi</a></li></ul></div></body>",
+    "comments thread": HEAD + "<body><article><p>Article body about rivers rising.</p></article>"
+    "<div id='comments'><div class='comment'><p>First reply rivers</p></div>"
+    "<div class='comment'><p>Second reply</p></div></div>"
+    "<div class='tone-comment'><p>" + "A long opinion paragraph on the storm. " * 8 + "</p><p>"
+    + "More of the opinion on the rivers. " * 8 + "</p><p>" + "And the end of it. " * 8
+    + "</p></div></body>",
+    "gallery and media": HEAD + "<body><div class='gallery'>"
+    + "".join(f"<figure><img src='/p{k}.jpg'><figcaption>Photo {k} of rivers</figcaption></figure>"
+              for k in range(5))
+    + "</div><img src='/icon.png' width='16' height='16'><video src='/v.mp4'></video>"
+    "<img data-src='/lazy.jpg'><p>Text after the gallery about the storm.</p></body>",
+    "empty and whitespace": HEAD + "<body>  <div> </div><p>\t\n</p><p>___</p><p>!!! ??? ...</p>"
+    "<p>\x0b\x0c</p>text</body>",
+    "title only": "<head><title>Storm</title></head><body><p>Storm storm STORM</p><p>calm</p></body>",
+    "no title": "<body><p>Nothing to compare with</p></body>",
+    "deep nesting": HEAD + "<body>" + "<div>rivers " * 5000 + "storm" + "</div>tail" * 5000 + "</body>",
+}
+
+OPTIONS = {
+    "default": PageRankOptions(),
+    "dice": PageRankOptions(similarity="dice"),
+    "uniform unit": PageRankOptions(weighting="uniform", text_weight="unit"),
+    "media, not hidden, no shape": PageRankOptions(media_weight=0.7, skip_hidden=False, comment_shape=False,
+                                                   gallery_weight=0.4, comment_weight=0.2, text_cap=7),
+    "no galleries, cap 1": PageRankOptions(galleries=False, text_cap=0, beta=0.3),
+}
+
+
+def graph_fields(g) -> dict:
+    return {"parent": g.parent, "u": g.u, "elements": [id(e) for e in g.elements], "chars": g.chars,
+            "link_chars": g.link_chars, "roles": g.roles, "hidden": {id(e) for e in g.hidden}, "size": g.size}
+
+
+def assert_same(body: etree._Element, opts: PageRankOptions, sig) -> int:
+    a, b = build_graph_python(body, opts, sig), build_graph_compiled(body, opts, sig)
+    fa, fb = graph_fields(a), graph_fields(b)
+    for name in fa:
+        assert fa[name] == fb[name], name
+    assert all(type(x) is float for x in b.u) and all(type(x) is int for x in b.parent + b.roles)
+    return len(a.parent)
+
+
+def page_body(html: str) -> tuple[etree._Element, object]:
+    root = parse_html("<html>" + html + "</html>")
+    body = root.find("body")
+    return (root if body is None else body), page_signals(root)
+
+
+@compiled
+@pytest.mark.parametrize("page", list(PAGES))
+def test_same_graph_as_the_python_walk(page):
+    body, sig = page_body(PAGES[page])
+    for opts in OPTIONS.values():
+        assert assert_same(body, opts, sig) > 1 or page == "no title"
+
+
+@compiled
+def test_deep_page_is_walked_whole():
+    """5,000 nested elements (built with lxml's API: the parser stops nesting sooner), each
+    with a text and a tail: the same graph, and no recursion limit met."""
+    body = etree.Element("body")
+    el = body
+    for k in range(5000):
+        el = etree.SubElement(el, "div" if k % 3 else "a", {"class": "comment"} if k == 2500 else {})
+        el.text = f"rivers {k}"
+        el.tail = "storm tail"
+    sig = page_signals(parse_html("<html>" + HEAD + "<body></body></html>"))
+    for opts in OPTIONS.values():
+        assert assert_same(body, opts, sig) == 1 + 5000 * 3  # (body; each div, its text and its tail)
+    g = build_graph_compiled(body, PageRankOptions(), sig)
+    assert g.size[0] == len(g.parent) and g.parent[-1] == 0
+
+
+@compiled
+def test_trees_the_parser_does_not_make():
+    """Entity references, CDATA, namespaced tags and attributes, comment and PI roots' tails,
+    a root that is not ``body``: built with lxml's API, walked the same."""
+    root = etree.Element("body")
+    p = etree.SubElement(root, "p", {"class": "content"})
+    p.text = "Rivers "
+    p.append(etree.Entity("nbsp"))
+    p[-1].tail = "after entity"
+    q = etree.SubElement(root, "{http://example.org/ns}note", {"{http://example.org/ns}class": "comments"})
+    q.text = "namespaced rivers"
+    q.tail = "tail of note"
+    r = etree.SubElement(root, "div", {"{http://example.org/ns}id": "x"})
+    r.append(etree.Comment("c"))
+    r[-1].tail = "after comment"
+    r.append(etree.ProcessingInstruction("pi", "x"))
+    r[-1].tail = "after pi"
+    s = etree.SubElement(root, "section")
+    s.text = etree.CDATA("storm in cdata")
+    etree.SubElement(s, "a", href="/x").text = "link"
+    root.tail = "tail of the root"
+    sig = page_signals(parse_html("<html>" + HEAD + "<body></body></html>"))
+    for opts in OPTIONS.values():
+        assert assert_same(root, opts, sig) > 5
+        assert assert_same(s, opts, sig) == 4  # (section, its CDATA text, a, its text)
+
+
+@compiled
+def test_a_change_of_rule_is_seen():
+    """The comparison can fail: a link weight the Python walk does not use moves ``u``."""
+    body, sig = page_body(PAGES["links and nesting"])
+    a = build_graph_python(body, PageRankOptions(), sig)
+    b = build_graph_compiled(body, PageRankOptions(link_weight=0.2), sig)
+    assert a.parent == b.parent and a.u != b.u
+
+
+def test_falls_back_to_the_python_walk():
+    """Without the extension (``NEWSSTEMMER_PURE_PYTHON=1`` stands for it) the package imports and
+    builds the graph in Python; ``GRAPH_WALK`` says which walk is used."""
+    code = ("from newsstemmer.single import domgraph as d; from newsstemmer import extract_single, Page;"
+            "print(d.GRAPH_WALK, d._domwalk)")
+    env = dict(os.environ, NEWSSTEMMER_PURE_PYTHON="1", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["python", "None"]
+    body, sig = page_body(PAGES["links and nesting"])
+    assert domgraph.build_graph(body, replace(PageRankOptions()), sig).parent == \
+        build_graph_python(body, PageRankOptions(), sig).parent
