@@ -68,26 +68,33 @@ def _structured(page: Page) -> tuple[list[str], str | None]:
         return [], None
 
 
-def layout_metadata(article: Article) -> tuple[list[str], str | None]:
+def layout_metadata(article: Article, names_wanted: bool = True, date_wanted: bool = True) -> tuple[list[str], str | None]:
     """The names and the date the layout's marked sections give on this page (from the
-    article's ``byline`` and ``date`` sections), or ``([], None)``."""
+    article's ``byline`` and ``date`` sections), or ``([], None)``; a part not wanted
+    is not read (left empty)."""
     names: list[str] = []
     when: str | None = None
     for role, text in article.sections:
-        if role == "byline" and not names:
+        if role == "byline" and names_wanted and not names:
             names = byline_names(text)
-        elif role == "date" and when is None:
+        elif role == "date" and date_wanted and when is None:
             when = date_line(text)
     return names, when
 
 
 def apply_layout_metadata(article: Article) -> Article:
     """Fill ``authors`` and ``published`` from the layout's byline and date line where the
-    page's own metadata lacks them or only guessed them (``meta_source``: ``layout``)."""
-    names, when = layout_metadata(article)
+    page's own metadata lacks them or only guessed them (``meta_source``: ``layout``).
+    A section is read only where its field could be taken (most pages' structured data
+    gives both: then neither is read)."""
     src = article.meta_source
-    if names and (not article.authors or src.get("authors") in WEAKER):
+    names_wanted = not article.authors or src.get("authors") in WEAKER
+    date_wanted = not article.published or src.get("published") in WEAKER
+    if not (names_wanted or date_wanted):
+        return article
+    names, when = layout_metadata(article, names_wanted, date_wanted)
+    if names:
         article.authors, src["authors"] = names, "layout"
-    if when and (not article.published or (src.get("published") in WEAKER and when[:10] != article.published[:10])):
+    if when and (not article.published or when[:10] != article.published[:10]):
         article.published, src["published"] = when, "layout"
     return article

@@ -209,8 +209,9 @@ def _read(facts: PageFacts, elements: Any, scripts: list[str]) -> None:
             for key, name in el.items():
                 if name and key in _META_KEYS:
                     meta[name.strip().lower()].append(content)
-        elif tag == "script":
-            if el.text and (el.get("type") or "").strip().lower() == "application/ld+json":
+        elif tag == "script":  # (the type first: a page's inline code is long text, read only for JSON-LD)
+            kind = el.get("type")
+            if kind and kind.strip().lower() == "application/ld+json" and el.text:
                 scripts.append(el.text)
         elif tag == "link":
             if facts.canonical is None and "canonical" in (el.get("rel") or "").lower().split():

@@ -379,10 +379,12 @@ def _tags(facts: PageFacts) -> tuple[list[str], str | None]:
 
 
 def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None = None,
-                     html: str | None = None) -> ArticleMetadata:
+                     html: str | None = None, title: bool = True) -> ArticleMetadata:
     """The metadata of a parsed page (``Page.tree``); fields the page lacks stay empty.
 
     ``html`` (the text the tree was parsed from) only saves work: see :func:`.facts.page_facts`.
+    ``title=False`` leaves ``title`` out (None): the extraction chain gives an article its
+    extraction's title, not this one.
     """
     facts = facts or page_facts(tree, html)
     meta = ArticleMetadata()
@@ -395,7 +397,8 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
     og_site = facts.first_meta("og:site_name", "application-name")
     meta.site_name, src["site_name"] = _first((og_site[1] if og_site else None, _source(og_site[0]) if og_site else ""),
                                               (publisher, "json-ld"))
-    meta.title, src["title"] = _title(facts, meta.site_name, host)
+    if title:
+        meta.title, src["title"] = _title(facts, meta.site_name, host)
     meta.authors, src["authors"] = _authors(facts, tree, host)
     meta.published, src["published"] = published_date(facts, lambda: headline_neighbourhood(tree, facts), url)
     meta.modified, src["modified"] = modified_date(facts)
