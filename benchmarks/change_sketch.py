@@ -21,7 +21,9 @@ the page) is edited once per kind, at random (seeded by the page):
                                       [--limit 400] [--threshold 0.02] [--data DIR]
 
 Prints, per kind: pages, the exact measure's updates, the sketch's, both ways of
-disagreeing, the mean absolute difference of the two measures; and the bytes kept per
+disagreeing, the mean absolute difference of the two measures, and what the crawl sends
+(the sketch's share, or at least ``EDIT_MIN_WORDS`` words added told by the sketch's lines:
+:meth:`~newsstemmer.crawl.changesketch.ChangeSketch.added_words`); and the bytes kept per
 article (texts zlib-compressed as the history kept them, against the sketch).
 """
 
@@ -135,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_bytes(pickle.dumps(pages))
     cases = _cases(pages, args)  # (page index, kind, new body, new page, exact change)
-    rows = {k: [0, 0, 0, 0, 0, 0.0] for k in KINDS}  # pages, exact, sketch, missed, extra, |diff|
+    rows = {k: [0, 0, 0, 0, 0, 0.0, 0] for k in KINDS}  # pages, exact, sketch, missed, extra, |diff|, sketch or lines
     texts_bytes = sketch_bytes = 0
     t_sketch = 0.0
     sketches = []
@@ -151,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     for n, kind, new_body, new_page, exact in cases:
         t = time.perf_counter()
         est = sketches[n].change(new_body, new_page)
+        grew = sketches[n].added_words(new_body)
         t_sketch += time.perf_counter() - t
         row = rows[kind]
         row[0] += 1
@@ -159,14 +162,15 @@ def main(argv: list[str] | None = None) -> int:
         row[3] += exact >= args.threshold > est
         row[4] += est >= args.threshold > exact
         row[5] += abs(est - exact)
+        row[6] += est >= args.threshold or grew >= changesketch.EDIT_MIN_WORDS
     print(f"{len(pages)} pages ({args.datasets}), threshold {args.threshold}, sketch of {changesketch.BODY_SAMPLE} "
           f"body and {changesketch.PAGE_SAMPLE} page shingles ({changesketch.NEAR} around the body)\n")
-    print("| edit | pages | updates (texts) | updates (sketch) | missed | extra | mean abs diff |")
-    print("|---|---|---|---|---|---|---|")
-    for kind, (k, exact, est, missed, extra, diff) in rows.items():
-        print(f"| {kind} | {k} | {exact} | {est} | {missed} | {extra} | {diff / max(k, 1):.4f} |")
-    total = [sum(r[i] for r in rows.values()) for i in range(5)]
-    print(f"| all | {total[0]} | {total[1]} | {total[2]} | {total[3]} | {total[4]} | |")
+    print("| edit | pages | updates (texts) | updates (sketch) | missed | extra | mean abs diff | sent (sketch or lines) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for kind, (k, exact, est, missed, extra, diff, lines) in rows.items():
+        print(f"| {kind} | {k} | {exact} | {est} | {missed} | {extra} | {diff / max(k, 1):.4f} | {lines} |")
+    total = [sum(r[i] for r in rows.values()) for i in range(7)]
+    print(f"| all | {total[0]} | {total[1]} | {total[2]} | {total[3]} | {total[4]} | | {total[6]} |")
     print(f"\nbytes an article: texts {texts_bytes / len(pages):.0f} (body + page, zlib), sketch {sketch_bytes / len(pages):.0f}")
     print(f"CPU: sketch made and measured {1000 * t_sketch / len(pages):.2f} ms a page (all its edits)")
     return 0

@@ -22,10 +22,20 @@ Added text is the share of the new body's shingles sampled at the body's rate th
 body's sample lacks, times the share of those that the page's sample lacks (measured on
 the ones below the page's threshold; all count when none is); removed text, the share of
 the old body's sample that the new page (at hand, whole) lacks.  At most
-395 bytes whatever the article's length (~290 stored: :meth:`ChangeSketch.to_bytes`
+396 bytes whatever the article's length, and 3 bytes a line (~290 + 3 a line stored: :meth:`ChangeSketch.to_bytes`
 codes the sorted fingerprints' gaps, ~11 bits a fingerprint instead of 16).  What it gives up:
 precision near the threshold (a share of ≤ 128 samples), and text of the old page far
-from the body that a new cut takes in reads as added.  ``benchmarks/change_sketch.py``
+from the body that a new cut takes in reads as added.
+
+A share misses a short update of a long article: a dated sentence added to a paragraph of a
+600-word story is ~10 new shingles, under 2 % of the body and 0-3 of its ~130 samples (issue
+#26: 38 of the 39 updates a 60-day soak missed).  So the sketch also keeps the body's *lines*
+in order, each a 16-bit fingerprint of its words and its word count (3 bytes a line, at most
+:data:`MAX_LINES`; format version 3): :meth:`ChangeSketch.added_words` lines the new body up
+with them and counts the words that paragraphs edited in place gained (a line replaced by one
+longer), and those of new lines where the samples show text that was not on the old page.
+A body cut anew does neither: its paragraphs keep their words, and a line it takes in from
+the page was on the old page (its sampled shingles say so, else it is not counted).  ``benchmarks/change_sketch.py``
 counts the decisions that differ from the texts' on real pages edited as sites edit them.
 """
 
@@ -35,11 +45,13 @@ import heapq
 import struct
 import zlib
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Iterable
 
 from ..evaluation import tokens
 
-__all__ = ["BODY_SAMPLE", "PAGE_SAMPLE", "ChangeSketch", "body_shingle_hashes", "page_shingle_hashes"]
+__all__ = ["BODY_SAMPLE", "EDIT_MIN_WORDS", "MAX_LINES", "PAGE_SAMPLE", "ChangeSketch", "body_lines",
+           "body_shingle_hashes", "page_shingle_hashes"]
 
 #: Shingles of the body kept (its lowest hashes).
 BODY_SAMPLE = 128
@@ -47,10 +59,17 @@ BODY_SAMPLE = 128
 PAGE_SAMPLE = 64
 #: Shingles of the page around the body sampled (before its first and after its last).
 NEAR = 300
+#: Body lines kept (3 bytes each); a longer body keeps none (its changes are told by the shares alone).
+MAX_LINES = 96
+#: Words added to the article (a paragraph edited in place that grew by them, or a new paragraph
+#: not on the old page) that make it an update whatever its length: a short sentence.
+EDIT_MIN_WORDS = 6
 _FULL = 1 << 32  # a threshold that samples everything
-_VERSION = 2
+_VERSION = 3
 _HEAD_V1 = struct.Struct("<BIIH")  # version, body threshold, page threshold, body sample size; 2 bytes a fingerprint
-_HEAD = struct.Struct("<BIIHHB")  # version, thresholds, body and page sample sizes, both Rice parameters (4 bits each)
+_HEAD_V2 = struct.Struct("<BIIHHB")  # version, thresholds, body and page sample sizes, both Rice parameters (4 bits each)
+_HEAD = struct.Struct("<BIIHHBB")  # version 3: as version 2, and the number of lines (3 bytes each, before the samples)
+_LINE = struct.Struct("<HB")  # a line's fingerprint and word count (at most 255)
 
 
 def _rice_parameter(values: list[int]) -> int:
@@ -102,6 +121,17 @@ def body_shingle_hashes(body: str) -> set[int]:
     return out
 
 
+def body_lines(body: str) -> list[tuple[int, int]]:
+    """The body's lines of at least 4 words (those the shares count), in order: (16-bit
+    fingerprint of the line's words, word count up to 255)."""
+    out = []
+    for line in body.split("\n"):
+        toks = tokens(line)
+        if len(toks) >= 4:
+            out.append((zlib.crc32(" ".join(toks).encode("utf-8")) & 0xFFFF, min(len(toks), 255)))
+    return out
+
+
 def page_shingle_hashes(page: str) -> set[int]:
     """Hashes of all 4-word shingles of a page's visible text."""
     return set(_window_hashes(tokens(page)))
@@ -125,6 +155,7 @@ class ChangeSketch:
     page_below: int  # threshold of the page's sample (≤ body_below); 0: the page was unknown
     body: frozenset[int]  # 16-bit fingerprints of the body's sampled shingles
     page: frozenset[int]  # 16-bit fingerprints of the sampled shingles of the page around the body, not the body's
+    lines: tuple[tuple[int, int], ...] = ()  # the body's lines (:func:`body_lines`); empty: unknown
 
     @classmethod
     def of(cls, body: str, page: str = "") -> "ChangeSketch":
@@ -144,7 +175,9 @@ class ChangeSketch:
             if len(rest) > PAGE_SAMPLE:
                 lowest = heapq.nsmallest(PAGE_SAMPLE + 1, rest)
                 page_below, rest = lowest[-1], lowest[:-1]
-        return cls(body_below, page_below, frozenset(h & 0xFFFF for h in kept), frozenset(h & 0xFFFF for h in rest))
+        lines = body_lines(body)
+        return cls(body_below, page_below, frozenset(h & 0xFFFF for h in kept), frozenset(h & 0xFFFF for h in rest),
+                   tuple(lines) if len(lines) <= MAX_LINES else ())
 
     def change(self, body: str, page: str = "") -> float:
         """How much an article changed from the one sketched: the larger of the sampled share
@@ -169,6 +202,34 @@ class ChangeSketch:
         removed = sum(1 for f in self.body if f not in present) / len(self.body)
         return max(added, removed)
 
+    def added_words(self, body: str) -> int:
+        """Words the new ``body`` adds to the article sketched, told by its lines (0 when the
+        sketch has none): the words gained by paragraphs edited in place (old lines replaced
+        by as many or fewer new ones holding more words), and the words of new lines whose
+        sampled shingles show text that was on neither the old body nor the page around it.
+        Either is left out when a sampled shingle of the new lines was on the old page
+        around the body (text a body cut anew takes in)."""
+        if not self.lines:
+            return 0
+        new = body_lines(body)
+        old_prints, new_prints = [f for f, _ in self.lines], [f for f, _ in new]
+        texts = [line for line in body.split("\n") if len(tokens(line)) >= 4]
+        added = 0
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_prints, new_prints, autojunk=False).get_opcodes():
+            if tag not in ("replace", "insert"):
+                continue
+            gained = sum(n for _, n in new[j1:j2]) - sum(n for _, n in self.lines[i1:i2])
+            if gained < EDIT_MIN_WORDS or (tag == "replace" and j2 - j1 > i2 - i1):
+                continue  # (more lines than it replaces: a paragraph split, or lines taken in: the shares tell)
+            sampled = [h for h in body_shingle_hashes("\n".join(texts[j1:j2]))
+                       if h < self.page_below and h & 0xFFFF not in self.body]
+            if any(h & 0xFFFF in self.page for h in sampled):
+                continue  # text of the old page around the body: a body cut anew
+            if tag == "insert" and not sampled:
+                continue  # new lines with no sampled evidence of new text: may be the page's, taken in
+            added += gained
+        return added
+
     def to_bytes(self) -> bytes:
         """The sketch packed: a 14-byte head and the sorted fingerprints of each sample
         Rice-coded by their gaps (lossless; ~11 bits a fingerprint: ~290 bytes for a full
@@ -177,8 +238,10 @@ class ChangeSketch:
         k_body, k_page = _rice_parameter(body), _rice_parameter(page)
         bits = _rice_bits(body, k_body) + _rice_bits(page, k_page)
         bits += "0" * (-len(bits) % 8)
+        lines = self.lines if len(self.lines) <= min(MAX_LINES, 255) else ()
         return (_HEAD.pack(_VERSION, min(self.body_below, _FULL - 1), min(self.page_below, _FULL - 1), len(body),
-                           len(page), k_body << 4 | k_page)
+                           len(page), k_body << 4 | k_page, len(lines))
+                + b"".join(_LINE.pack(f, min(n, 255)) for f, n in lines)
                 + (int(bits, 2).to_bytes(len(bits) // 8, "big") if bits else b""))
 
     @classmethod
@@ -187,10 +250,19 @@ class ChangeSketch:
         None for anything else (a damaged or unknown record)."""
         if data[:1] == b"\x01":
             return cls._from_v1(data)
-        if len(data) < _HEAD.size or data[0] != _VERSION:
+        if data[:1] == b"\x02" and len(data) >= _HEAD_V2.size:
+            head, n_lines = _HEAD_V2, 0
+            _, body_below, page_below, n_body, n_page, ks = head.unpack_from(data)
+        elif data[:1] == bytes([_VERSION]) and len(data) >= _HEAD.size:
+            head = _HEAD
+            _, body_below, page_below, n_body, n_page, ks, n_lines = head.unpack_from(data)
+        else:
             return None
-        _, body_below, page_below, n_body, n_page, ks = _HEAD.unpack_from(data)
-        rest = data[_HEAD.size:]
+        start = head.size + n_lines * _LINE.size
+        if len(data) < start:
+            return None
+        lines = tuple(_LINE.unpack_from(data, head.size + i * _LINE.size) for i in range(n_lines))
+        rest = data[start:]
         bits = format(int.from_bytes(rest, "big"), f"0{len(rest) * 8}b") if rest else ""
         try:
             body, pos = _rice_values(bits, 0, n_body, ks >> 4)
@@ -199,7 +271,7 @@ class ChangeSketch:
             return None
         if (body and body[-1] > 0xFFFF) or (page and page[-1] > 0xFFFF):
             return None
-        return cls._of_values(body_below, page_below, body, page)
+        return cls._of_values(body_below, page_below, body, page, lines)
 
     @classmethod
     def _from_v1(cls, data: bytes) -> "ChangeSketch | None":
@@ -213,6 +285,7 @@ class ChangeSketch:
         return cls._of_values(body_below, page_below, values[:n_body], values[n_body:])
 
     @classmethod
-    def _of_values(cls, body_below: int, page_below: int, body: Iterable[int], page: Iterable[int]) -> "ChangeSketch":
+    def _of_values(cls, body_below: int, page_below: int, body: Iterable[int], page: Iterable[int],
+                   lines: tuple[tuple[int, int], ...] = ()) -> "ChangeSketch":
         body_below, page_below = (_FULL if x == _FULL - 1 else x for x in (body_below, page_below))
-        return cls(body_below, page_below, frozenset(body), frozenset(page))
+        return cls(body_below, page_below, frozenset(body), frozenset(page), lines)

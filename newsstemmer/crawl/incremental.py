@@ -13,13 +13,16 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   old body's found nowhere on the new page: text added to or taken from the
   article, not a body cut differently (new layouts after a redesign).  The old side
   is not kept as texts but as a fixed-size sample of its shingles
-  (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 395 bytes): the shares
+  (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 396 bytes and 3 a paragraph): the shares
   are measured within the sample (:func:`sketched_change`; :func:`article_change` is the
   same measure on whole texts).  An article whose record was archived (``NEWSSTEMMER_KEEP_TEXT_DAYS`` after it was last
   sent, :mod:`~newsstemmer.crawl.storage.retention`) is recognised by its hash only: a
   change cannot be measured, and it is not sent again;
-* changed more: emitted with ``update: true`` and the next ``version``;
-  ``first_seen`` stays the first emission's.
+* changed more, or by at least :data:`~newsstemmer.crawl.changesketch.EDIT_MIN_WORDS`
+  words added whatever the article's length (a paragraph edited in place that grew, or a
+  new one not on the old page: :meth:`ChangeSketch.added_words`; a dated sentence added
+  to a long story is under 2 % of it): emitted with ``update: true`` and the next
+  ``version``; ``first_seen`` stays the first emission's.
 
 Records are written once the feeds have the item (``item_scraped``), so a crash
 repeats an article at worst, never loses one.  A page that declares itself a leaf that
@@ -44,7 +47,7 @@ from scrapy.exceptions import DropItem
 
 from ..errors import NewsstemmerError
 from ..evaluation import shingle_prf, shingles, tokens
-from .changesketch import ChangeSketch
+from .changesketch import EDIT_MIN_WORDS, ChangeSketch
 from .config import Config
 from .failures import connect_guarded
 from .items import ArticleItem
@@ -52,8 +55,8 @@ from .storage import Storage
 from .storage.base import FetchRecord, HistoryStore
 from .storage.records import Emitted
 
-__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "content_hash",
-           "sketched_change"]
+__all__ = ["NEW", "UNCHANGED", "UPDATE", "Incremental", "Unchanged", "article_change", "body_change", "changed",
+           "content_hash", "sketched_change"]
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,19 @@ def sketched_change(old: Emitted, item: ArticleItem) -> float:
     sketch (a change that cannot be measured is not sent)."""
     sketch = None if old.archived else ChangeSketch.from_bytes(old.sketch)
     return 0.0 if sketch is None else sketch.change(item.body, item.page_text)
+
+
+def changed(old: Emitted, item: ArticleItem, min_change: float) -> bool:
+    """Whether ``item`` is an update of the version ``old`` records: its body differs (hash) and
+    changed by at least ``min_change`` (:func:`sketched_change`) or gained at least
+    :data:`~newsstemmer.crawl.changesketch.EDIT_MIN_WORDS` words (:meth:`ChangeSketch.added_words`).
+    An archived record or an unreadable sketch: never (a change that cannot be measured is not sent)."""
+    if old.content_hash == item.content_hash or old.archived:
+        return False
+    sketch = ChangeSketch.from_bytes(old.sketch)
+    if sketch is None:
+        return False
+    return sketch.change(item.body, item.page_text) >= min_change or sketch.added_words(item.body) >= EDIT_MIN_WORDS
 
 
 def article_change(old_body: str, old_page: str, new_body: str, new_page: str) -> float:
@@ -131,7 +147,7 @@ class Incremental:
         if item.published is None:
             item.published = self.fetchlog.published(item.url)
         old = self.history.get(key)
-        if old is not None and (old.content_hash == item.content_hash or sketched_change(old, item) < self.config.update_min_change):
+        if old is not None and not changed(old, item, self.config.update_min_change):
             return UNCHANGED
         item.first_seen = old.first_seen if old else item.fetched_at
         item.version = old.version + 1 if old else 1

@@ -17,7 +17,7 @@ store                     keeps                                                 
                                                                                  for the others
 ``history.sqlite``        per article sent in the last ``KEEP_TEXT_DAYS``:       ``NEWSSTEMMER_KEEP_TEXT_DAYS`` after the
                           hash, version, dates and a sketch of its last body     article was last sent; then archived:
-                          and page text (≤ 395 B: measures the next change);     8 bytes of its key's digest and a day;
+                          and page text (~0.3 KB: measures the next change);     8 bytes of its key's digest and a day;
                           older ones archived                                    its URL only while among the site's
                                                                                  ``NEWSSTEMMER_DRIFT_SAMPLE`` latest
 ``fetchlog.sqlite``       validators and check times per URL; older articles     articles not checked for ``KEEP_TEXT_DAYS``
