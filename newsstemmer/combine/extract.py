@@ -82,7 +82,8 @@ def add_metadata(article: Article, page: Page) -> Article:
     """Fill ``article``'s metadata fields from ``page`` (its parsed tree); returns ``article``."""
     from ..pagetype import facts_of
 
-    meta = article_metadata(page.tree, page.url, facts=facts_of(page), html=page.html)  # (the facts its type read)
+    # (the facts its type read; the title model is not asked: the article's title is the extraction's)
+    meta = article_metadata(page.tree, page.url, facts=facts_of(page), html=page.html, learned_title=False)
     for name in METADATA_FIELDS:
         setattr(article, name, getattr(meta, name))
     article.meta_source.pop("title", None)  # (the article's title is the extraction's)
