@@ -89,12 +89,13 @@ def train(pages: list[dict[str, Any]], seed: int = 0) -> Any:
 
 
 RULES_COLUMN = FEATURES.index("rules_choice")
+HAS_LD, HAS_OG = FEATURES.index("has_ld"), FEATURES.index("has_og")
 
 
 def choose(page: dict[str, Any], score: list[float], margin: float) -> float:
     """Whether the page's choice is the gold: the best-scored title where it beats the
     rules' own by more than ``margin``, else the rules'."""
-    if not score:
+    if not score or not (page["x"][0][HAS_LD] or page["x"][0][HAS_OG]):  # (titles.structured)
         return page["rules"]
     best = int(np.argmax(score))
     ruled = [score[i] for i, x in enumerate(page["x"]) if x[RULES_COLUMN]]

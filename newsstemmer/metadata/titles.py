@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["FEATURES", "MARGIN", "TITLE_KINDS", "choose_title", "normalised", "title_rows"]
+__all__ = ["FEATURES", "MARGIN", "TITLE_KINDS", "choose_title", "normalised", "structured", "title_rows"]
 
 #: what each title candidate is, in the order they are read (:func:`.fields.title_candidates`)
 TITLE_KINDS = ("h1", "h1-first", "ld", "og", "twitter", "title", "og-raw", "title-raw")
@@ -98,6 +98,14 @@ def title_rows(candidates: Sequence[tuple[str, str]], chosen: str | None, site_n
     return keys, texts, rows
 
 
+def structured(candidates: Sequence[tuple[str, str]]) -> bool:
+    """Whether the page states a title of its own in structured data (JSON-LD or
+    ``og:title``): the model is asked only there.  Without them (older pages) the choice
+    is between a first ``<h1>`` and ``<title>``, and the first ``<h1>`` there is often the
+    blog's name ("Virtual Geek" against "Post title - Virtual Geek")."""
+    return any(kind in ("ld", "og") for kind, _ in candidates)
+
+
 _SOURCE = {"ld": "json-ld", "og": "opengraph", "og-raw": "opengraph", "twitter": "opengraph"}
 
 
@@ -105,6 +113,8 @@ def choose_title(candidates: Sequence[tuple[str, str]], chosen: str | None, site
                  host: str) -> tuple[str, str] | None:
     """The title the model prefers to the rules' ``chosen`` and its ``meta_source``, or
     None to keep the rules' (one candidate, or no title beats theirs by :data:`MARGIN`)."""
+    if not structured(candidates):
+        return None
     keys, texts, rows = title_rows(candidates, chosen, site_name, host)
     rules_at = FEATURES.index("rules_choice")
     if not keys or (len(keys) == 1 and rows[0][rules_at]):
