@@ -28,6 +28,7 @@ SHIPPED: dict[str, str] = {
     "pagechoice": "pagechoice.json",  # the per-page layout-or-region choice (combine/pagechoice)
     "pagetype": "pagetype.json",  # article or not, for every page (pagetype)
     "pagekind": "pagekind.json",  # the kind of a non-article page (pagetype.kinds)
+    "titles": "titles.json",  # the choice among a page's own titles (metadata.titles)
     "crf": "crf-default.zip",  # the CRF (single/crf; a crfsuite zip, not a tree model)
 }
 

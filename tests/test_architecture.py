@@ -32,7 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "evaluation": {"errors"},
     "trees": {"errors"},
     "shipped": {"errors", "trees"},
-    "metadata": {"errors", "dom"},
+    "metadata": {"errors", "dom", "trees", "shipped"},
     "pagetype": {"errors", "dom", "page", "trees", "shipped", "metadata"},
     "layout": {"errors", "dom", "page", "article", "blocks", "blockwalk", "leftout"},
     "single": {"errors", "dom", "page", "article", "blocks", "blockwalk", "leftout", "trees", "shipped"},

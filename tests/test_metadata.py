@@ -306,3 +306,25 @@ def test_the_metadata_fields_are_the_same_in_every_record() -> None:
         assert names <= set(declared), cls
         assert [n for n in declared if n in names] == list(METADATA_FIELDS), cls  # same order in output
     assert names <= {f.name for f in fields(ArticleMetadata)}
+
+
+def test_the_learned_title_choice_takes_a_short_headline_the_page_titles_extend() -> None:
+    """The rules keep ``og:title`` where no ``<h1>`` agrees with it; the shipped title model
+    prefers the ``<h1>`` that the page's titles open with (a docs page's "Flexbox")."""
+    from newsstemmer.metadata import page_facts
+    from newsstemmer.metadata.fields import page_titles
+    from newsstemmer.metadata.titles import choose_title
+
+    url = "https://developer.docs.test/learn/flexbox"
+    html = ('<html><head><title>Flexbox - Learn web development | Docs</title>'
+            '<meta property="og:title" content="Flexbox - Learn web development | Docs"></head>'
+            '<body><nav>Menu</nav><h1>Flexbox</h1><p>Flexbox lays out items in one dimension.</p></body></html>')
+    page = Page(html, url=url)
+    candidates, rules, site = page_titles(page_facts(page.tree, page.html), "developer.docs.test")
+    assert rules == "Flexbox - Learn web development"  # (the site's part cut)
+    assert ("h1-first", "Flexbox") in candidates and choose_title(candidates, rules, site, "developer.docs.test")
+    meta = article_metadata(page.tree, url, html=page.html)
+    assert meta.title == "Flexbox" and meta.meta_source["title"] == "html"
+    # where every title the page gives says the same, the model is not asked
+    assert choose_title([("h1", "Rain all week"), ("og", "Rain all week")], "Rain all week", None, "") is None
+    assert _meta("<h1>Rain all week</h1>").title == "Rain all week"

@@ -166,11 +166,13 @@ def test_every_shipped_model_has_its_file_and_an_unknown_name_is_refused():
 def test_shipped_tree_models_load_once_and_say_what_they_are():
     from newsstemmer.combine.pagechoice import PAGE_FEATURES
     from newsstemmer.combine.sections import SECTION_FEATURES
+    from newsstemmer.metadata.titles import FEATURES as TITLE_FEATURES
     from newsstemmer.single.region.candidates import REGION_FEATURES
     from newsstemmer.single.region.cleaning import CLEAN_FEATURES
 
     for name, features in (("region", REGION_FEATURES), ("region-clean", CLEAN_FEATURES),
-                           ("sections", SECTION_FEATURES), ("pagechoice", PAGE_FEATURES)):
+                           ("sections", SECTION_FEATURES), ("pagechoice", PAGE_FEATURES),
+                           ("titles", TITLE_FEATURES)):
         model = load_model(name, features)
         assert load_model(name, features) is model
         assert model.kind == name

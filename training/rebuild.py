@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rebuild every shipped model in ``newsstemmer/models/``, in the order they depend on.
 
-The retrain chain is region → sections → pagechoice → crf → pagetype: the section units,
+The retrain chain is region → sections → pagechoice → crf → pagetype → titles: the section units,
 the page-choice records and the page-type rows hold the region extractor's bodies
 (``region_share``, ``body_share``, ...), so those models are trained after the region
 models they were computed with.  Each step runs its trainer (training/README.md) as its own process, so it loads
@@ -58,6 +58,8 @@ class Step:
         if self.name == "pagetype":
             return [py + [str(HERE / "train_pagetype.py"), "--no-cv", "-o", str(out / "pagetype.json"),
                           "--kind-output", str(out / "pagekind.json")] + data]
+        if self.name == "titles":
+            return [py + [str(HERE / "train_titles.py"), "--no-cv", "-o", str(out / "titles.json")] + data]
         if self.name == "pagechoice":
             return [py + [str(HERE / "train_pagechoice.py"), "--no-cv", "-o", str(out / "pagechoice.json")] + data]
         return [py + [str(HERE / "train_crf.py"), "-o", str(out / "crf-default.zip")] + data]
@@ -70,6 +72,7 @@ CHAIN = (
     Step("pagechoice", ("pagechoice.json",), 120),
     Step("crf", ("crf-default.zip",), 25),
     Step("pagetype", ("pagetype.json", "pagekind.json"), 240),
+    Step("titles", ("titles.json",), 60),
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape as html_unescape
 from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -15,10 +16,12 @@ from .neighbourhood import HoodWalk, Neighbourhood, dice, title_words
 from .neighbourhood import in_comments as _in_comments
 from .people import bold_names_opening, byline_line, is_handle, names_from_ld, names_in_text, plausible_name, split_names
 from .threads import post_headers, thread_starter
+from .titles import choose_title
 from .published import PUBLISHED_META, modified_date, published_date, structured_date
 
 __all__ = ["CANDIDATE_KINDS", "ArticleMetadata", "article_metadata", "author_candidates", "headline_neighbourhood",
-           "house_test", "neighbourhood_walk", "structured_people_and_date"]
+           "house_test", "neighbourhood_walk", "page_titles", "rules_title",
+           "structured_people_and_date", "title_candidates"]
 
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "cxenseparse:author", "twitter:creator")
@@ -146,7 +149,9 @@ def _headline_index(facts: PageFacts) -> int | None:
     return facts.headline_at if facts.headline_at >= 0 else None
 
 
-def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+def rules_title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | None, str | None]:
+    """The title by the rules: the headline ``<h1>`` (after a kicker, the page's own title
+    it ends with), else JSON-LD, ``og:title``, ``<title>`` without the site's name; and its source."""
     ld, og, _ = _own_titles(facts)
     at = _headline_index(facts)
     if at is not None:
@@ -164,6 +169,32 @@ def _title(facts: PageFacts, site_name: str | None, host: str) -> tuple[str | No
     if len(facts.h1) == 1 and len(facts.h1[0]) <= 300:
         return facts.h1[0], "html"
     return None, None
+
+
+def page_titles(facts: PageFacts, host: str) -> tuple[list[tuple[str, str]], str | None, str | None]:
+    """The page's title candidates (:func:`title_candidates`), the rules' title and the
+    site's name: what the learned title choice (:mod:`.titles`) reads and is trained on."""
+    site = _site_name(facts)
+    return title_candidates(facts, site, host), rules_title(facts, site, host)[0], site
+
+
+def title_candidates(facts: PageFacts, site_name: str | None, host: str) -> list[tuple[str, str]]:
+    """Every title the page gives for itself, as (kind, text) in :data:`.titles.TITLE_KINDS`'s
+    order: the headline ``<h1>`` and the first one, the JSON-LD headline (entities
+    decoded), ``og:title``, ``twitter:title`` and ``<title>`` without their site-name part,
+    and the last two as written.  What a learned choice among titles reads."""
+    at = _headline_index(facts)
+    ld, _, _ = _own_titles(facts)
+    og = facts.first_meta("og:title")
+    tw = facts.first_meta("twitter:title")
+    found = (("h1", _strip_site(facts.h1[at], site_name, host) if at is not None else None),
+             ("h1-first", facts.h1[0] if facts.h1 and len(facts.h1[0]) <= 300 else None),
+             ("ld", html_unescape(ld) if ld and "&" in ld else ld),
+             ("og", _strip_site(og[1], site_name, host) if og else None),
+             ("twitter", _strip_site(tw[1], site_name, host) if tw else None),
+             ("title", _strip_site(facts.title, site_name, host) if facts.title else None),
+             ("og-raw", og[1] if og else None), ("title-raw", facts.title))
+    return [(kind, text) for kind, text in found if text]
 
 
 def _kicker_before(h1: str, title: str) -> bool:
@@ -379,12 +410,14 @@ def _tags(facts: PageFacts) -> tuple[list[str], str | None]:
 
 
 def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None = None,
-                     html: str | None = None, title: bool = True) -> ArticleMetadata:
+                     html: str | None = None, title: bool = True,
+                     learned_title: bool = True) -> ArticleMetadata:
     """The metadata of a parsed page (``Page.tree``); fields the page lacks stay empty.
 
     ``html`` (the text the tree was parsed from) only saves work: see :func:`.facts.page_facts`.
     ``title=False`` leaves ``title`` out (None): the extraction chain gives an article its
-    extraction's title, not this one.
+    extraction's title, not this one. ``learned_title=False`` keeps the rules' title
+    (:func:`rules_title`) without asking the title model (:mod:`.titles`).
     """
     facts = facts or page_facts(tree, html)
     meta = ArticleMetadata()
@@ -398,7 +431,11 @@ def article_metadata(tree: Any, url: str | None = None, facts: PageFacts | None 
     meta.site_name, src["site_name"] = _first((og_site[1] if og_site else None, _source(og_site[0]) if og_site else ""),
                                               (publisher, "json-ld"))
     if title:
-        meta.title, src["title"] = _title(facts, meta.site_name, host)
+        meta.title, src["title"] = rules_title(facts, meta.site_name, host)
+        better = learned_title and choose_title(title_candidates(facts, meta.site_name, host), meta.title,
+                                                meta.site_name, host)
+        if better:
+            meta.title, src["title"] = better
     meta.authors, src["authors"] = _authors(facts, tree, host)
     meta.published, src["published"] = published_date(facts, lambda: headline_neighbourhood(tree, facts), url)
     meta.modified, src["modified"] = modified_date(facts)
