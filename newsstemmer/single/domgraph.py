@@ -31,7 +31,6 @@ from .signals.page_signals import (
     element_role,
     flag_galleries,
     media_ok,
-    slides_named,
     terms,
     thread_shaped,
 )
@@ -61,8 +60,6 @@ _TAG_KIND.update({tag: _MEDIA for tag in MEDIA_TAGS})
 _TAG_KIND.update(a=_LINK, aside=_SIDE, nav=_SIDE)
 #: Whether an element's attribute names (``el.keys()``) leave out all those a role is read from.
 _role_free = frozenset(ROLE_ATTRS).isdisjoint
-#: Players the graph leaves out that still make an item a slide (:func:`flag_galleries`).
-_PLAYERS = frozenset(("iframe", "embed", "object"))
 
 
 @dataclass(frozen=True)
@@ -219,7 +216,7 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
     media, min_size = opts.media_weight, opts.media_min_size
     skip_hidden, shape, galleries = opts.skip_hidden, opts.comment_shape, opts.galleries
-    images: list[tuple[int, etree._Element, bool]] = []
+    images: list[int] = []
     words_of = WORD.findall
     kind_of = _TAG_KIND.get
     hidden: set[etree._Element] = set()
@@ -245,14 +242,11 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
             tag = el.tag
             kind = kind_of(tag, 0)
             if kind & _DROP or tag.__class__ is not str:  # scripts..., entities
-                if galleries and tag in _PLAYERS and p >= 0:  # (a slide's player: out of the graph)
-                    images.append((p, el, False))
                 skip_subtree()
                 left_out = el
                 continue
             # (an element without the attributes a role is read from has none: links' href, images' src)
-            named = not _role_free(el.keys())
-            role = element_role(tag, el) if named else 0
+            role = 0 if _role_free(el.keys()) else element_role(tag, el)
             if role:
                 if role & HIDDEN and skip_hidden:
                     hidden.add(el)
@@ -268,13 +262,11 @@ def build_graph(body: etree._Element, opts: PageRankOptions, sig: Signals) -> Do
             link_chars.append(0)
             roles.append(role)
             size.append(1)
-            if named and galleries and slides_named(el):
-                images.append((i, el, True))
             if kind:
                 if kind & _MEDIA:
                     u.append(media if media and media_ok(el, min_size) else 0.0)
                     if galleries:
-                        images.append((i, el, False))
+                        images.append(i)
                 else:
                     u.append(0.0)
                     if kind & _LINK:

@@ -211,10 +211,8 @@ def _widen(
         best = a
 
 
-def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions,
-                    galleries: bool = False) -> list[int]:
-    """Descendants of the main element to leave out of its text, in page order (never the
-    core's ancestors); flagged galleries too if ``galleries`` (or ``opts.drop_galleries``)."""
+def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> list[int]:
+    """Descendants of the main element to leave out of its text, in page order (never the core's ancestors)."""
     total, links, mass, size = sums
     graph = scores.graph
     elements, roles = graph.elements, graph.roles
@@ -224,7 +222,7 @@ def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOpt
         protected.add(i)
         i = graph.parent[i]
     skip = []
-    named = BOILER | GALLERY if opts.drop_galleries or galleries else BOILER
+    named = BOILER | GALLERY if opts.drop_galleries else BOILER
     # Node indices are a preorder: the subtree of ``main`` is one contiguous range.
     for i in range(main + 1, main + size[main]):
         el = elements[i]
@@ -325,12 +323,9 @@ def _titleless(paragraphs: list[str], title: str, opts: PageRankOptions) -> list
 
 def region_cleaning(analysis: PageRankAnalysis, node: int) -> list[int]:
     """The descendants of element ``node`` PageRank's cleaning leaves out had it chosen
-    that element as the main one (node indices, in page order), galleries and carousels
-    (``GALLERY``) included: the region extractor's rule-based cleaning, which its learned
-    cleaning never sees (their slides' titles and captions read like the article's own
-    short paragraphs; issue 23)."""
+    that element as the main one (node indices, in page order)."""
     sums = (analysis.chars, analysis.link_chars, analysis.mass, analysis.size)
-    return _left_out_nodes(analysis.scores, node, sums, analysis.options, galleries=True)
+    return _left_out_nodes(analysis.scores, node, sums, analysis.options)
 
 
 def region_element(

@@ -5,8 +5,8 @@ cleaning leaves out link-dense containers, comment threads and blocks named as
 boilerplate.  What it keeps still holds photo galleries, video carousels,
 captions, author boxes and teasers on many pages.  Each remaining block-level
 descendant (:func:`cleaning_candidates`) gets a feature row (:data:`CLEAN_FEATURES`,
-read off PageRank's analysis as arrays, with what today's markup says of the part:
-:mod:`.markup`, and its context in the region: :mod:`.context`) and a tree model, trained by
+read off PageRank's analysis as arrays, with the part's context in the region:
+:mod:`.context`) and a tree model, trained by
 ``training/train_region.py`` on how much leaving that element out changes the
 page's shingle F1 against the gold, says whether to leave it out too.
 """
@@ -19,7 +19,6 @@ from ..signals.hints import HINTS, element_hints
 from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from .context import CONTEXT_FEATURES, part_context
 from .candidates import CLEANABLE, CLEANABLE_TAGS, RegionView
-from .markup import MARKUP_FEATURES, markup_features
 
 __all__ = ["CLEANABLE_TAGS", "CLEAN_FEATURES", "cleaning_candidates", "cleaning_features"]
 
@@ -77,11 +76,9 @@ CLEAN_FEATURES: tuple[str, ...] = (
     *_NUMERIC,
     *(f"tag_{name}" for name, _ in _TAG_GROUPS),
     *(f"hint_{name}" for name in _HINT_NAMES),
-    *MARKUP_FEATURES,
     *CONTEXT_FEATURES,
 )
 _K_CONTEXT = len(CLEAN_FEATURES) - len(CONTEXT_FEATURES)
-_K_MARKUP = _K_CONTEXT - len(MARKUP_FEATURES)
 
 
 def cleaning_candidates(view: RegionView, region: int, skip: list[int]) -> np.ndarray:
@@ -177,6 +174,5 @@ def cleaning_features(view: RegionView, region: int, J: np.ndarray) -> np.ndarra
             X[r, k_tag + t] = 1.0
         for h in element_hints(elements[j]):
             X[r, k_hint + _HINT_COL[h]] = 1.0
-    X[:, _K_MARKUP:_K_CONTEXT] = markup_features(view, region, J)
     X[:, _K_CONTEXT:] = part_context(view, region, J)
     return X

@@ -33,8 +33,6 @@ __all__ = [
     "flag_galleries",
     "gallery_of",
     "media_ok",
-    "named_gallery",
-    "slides_named",
     "thread_shaped",
 ]
 
@@ -99,14 +97,7 @@ GALLERY_MEDIA_SHARE = 0.8
 GALLERY_TEXT_SHARE = 0.8
 #: How many levels above an image its gallery item may be.
 GALLERY_DEPTH = 4
-#: What makes an item a slide: an image or a player (embedded frames and objects too:
-#: a carousel of videos is one of iframes as often as of ``<video>``).
-_IMAGES = ("img", "picture", "video", "iframe", "embed", "object")
-#: Class or id words naming a slideshow or its slides (the names of the common slider
-#: scripts: names, not words of a language).  Items of one kind named so, or under an
-#: element named so, are a gallery without images (their media loaded by script).
-_SLIDES_NAME = re.compile(r"carousel|slide|swiper|gallery")
-_SLIDES_CACHE: dict[tuple, bool] = {}
+_IMAGES = ("img", "picture", "video")
 
 #: Role flags of an element (bits of :func:`role_of`'s result).
 HIDDEN, IN_COMMENTS, IN_SIDEBAR, BOILER = 1, 2, 4, 8
@@ -383,66 +374,25 @@ def _kind(el: etree._Element) -> tuple:
 
 
 def gallery_of(img: etree._Element, seen: dict) -> etree._Element | None:
-    """The gallery an image (or player) belongs to, if any: the element whose children
-    are ``GALLERY_ITEMS`` or more items of one kind (tag, first class word), most with an
+    """The gallery an image belongs to, if any: the element whose children are
+    ``GALLERY_ITEMS`` or more items of one kind (tag, first class word), most with an
     image, holding most of its text (slides, not paragraphs with a figure between
     them).  ``seen`` caches the verdict per candidate parent (one dict per page)."""
-    return _gallery_above(img, seen, GALLERY_DEPTH, False)
-
-
-def _gallery_above(item: etree._Element, seen: dict, depth: int, named: bool) -> etree._Element | None:
-    """The first of ``item``'s ``depth`` ancestors that is a gallery with ``item`` (or the
-    ancestor's child on its way) as one of its items; ``named``: no images needed."""
-    for _ in range(depth):
+    item = img
+    for _ in range(GALLERY_DEPTH):
         parent = item.getparent()
         if parent is None:
             return None
-        key = (parent, True) if named else parent
-        verdict = seen.get(key, False)
+        verdict = seen.get(parent, False)
         if verdict is False:
-            verdict = seen[key] = _gallery(parent, _kind(item), named)
+            verdict = seen[parent] = _gallery(parent, _kind(item))
         if verdict is not None:
             return verdict
         item = parent
     return None
 
 
-def slides_named(el: etree._Element) -> bool:
-    """Whether an element's class or id names a slideshow or a slide (:data:`_SLIDES_NAME`)."""
-    key = (el.get("class"), el.get("id"))
-    found = _SLIDES_CACHE.get(key)
-    if found is None:
-        found = bool(_SLIDES_NAME.search(" ".join(v for v in key if v).lower()))
-        if len(_SLIDES_CACHE) < 50_000:
-            _SLIDES_CACHE[key] = found
-    return found
-
-
-def named_gallery(el: etree._Element, seen: dict) -> etree._Element | None:
-    """The gallery an element named as a slideshow or slide (:func:`slides_named`) makes,
-    if any: the element itself when its children are a gallery's items (the commonest kind
-    among them), else its parent when it is one of that parent's items.  The items need
-    no image (a carousel's media are often loaded by script), but must still be
-    ``GALLERY_ITEMS`` or more of one kind holding most of the text."""
-    key = (el, True)
-    verdict = seen.get(key, False)
-    if verdict is False:
-        verdict = None
-        if len(el) >= GALLERY_ITEMS:
-            kinds: dict[tuple, int] = {}
-            for c in el:
-                if c.tag.__class__ is str:
-                    k = (c.tag, tuple((c.get("class") or "").split()[:1]))
-                    kinds[k] = kinds.get(k, 0) + 1
-            if kinds:
-                (tag, first), n = max(kinds.items(), key=lambda kv: kv[1])
-                if n >= GALLERY_ITEMS:
-                    verdict = _gallery(el, (tag, list(first)), True)
-        seen[key] = verdict
-    return verdict if verdict is not None else _gallery_above(el, seen, 1, True)
-
-
-def _gallery(parent: etree._Element, kind: tuple, named: bool = False) -> etree._Element | None:
+def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
     if len(parent) < GALLERY_ITEMS:  # (fewer children than a gallery's items)
         return None
     tag, first = kind
@@ -452,32 +402,28 @@ def _gallery(parent: etree._Element, kind: tuple, named: bool = False) -> etree.
     items = [c for c in items if (c.get("class") or "").split()[:1] == first]
     if len(items) < GALLERY_ITEMS:
         return None
-    if not named:
-        media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
-        if media < GALLERY_MEDIA_SHARE * len(items):
-            return None
+    media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
+    if media < GALLERY_MEDIA_SHARE * len(items):
+        return None
     inside = sum(_chars("".join(c.itertext())) for c in items)
     total = _chars("".join(parent.itertext()))
     return parent if total and inside >= GALLERY_TEXT_SHARE * total else None
 
 
-def flag_galleries(images: list[tuple[int, etree._Element, bool]], parent: list[int], u: list[float],
-                   elements: list, roles: list[int], w: float) -> None:
-    """Flag the galleries (:func:`gallery_of`, :func:`named_gallery`) of a page's graph as
-    ``GALLERY`` and cut u of the text nodes inside them by ``w``.  ``images`` are the
-    page's images and players and its elements named as slides, each as (its node, or its
-    nearest ancestor's for an element the graph leaves out such as an iframe; the element;
-    whether it is a named one); the graph is given as DOM PageRank builds it
-    (``parent[i] < i``, None for a text node)."""
+def flag_galleries(images: list[int], parent: list[int], u: list[float], elements: list, roles: list[int],
+                     w: float) -> None:
+    """Flag the galleries (:func:`gallery_of`) of a page's graph as ``GALLERY`` and cut u
+    of the text nodes inside them by ``w``.  ``images`` are the nodes of its images; the
+    graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node)."""
     seen: dict = {}
     found: set = set()
     first = len(parent)  # the first gallery's node: nothing before it is inside one
-    for i, el, named in images:
-        g = named_gallery(el, seen) if named else gallery_of(el, seen)
+    for i in images:
+        g = gallery_of(elements[i], seen)
         if g is None:
             continue
         found.add(g)
-        j = i
+        j = parent[i]
         while j >= 0 and elements[j] is not g:
             j = parent[j]
         if j >= 0:  # (else the gallery lies above the graph's root)
