@@ -298,27 +298,12 @@ def _check_options(opts: PageRankOptions) -> None:
 def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals) -> DomGraph:
     """:func:`build_graph` in Python over lxml's ``iterwalk``: the reference, and the walk
     used when the compiled one is not built."""
-    title_weighted = opts.weighting == "title"
-    if not title_weighted and opts.weighting != "uniform":
-        raise ValueError(f"unknown weighting {opts.weighting!r}")
-    if opts.text_weight not in ("capped", "unit"):
-        raise ValueError(f"unknown text_weight {opts.text_weight!r}")
-    if opts.similarity not in ("cover", "dice"):
-        raise ValueError(f"unknown similarity {opts.similarity!r}")
-    cover = opts.similarity == "cover"
-    title_terms = terms(sig.meta_title or sig.title)
-    desc_terms = terms(sig.description)
-    title_common, title_len = title_terms.intersection, len(title_terms)
-    desc_common, desc_len = desc_terms.intersection, len(desc_terms)
-    # (most text nodes share no word with either: one test of them all first)
-    shares_no_term = (title_terms | desc_terms).isdisjoint
-    beta = opts.beta
-    capped, cap = opts.text_weight == "capped", max(1, opts.text_cap)
+    _check_options(opts)
+    weigh = _text_weigher(opts, sig)
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
     media, min_size = opts.media_weight, opts.media_min_size
     skip_hidden, shape, galleries = opts.skip_hidden, opts.comment_shape, opts.galleries
     images: list[int] = []
-    words_of = WORD.findall
     kind_of = _TAG_KIND.get
     hidden: set[etree._Element] = set()
 
@@ -396,24 +381,9 @@ def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals
         if not text or text.isspace():
             continue
         # A text node: weight u from its length and its likeness to the title.
-        words = words_of(text.lower())
-        if not words:
+        n, w = weigh(text)
+        if not n:
             continue
-        n = len("".join(words))
-        w = min(n, cap) / cap if capped else 1.0
-        if title_weighted:
-            if cover:  # (the share of the title's words in the text: no set of the text's words needed)
-                found = words if text.isascii() else terms(text, words)
-                if shares_no_term(found):
-                    sim = 0.0
-                else:
-                    sim = (len(title_common(found)) / title_len if title_len else 0.0) + (
-                        len(desc_common(found)) / desc_len if desc_len else 0.0
-                    )
-            else:
-                found = set(words) if text.isascii() else terms(text, words)
-                sim = dice(found, title_terms) + dice(found, desc_terms)
-            w *= (1.0 - beta) + beta * sim
         w *= factor
         if in_link:
             w *= link_w
