@@ -42,7 +42,7 @@ from training.trees_export import from_lightgbm
 from newsstemmer.evaluation import normalise_title
 from newsstemmer.metadata import page_facts
 from newsstemmer.metadata.fields import page_titles
-from newsstemmer.metadata.titles import FEATURES, MARGIN, title_rows
+from newsstemmer.metadata.titles import FEATURES, MARGIN, preferred, title_rows
 from newsstemmer.page import Page
 
 TITLE_SETS = ("fundus-recent", "misinfo", "wcxb-dev", "readability")
@@ -88,7 +88,6 @@ def train(pages: list[dict[str, Any]], seed: int = 0) -> Any:
     return lgb.train(dict(PARAMS, seed=seed), lgb.Dataset(X, y, feature_name=list(FEATURES)), num_boost_round=ROUNDS)
 
 
-RULES_COLUMN = FEATURES.index("rules_choice")
 HAS_LD, HAS_OG = FEATURES.index("has_ld"), FEATURES.index("has_og")
 
 
@@ -97,11 +96,8 @@ def choose(page: dict[str, Any], score: list[float], margin: float) -> float:
     rules' own by more than ``margin``, else the rules'."""
     if not score or not (page["x"][0][HAS_LD] or page["x"][0][HAS_OG]):  # (titles.structured)
         return page["rules"]
-    best = int(np.argmax(score))
-    ruled = [score[i] for i, x in enumerate(page["x"]) if x[RULES_COLUMN]]
-    if ruled and score[best] <= max(ruled) + margin:
-        return page["rules"]
-    return page["y"][best]
+    best = preferred(score, page["x"], margin)
+    return page["rules"] if best is None else page["y"][best]
 
 
 def cross_validate(pages: list[dict[str, Any]], entries: list[Entry], seed: int) -> list[list[float]]:

@@ -124,11 +124,16 @@ def body_shingle_hashes(body: str) -> set[int]:
 def body_lines(body: str) -> list[tuple[int, int]]:
     """The body's lines of at least 4 words (those the shares count), in order: (16-bit
     fingerprint of the line's words, word count up to 255)."""
+    return [line for line, _ in _lines_and_texts(body)]
+
+
+def _lines_and_texts(body: str) -> list[tuple[tuple[int, int], str]]:
+    """:func:`body_lines`, each with the line's text."""
     out = []
-    for line in body.split("\n"):
-        toks = tokens(line)
+    for text in body.split("\n"):
+        toks = tokens(text)
         if len(toks) >= 4:
-            out.append((zlib.crc32(" ".join(toks).encode("utf-8")) & 0xFFFF, min(len(toks), 255)))
+            out.append(((zlib.crc32(" ".join(toks).encode("utf-8")) & 0xFFFF, min(len(toks), 255)), text))
     return out
 
 
@@ -211,9 +216,9 @@ class ChangeSketch:
         around the body (text a body cut anew takes in)."""
         if not self.lines:
             return 0
-        new = body_lines(body)
+        new_lines = _lines_and_texts(body)
+        new, texts = [line for line, _ in new_lines], [text for _, text in new_lines]
         old_prints, new_prints = [f for f, _ in self.lines], [f for f, _ in new]
-        texts = [line for line in body.split("\n") if len(tokens(line)) >= 4]
         added = 0
         for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_prints, new_prints, autojunk=False).get_opcodes():
             if tag not in ("replace", "insert"):

@@ -17,7 +17,9 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["FEATURES", "MARGIN", "TITLE_KINDS", "choose_title", "normalised", "structured", "title_rows"]
+from .neighbourhood import dice
+
+__all__ = ["FEATURES", "MARGIN", "TITLE_KINDS", "choose_title", "normalised", "preferred", "structured", "title_rows"]
 
 #: what each title candidate is, in the order they are read (:func:`.fields.title_candidates`)
 TITLE_KINDS = ("h1", "h1-first", "ld", "og", "twitter", "title", "og-raw", "title-raw")
@@ -53,12 +55,8 @@ def normalised(text: str | None) -> str:
     return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text or "").casefold()).strip()
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORDS.findall(text.casefold()))
-
-
-def _dice(a: set[str], b: set[str]) -> float:
-    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORDS.findall(text.casefold()))
 
 
 def title_rows(candidates: Sequence[tuple[str, str]], chosen: str | None, site_name: str | None,
@@ -87,8 +85,8 @@ def title_rows(candidates: Sequence[tuple[str, str]], chosen: str | None, site_n
             float(len(kinds)), float(key == chosen_key), float(len(key)), float(len(key.split())),
             float(bool(h1) and key == h1), float(bool(h1) and key.endswith(" " + h1)),
             float(bool(h1) and h1.endswith(" " + key)), float(bool(h1) and key.startswith(h1 + " ")),
-            float(bool(h1) and h1.startswith(key + " ")), _dice(w, h1_words),
-            max((_dice(w, words_of[o]) for o in kinds_of if o != key), default=0.0),
+            float(bool(h1) and h1.startswith(key + " ")), dice(w, h1_words),
+            max((dice(w, words_of[o]) for o in kinds_of if o != key), default=0.0),
             float(bool(h1)), float("ld" in present), float("og" in present), float(len(kinds_of)),
             float(len(_SEPARATORS.findall(original))), float(":" in original),
             len(w & site) / len(w) if w else 0.0, float(any(c.isdigit() for c in key)),
@@ -106,6 +104,21 @@ def structured(candidates: Sequence[tuple[str, str]]) -> bool:
     return any(kind in ("ld", "og") for kind, _ in candidates)
 
 
+_RULES_AT = FEATURES.index("rules_choice")
+
+
+def preferred(scores: Sequence[float], rows: Sequence[Sequence[float]], margin: float = MARGIN) -> int | None:
+    """The row (of :func:`title_rows`) whose title replaces the rules' given the model's
+    ``scores``: the best-scored one where it is not the rules' own and beats it by more
+    than ``margin``; None to keep the rules' title.  What ships and what the training's
+    cross-validation measures."""
+    best = max(range(len(scores)), key=scores.__getitem__)  # (the first of equal bests, as argmax)
+    ruled = [s for s, row in zip(scores, rows) if row[_RULES_AT]]
+    if rows[best][_RULES_AT] or (ruled and scores[best] <= max(ruled) + margin):
+        return None
+    return best
+
+
 _SOURCE = {"ld": "json-ld", "og": "opengraph", "og-raw": "opengraph", "twitter": "opengraph"}
 
 
@@ -116,8 +129,7 @@ def choose_title(candidates: Sequence[tuple[str, str]], chosen: str | None, site
     if not structured(candidates):
         return None
     keys, texts, rows = title_rows(candidates, chosen, site_name, host)
-    rules_at = FEATURES.index("rules_choice")
-    if not keys or (len(keys) == 1 and rows[0][rules_at]):
+    if not keys or (len(keys) == 1 and rows[0][_RULES_AT]):
         return None
     import numpy as np
 
@@ -127,9 +139,8 @@ def choose_title(candidates: Sequence[tuple[str, str]], chosen: str | None, site
     X = np.asarray(rows, dtype=np.float64)
     # (a few rows go faster one at a time: the tree model's one-row walk)
     scores = np.concatenate([model.predict(X[i:i + 1]) for i in range(len(rows))]) if len(rows) <= 4 else model.predict(X)
-    best = int(scores.argmax())
-    ruled = [s for s, row in zip(scores.tolist(), rows) if row[rules_at]]
-    if rows[best][rules_at] or (ruled and scores[best] <= max(ruled) + MARGIN):
+    best = preferred(scores.tolist(), rows)
+    if best is None:
         return None
     kind = next(k for k, t in candidates if normalised(t) == keys[best])
     return texts[best], _SOURCE.get(kind, "html")
