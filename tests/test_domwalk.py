@@ -15,6 +15,7 @@ from lxml import etree
 
 from newsstemmer.dom.parse import parse_html
 from newsstemmer.single import domgraph
+from newsstemmer.single.domgraph import _domwalk
 from newsstemmer.single.domgraph import PageRankOptions, build_graph_compiled, build_graph_python
 from newsstemmer.single.signals.page_signals import page_signals
 
@@ -167,3 +168,76 @@ def test_falls_back_to_the_python_walk():
     body, sig = page_body(PAGES["links and nesting"])
     assert domgraph.build_graph(body, replace(PageRankOptions()), sig).parent == \
         build_graph_python(body, PageRankOptions(), sig).parent
+
+
+# -- the compiled solver and sums over subtrees ------------------------------------------------
+
+
+def random_tree(n: int, rng, roots: int = 1) -> list[int]:
+    return [-1 if i < roots else rng.randrange(i) for i in range(n)]
+
+
+@compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_solver_and_sums_equal_the_python_ones(seed):
+    """On random forests and weights (zeros, ints, wide ranges) the compiled solver, subtree
+    sums and DensitySum give the Python forms' very floats, not just close ones."""
+    import random
+
+    rng = random.Random(seed)
+    for n in (1, 2, 3, 50, 1500):
+        parent = random_tree(n, rng, roots=1 if seed % 2 else min(n, 3))
+        u = [rng.choice((0.0, 0, 1, rng.random(), rng.random() * 1e-9, rng.random() * 1e6)) for _ in range(n)]
+        for alpha in (0.0, 0.5, 5.0, 1e3):
+            assert _domwalk.solve_tree(parent, u, alpha) == domgraph.solve_tree_python(parent, u, alpha)
+        # a preorder tree has subtrees as ranges: build one to check the sums
+        tree_parent, size = preorder_tree(n, rng)
+        f = domgraph.solve_tree_python(tree_parent, u, 5.0)
+        chars = [rng.choice((0, 0, 3, 120)) for _ in range(n)]
+        if n > 1:
+            assert _domwalk.density_sums(tree_parent, f, chars) == domgraph.density_sums_python(tree_parent, f, chars)
+        graph = domgraph.DomGraph(tree_parent, u, [None] * n, chars, [c // 2 for c in chars], [0] * n, set(), size)
+        assert domgraph.subtree_sums(graph) == domgraph.subtree_sums_python(graph)
+        got = domgraph.subtree_sums(graph)
+        assert all(type(x) is int for x in got[0]) and all(type(x) is float for x in got[2])
+
+
+def preorder_tree(n: int, rng) -> tuple[list[int], list[int]]:
+    """A random tree of ``n`` nodes numbered in preorder: (parent, subtree size)."""
+    parent, open_ = [-1], [0]
+    for i in range(1, n):
+        del open_[rng.randint(1, len(open_)):]  # close some of the open nodes
+        parent.append(open_[-1])
+        open_.append(i)
+    size = [1] * n
+    for i in range(n - 1, 0, -1):
+        size[parent[i]] += size[i]
+    return parent, size
+
+
+@compiled
+def test_compiled_solver_checks_its_input():
+    for parent, u in (([-1, 0], [1.0]), ([-1, 1], [1.0, 1.0]), ([0], [1.0])):
+        with pytest.raises(ValueError):
+            _domwalk.solve_tree(parent, u, 0.5)
+    with pytest.raises(ValueError):
+        _domwalk.solve_tree([-1], [1.0], -1.0)
+    with pytest.raises(ValueError):
+        _domwalk.density_sums([-1, 0], [1.0], [0, 0])
+
+
+@compiled
+def test_density_sums_ties_and_nan_as_numpy():
+    """The core is numpy's argmax: the first of equal maxima, the first NaN."""
+    parent, chars = [-1, 0, 0, 1, 2], [0, 0, 0, 5, 5]
+    for f in ([1.0, 0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 0.0, float("nan"), 1.0], [0.0] * 5):
+        got, want = _domwalk.density_sums(parent, f, chars), domgraph.density_sums_python(parent, f, chars)
+        assert got[1] == want[1]
+        assert str(got[0]) == str(want[0])
+
+
+def test_solver_and_sums_fall_back_to_python(monkeypatch):
+    """Without the extension the public functions are the Python ones."""
+    monkeypatch.setattr(domgraph, "_domwalk", None)
+    assert domgraph.solve_tree([-1, 0], [1.0, 0.0], 1.0) == domgraph.solve_tree_python([-1, 0], [1.0, 0.0], 1.0)
+    assert domgraph.density_sums([-1, 0, 0], [1.0, 2.0, 3.0], [0, 1, 0]) == ([5.0, 0.0, 0.0], 0)

@@ -19,7 +19,7 @@ It returns the graph's lists; ``domgraph`` adds the galleries and builds the ``D
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from lxml.includes cimport tree
@@ -424,3 +424,173 @@ def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object 
     return (g.take_list_int(g.parent), [g.u[i] for i in range(g.n)], g.elements,
             g.take_list_int(g.chars), g.take_list_int(g.link_chars),
             [g.roles[i] for i in range(g.n)], hidden, g.take_list_int(g.size), images)
+
+
+# -- the solver and the sums over subtrees (compiled forms of domgraph's Python ones) -------------
+
+
+cdef Py_ssize_t* _index_array(list values, Py_ssize_t n) except NULL:
+    """``values`` (Python ints) as a C array of ``n`` (``malloc``'d: the caller frees it)."""
+    cdef Py_ssize_t* out = <Py_ssize_t*>malloc((n if n else 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t i
+    if out is NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            out[i] = values[i]
+    except BaseException:
+        free(out)
+        raise
+    return out
+
+
+cdef double* _float_array(list values, Py_ssize_t n) except NULL:
+    """``values`` (numbers) as a C array of ``n`` doubles (``malloc``'d: the caller frees it)."""
+    cdef double* out = <double*>malloc((n if n else 1) * sizeof(double))
+    cdef Py_ssize_t i
+    if out is NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            out[i] = values[i]
+    except BaseException:
+        free(out)
+        raise
+    return out
+
+
+cdef list _float_list(const double* values, Py_ssize_t n):
+    cdef list out = [None] * n
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = values[i]
+    return out
+
+
+def solve_tree(list parent, list u, double alpha):
+    """:func:`domgraph.solve_tree_python` in C: the same checks, and the same floating-point
+    operations in the same order, so the same ``f``."""
+    cdef Py_ssize_t n = len(parent), i, p
+    if len(u) != n:
+        raise ValueError("parent and u must have the same length")
+    if alpha < 0:
+        raise ValueError("alpha must be >= 0")
+    cdef Py_ssize_t* par = _index_array(parent, n)
+    cdef double* work = NULL
+    cdef double* uu = NULL
+    cdef Py_ssize_t* deg = NULL
+    cdef double* sum_a
+    cdef double* sum_b
+    cdef double* a
+    cdef double* b
+    cdef double d, ai, bi
+    try:
+        uu = _float_array(u, n)
+        work = <double*>malloc((4 * n + 1) * sizeof(double))
+        deg = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        if work is NULL or deg is NULL:
+            raise MemoryError()
+        sum_a, sum_b, a, b = work, work + n, work + 2 * n, work + 3 * n
+        for i in range(n):
+            deg[i] = 0 if par[i] < 0 else 1
+            sum_a[i] = sum_b[i] = 0.0
+        for i in range(n):
+            p = par[i]
+            if p >= 0:
+                if p >= i:
+                    raise ValueError("parent[i] must be smaller than i")
+                deg[p] += 1
+        for i in range(n - 1, -1, -1):
+            d = 1.0 + alpha * (<double>deg[i] - sum_b[i])
+            ai = (uu[i] + alpha * sum_a[i]) / d
+            bi = alpha / d
+            a[i] = ai
+            b[i] = bi
+            p = par[i]
+            if p >= 0:
+                sum_a[p] += ai
+                sum_b[p] += bi
+        for i in range(n):
+            p = par[i]
+            if p >= 0:
+                a[i] = a[i] + b[i] * a[p]
+        return _float_list(a, n)
+    finally:
+        free(par); free(uu); free(work); free(deg)
+
+
+def subtree_sums(list parent, list size, list chars, list link_chars, list u):
+    """:func:`domgraph.subtree_sums_python` in C: per node the word characters, link characters,
+    weight ``u`` (summed leaves up, last child first, as there) and node count of its subtree."""
+    cdef Py_ssize_t n = len(parent), i, k
+    if n == 0:
+        return [], [], [], []
+    cdef Py_ssize_t* par = _index_array(parent, n)
+    cdef Py_ssize_t* sz = NULL
+    cdef Py_ssize_t* ch = NULL
+    cdef Py_ssize_t* ln = NULL
+    cdef double* mass = NULL
+    cdef long long* prefix = NULL
+    cdef list total, links
+    try:
+        sz = _index_array(size, n)
+        ch = _index_array(chars, n)
+        ln = _index_array(link_chars, n)
+        mass = _float_array(u, n)
+        prefix = <long long*>malloc((n + 1) * sizeof(long long))
+        if prefix is NULL:
+            raise MemoryError()
+        for i in range(n):
+            if sz[i] < 1 or sz[i] > n - i:
+                raise ValueError("size[i] must be 1 .. n - i")
+        total = [None] * n
+        links = [None] * n
+        for k in range(2):
+            prefix[0] = 0
+            for i in range(n):
+                prefix[i + 1] = prefix[i] + (ch[i] if k == 0 else ln[i])
+            for i in range(n):
+                (total if k == 0 else links)[i] = prefix[i + sz[i]] - prefix[i]
+        for i in range(n - 1, 0, -1):
+            mass[par[i]] += mass[i]
+        return total, links, _float_list(mass, n), list(size)
+    finally:
+        free(par); free(sz); free(ch); free(ln); free(mass); free(prefix)
+
+
+def density_sums(list parent, list f, list chars):
+    """DensitySum ``g`` (each node's children's ``f``, added in node order) and the core (the
+    first node of the largest ``g`` among those without characters): ``dom_pagerank``'s
+    ``bincount`` and ``argmax``, in C."""
+    cdef Py_ssize_t n = len(parent), i, p, core = 0
+    if n == 0 or len(f) != n or len(chars) != n:
+        raise ValueError("parent, f and chars must have the same length, at least 1")
+    cdef Py_ssize_t* par = _index_array(parent, n)
+    cdef double* ff = NULL
+    cdef double* g = NULL
+    cdef Py_ssize_t* ch = NULL
+    cdef double best, x
+    try:
+        ff = _float_array(f, n)
+        g = <double*>malloc((n if n else 1) * sizeof(double))
+        if g is NULL:
+            raise MemoryError()
+        for i in range(n):
+            g[i] = 0.0
+        for i in range(1, n):
+            p = par[i]
+            if p < 0 or p >= n:
+                raise ValueError("parent[i] must be a node")
+            g[p] += ff[i]
+        ch = _index_array(chars, n)
+        best = -1.0 if ch[0] else g[0]
+        for i in range(1, n):
+            if best != best:  # (numpy's argmax: the first NaN)
+                break
+            x = -1.0 if ch[i] else g[i]
+            if x > best or x != x:
+                best = x
+                core = i
+        return _float_list(g, n), core
+    finally:
+        free(par); free(ff); free(g); free(ch)

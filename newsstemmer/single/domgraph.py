@@ -47,6 +47,7 @@ __all__ = [
     "DomGraph",
     "PageRankOptions",
     "build_graph",
+    "density_sums",
     "solve_tree",
     "subtree_sums",
 ]
@@ -155,6 +156,18 @@ class PageRankOptions:
 
 
 def solve_tree(parent: Sequence[int], u: Sequence[float], alpha: float) -> list[float]:
+    """Solve ``(I + αL) f = u`` for the Laplacian ``L`` of a forest, in linear time
+    (:func:`solve_tree_python`, in C where the compiled walk is built: the same ``f``)."""
+    if _domwalk is None:
+        return solve_tree_python(parent, u, alpha)
+    return _domwalk.solve_tree(_as_list(parent), _as_list(u), alpha)
+
+
+def _as_list(values: Sequence) -> list:
+    return values if values.__class__ is list else list(values)
+
+
+def solve_tree_python(parent: Sequence[int], u: Sequence[float], alpha: float) -> list[float]:
     """Solve ``(I + αL) f = u`` for the Laplacian ``L`` of a forest, in linear time.
 
     ``parent[i]`` is the parent of node ``i`` (``-1`` for a root) and must be
@@ -402,6 +415,14 @@ def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals
 
 
 def subtree_sums(graph: DomGraph) -> tuple[list[int], list[int], list[float], list[int]]:
+    """Per node: word characters, link characters, weight ``u`` and node count of its subtree
+    (:func:`subtree_sums_python`, in C where the compiled walk is built: the same sums)."""
+    if _domwalk is None:
+        return subtree_sums_python(graph)
+    return _domwalk.subtree_sums(graph.parent, graph.size, graph.chars, graph.link_chars, graph.u)
+
+
+def subtree_sums_python(graph: DomGraph) -> tuple[list[int], list[int], list[float], list[int]]:
     """Per node: word characters, link characters, weight ``u`` and node count of its subtree.
 
     Character counts are integers, so they come from prefix sums over the preorder
@@ -422,3 +443,21 @@ def subtree_sums(graph: DomGraph) -> tuple[list[int], list[int], list[float], li
     for i in range(n - 1, 0, -1):
         mass[parent[i]] += mass[i]
     return out[0], out[1], mass, list(graph.size)
+
+
+def density_sums(parent: list[int], f: list[float], chars: list[int]) -> tuple[list[float], int]:
+    """DensitySum ``g`` (each node's children's ``f``, added in page order) and the core: the
+    first node of the largest ``g`` among the elements (nodes without characters).
+    :func:`density_sums_python`, in C where the compiled walk is built (the same sums)."""
+    if _domwalk is None:
+        return density_sums_python(parent, f, chars)
+    return _domwalk.density_sums(parent, f, chars)
+
+
+def density_sums_python(parent: list[int], f: list[float], chars: list[int]) -> tuple[list[float], int]:
+    """:func:`density_sums` in numpy (``bincount`` adds its weights one by one in the order
+    given, as a loop over the nodes would)."""
+    n = len(parent)
+    g_arr = np.bincount(parent[1:], weights=f[1:], minlength=n)
+    core = int(np.argmax(np.where(np.asarray(chars) == 0, g_arr, -1.0)))
+    return g_arr.tolist(), core

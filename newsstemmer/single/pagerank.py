@@ -41,12 +41,20 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 from lxml import etree
 
 from ..dom.parse import HTMLParseError, parse_html
 from ..blockwalk import WalkedText, walk_text
-from .domgraph import DROP_TAGS, MEDIA_TAGS, DomGraph, PageRankOptions, build_graph, solve_tree, subtree_sums
+from .domgraph import (
+    DROP_TAGS,
+    MEDIA_TAGS,
+    DomGraph,
+    PageRankOptions,
+    build_graph,
+    density_sums,
+    solve_tree,
+    subtree_sums,
+)
 from .signals.page_signals import BOILER, GALLERY, IN_COMMENTS, Signals, norm, page_signals
 
 __all__ = [
@@ -171,12 +179,9 @@ def dom_pagerank(doc: etree._Element | str | bytes, options: PageRankOptions | N
     n = len(f)
     if n < 2:
         return DomScores(root, sig, graph, f, [0.0] * n, 0)
-    # DensitySum: each node's children's f, added in page order (bincount adds its
-    # weights one by one in the order given, as a loop over the nodes would).
-    g_arr = np.bincount(graph.parent[1:], weights=f[1:], minlength=n)
-    # The core: the first element of the largest g (text nodes, and only they, have chars).
-    core = int(np.argmax(np.where(np.asarray(graph.chars) == 0, g_arr, -1.0)))
-    g = g_arr.tolist()
+    # DensitySum: each node's children's f; the core: the first element of the largest g
+    # (text nodes, and only they, have chars).
+    g, core = density_sums(graph.parent, f, graph.chars)
     return DomScores(root, sig, graph, f, g, core)
 
 
