@@ -241,3 +241,19 @@ def test_solver_and_sums_fall_back_to_python(monkeypatch):
     monkeypatch.setattr(domgraph, "_domwalk", None)
     assert domgraph.solve_tree([-1, 0], [1.0, 0.0], 1.0) == domgraph.solve_tree_python([-1, 0], [1.0, 0.0], 1.0)
     assert domgraph.density_sums([-1, 0, 0], [1.0, 2.0, 3.0], [0, 1, 0]) == ([5.0, 0.0, 0.0], 0)
+
+
+def test_lists_as_arrays_equal_numpy_asarray(monkeypatch):
+    """float_array / int_array give np.asarray's very values and dtype, compiled or not."""
+    import numpy as np
+
+    floats = [0.0, -0.0, 1.5, 1e-300, 3, 2**53 + 1, 2**63 + 12345, -(2**60) - 1, True, float("inf")]
+    ints = [0, -1, 7, 2**62, True]
+    for walk in (domgraph._domwalk, None):
+        monkeypatch.setattr(domgraph, "_domwalk", walk)
+        for values, make, dtype in ((floats, domgraph.float_array, np.float64), (ints, domgraph.int_array, np.int64),
+                                    ([], domgraph.float_array, np.float64)):
+            got, want = make(values), np.asarray(values, dtype=dtype)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+        with pytest.raises((OverflowError, ValueError)):
+            domgraph.int_array([2**64])

@@ -18,6 +18,9 @@ It returns the graph's lists; ``domgraph`` adds the galleries and builds the ``D
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.exc cimport PyErr_Occurred
+from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact
+from cpython.long cimport PyLong_AsDouble, PyLong_CheckExact
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
@@ -594,3 +597,38 @@ def density_sums(list parent, list f, list chars):
         return _float_list(g, n), core
     finally:
         free(par); free(ff); free(g); free(ch)
+
+
+# -- lists as arrays ----------------------------------------------------------------------------
+
+
+def fill_floats(list values, double[::1] out):
+    """``out[:] = values``: ``np.asarray(values, dtype=float64)`` without numpy's per-item
+    type discovery (each item converted as ``float(item)``: the same double)."""
+    cdef Py_ssize_t i, n = len(values)
+    cdef object item
+    cdef double x
+    if out.shape[0] != n:
+        raise ValueError("out must have the length of values")
+    for i in range(n):
+        item = values[i]
+        if PyFloat_CheckExact(item):
+            out[i] = PyFloat_AS_DOUBLE(item)
+        elif PyLong_CheckExact(item):
+            x = PyLong_AsDouble(item)  # (correctly rounded, as float(int))
+            if x == -1.0 and PyErr_Occurred():
+                raise OverflowError("int too large to convert to float")
+            out[i] = x
+        else:
+            out[i] = float(item)
+    return out.base
+
+
+def fill_ints(list values, long long[::1] out):
+    """``out[:] = values``: ``np.asarray(values, dtype=int64)``, item by item."""
+    cdef Py_ssize_t i, n = len(values)
+    if out.shape[0] != n:
+        raise ValueError("out must have the length of values")
+    for i in range(n):
+        out[i] = values[i]
+    return out.base

@@ -167,6 +167,21 @@ def _as_list(values: Sequence) -> list:
     return values if values.__class__ is list else list(values)
 
 
+def float_array(values: list) -> np.ndarray:
+    """``np.asarray(values, dtype=float64)`` (filled item by item in C where the walk is
+    compiled: numpy's type discovery costs more than the copy on a page's node lists)."""
+    if _domwalk is None or values.__class__ is not list:
+        return np.asarray(values, dtype=np.float64)
+    return _domwalk.fill_floats(values, np.empty(len(values), dtype=np.float64))
+
+
+def int_array(values: list) -> np.ndarray:
+    """``np.asarray(values, dtype=int64)``, as :func:`float_array`."""
+    if _domwalk is None or values.__class__ is not list:
+        return np.asarray(values, dtype=np.int64)
+    return _domwalk.fill_ints(values, np.empty(len(values), dtype=np.int64))
+
+
 def solve_tree_python(parent: Sequence[int], u: Sequence[float], alpha: float) -> list[float]:
     """Solve ``(I + αL) f = u`` for the Laplacian ``L`` of a forest, in linear time.
 

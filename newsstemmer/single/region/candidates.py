@@ -22,6 +22,7 @@ import numpy as np
 
 from ..signals.hints import element_hints
 from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
+from ..domgraph import float_array, int_array
 from ..pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
 __all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
@@ -160,13 +161,13 @@ class RegionView:
         graph = an.scores.graph
         elements = graph.elements
         n = len(elements)
-        parent = np.asarray(graph.parent, dtype=np.int64)
-        size = np.asarray(an.size, dtype=np.int64)
-        chars = np.asarray(an.chars, dtype=np.float64)
-        links = np.asarray(an.link_chars, dtype=np.float64)
-        mass = np.asarray(an.mass, dtype=np.float64)
-        g = np.asarray(an.scores.g, dtype=np.float64)
-        f = np.asarray(an.scores.f, dtype=np.float64)
+        parent = int_array(graph.parent)
+        size = int_array(an.size)
+        chars = float_array(an.chars)
+        links = float_array(an.link_chars)
+        mass = float_array(an.mass)
+        g = float_array(an.scores.g)
+        f = float_array(an.scores.f)
         tags = [None if el is None else el.tag for el in elements]
         bits = np.fromiter(map(_TAG_BITS.get, tags, repeat(ELEMENT)), dtype=np.int64, count=n)
         is_el = (bits & ELEMENT) != 0
@@ -174,7 +175,7 @@ class RegionView:
         ends = np.arange(n) + size
         # depth = number of proper ancestors: every node covers the range after it.
         depth = _covering(np.arange(n), ends, n)
-        roles = np.asarray(graph.roles, dtype=np.int64)
+        roles = int_array(graph.roles)
         # What PageRank's cleaning would leave out (the link-density and role rules,
         # wherever they apply; the "at most half the main element" limit is not known here).
         flagged = ((bits & _CLEAN) != 0) & (chars > 0) & (links > 0.5 * chars)
@@ -201,7 +202,7 @@ class RegionView:
             "text": prefix(~is_el),
             "covered": np.concatenate(([0.0], covered)),
             "above_roles": np.concatenate(([0.0], above_roles)),
-            "own": prefix(np.asarray(graph.chars, dtype=np.float64)),
+            "own": prefix(float_array(graph.chars)),
         }
         headline = -1
         if an.scores.signals.headline_el is not None:

@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 
+from ..domgraph import float_array, int_array
 from ..pagerank import CLEAN_TAGS, PageRankAnalysis
 from ..signals.page_signals import IN_COMMENTS, IN_SIDEBAR, role_of
 
@@ -56,9 +57,9 @@ def paragraph_region(an: PageRankAnalysis) -> tuple[int, int, int]:
     without paragraphs."""
     graph = an.scores.graph
     elements, roles = graph.elements, graph.roles
-    chars = np.asarray(an.chars, dtype=np.float64)
-    links = np.asarray(an.link_chars, dtype=np.float64)
-    size = np.asarray(an.size, dtype=np.int64)
+    chars = float_array(an.chars)
+    links = float_array(an.link_chars)
+    size = int_array(an.size)
     n = len(elements)
     value = np.zeros(n)
     for i, el in enumerate(elements):
