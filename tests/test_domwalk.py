@@ -257,3 +257,64 @@ def test_lists_as_arrays_equal_numpy_asarray(monkeypatch):
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
         with pytest.raises((OverflowError, ValueError)):
             domgraph.int_array([2**64])
+
+
+# -- the compiled gallery check -----------------------------------------------------------------
+
+
+def gallery_verdicts(root: etree._Element) -> tuple[list, list]:
+    """Every element's gallery by the Python and the compiled check (each with its own cache)."""
+    from newsstemmer.single.signals.page_signals import gallery_of
+
+    seen_a, seen_b = {}, {}
+    els = [el for el in root.iter() if el.tag.__class__ is str]
+    return [gallery_of(el, seen_a) for el in els], [domgraph.compiled_gallery_of(el, seen_b) for el in els]
+
+
+def gallery_tree() -> etree._Element:
+    """Galleries and near-galleries, with what ``itertext`` and ``iter`` read in their own way:
+    comments, PIs, CDATA, entity references, namespaced images, non-ASCII and whitespace text."""
+    body = etree.Element("body")
+    for k, (kind, caption) in enumerate((("slide", "Photo één\t of  rivers"), ("slide x", "Zdjęcie 2 \n"),
+                                         ("slide", "ß"), ("slide", "  "))):
+        li = etree.SubElement(body, "li", {"class": kind})
+        etree.SubElement(li, "img", src=f"/p{k}.jpg").tail = caption
+        li.append(etree.Comment("a comment"))
+        li[-1].tail = "after comment"
+    body.append(etree.ProcessingInstruction("pi", "x"))
+    body[-1].tail = "pi tail"
+    gal = etree.SubElement(body, "div", {"class": "gallery"})
+    for k in range(4):
+        fig = etree.SubElement(gal, "figure")
+        pic = etree.SubElement(fig, "{http://example.org/ns}img" if k == 0 else "picture")
+        pic.tail = "cap"
+        cap = etree.SubElement(fig, "figcaption")
+        cap.text = etree.CDATA(f"cdata caption {k}")
+        if k == 2:
+            cap.append(etree.Entity("nbsp"))
+            cap[-1].tail = "after entity"
+    gal.text = "gallery text"
+    etree.SubElement(gal, "p").text = "A long paragraph of the page about the rivers and the storm. " * 3
+    return body
+
+
+@compiled
+def test_compiled_gallery_check_gives_the_python_verdicts():
+    trees = [gallery_tree()] + [page_body(html)[0] for html in PAGES.values()]
+    galleries = 0
+    for root in trees:
+        a, b = gallery_verdicts(root)
+        assert all(x is y for x, y in zip(a, b))
+        galleries += sum(x is not None for x in a)
+    assert galleries >= 5  # (the check can fail: galleries were found)
+
+
+@compiled
+def test_compiled_gallery_check_is_seen_to_differ():
+    """A changed share makes the compiled check disagree (the comparison can fail)."""
+    from newsstemmer.single.signals import page_signals
+
+    body = page_body(PAGES["gallery and media"])[0]
+    img = body.find(".//img")
+    assert page_signals.gallery_of(img, {}) is not None
+    assert domgraph._domwalk.gallery_of(img, {}, 4, 3, 0.8, 1.01, page_signals.nonspace_chars) is None

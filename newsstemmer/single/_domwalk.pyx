@@ -632,3 +632,148 @@ def fill_ints(list values, long long[::1] out):
     for i in range(n):
         out[i] = values[i]
     return out.base
+
+
+# -- galleries ----------------------------------------------------------------------------------
+
+
+cdef inline bint _same_name(xmlNode* a, xmlNode* b) noexcept nogil:
+    """Whether two elements have the same tag (``el.tag``: name and namespace)."""
+    if not _streq(<const char*>a.name, <const char*>b.name):
+        return False
+    if a.ns is NULL or a.ns.href is NULL:
+        return b.ns is NULL or b.ns.href is NULL
+    return b.ns is not NULL and b.ns.href is not NULL and _streq(<const char*>a.ns.href, <const char*>b.ns.href)
+
+
+cdef inline bint _is_image(xmlNode* c) noexcept nogil:
+    """``c.tag in ("img", "picture", "video")`` (an element outside any namespace)."""
+    if c.type != tree.XML_ELEMENT_NODE or (c.ns is not NULL and c.ns.href is not NULL):
+        return False
+    cdef const char* name = <const char*>c.name
+    return _streq(name, "img") or _streq(name, "picture") or _streq(name, "video")
+
+
+cdef bint _holds_image(xmlNode* top) noexcept nogil:
+    """``c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None``."""
+    cdef xmlNode* c = top
+    while True:
+        if _is_image(c):
+            return True
+        if c.type == tree.XML_ELEMENT_NODE and c.children is not NULL:
+            c = c.children
+            continue
+        while c is not top and c.next is NULL:
+            c = c.parent
+        if c is top:
+            return False
+        c = c.next
+
+
+cdef Py_ssize_t _text_chars(xmlNode* top) noexcept nogil:
+    """``page_signals._chars("".join(top.itertext()))``: code points of the subtree's text
+    (its own and its descendants' text and tails, not its own tail) that are not a space,
+    newline or tab; -1 where an entity reference or XInclude marker is met (those the
+    caller leaves to ``itertext``)."""
+    cdef Py_ssize_t n = 0
+    cdef const unsigned char* s
+    cdef xmlNode* c = top.children
+    if c is NULL:
+        return 0
+    while True:
+        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
+            s = <const unsigned char*>c.content
+            if s is not NULL:
+                while s[0] != 0:
+                    if (s[0] & 0xC0) != 0x80 and s[0] != c' ' and s[0] != c'\n' and s[0] != c'\t':
+                        n += 1
+                    s += 1
+        elif (c.type == tree.XML_ENTITY_REF_NODE or c.type == tree.XML_XINCLUDE_START
+              or c.type == tree.XML_XINCLUDE_END):
+            return -1
+        elif c.type == tree.XML_ELEMENT_NODE and c.children is not NULL:
+            c = c.children
+            continue
+        while c.next is NULL:
+            c = c.parent
+            if c is top:
+                return n
+        c = c.next
+
+
+cdef object _first_class_word(xmlNode* c):
+    """``(c.get("class") or "").split()[:1]``."""
+    value = _attr_value(c, "class")
+    return (value or "").split()[:1]
+
+
+cdef Py_ssize_t _itertext_chars(cetree._Document doc, xmlNode* c, object chars) except -2:
+    cdef Py_ssize_t n = _text_chars(c)
+    if n < 0:
+        n = chars("".join(cetree.elementFactory(doc, c).itertext()))
+    return n
+
+
+cdef xmlNode* _gallery(cetree._Document doc, xmlNode* parent, xmlNode* item, object chars,
+                       Py_ssize_t min_items, double media_share, double text_share) except <xmlNode*>1:
+    """``page_signals._gallery(parent, _kind(item))`` over libxml2's tree: ``parent`` when it is one, else NULL."""
+    cdef xmlNode* c
+    cdef Py_ssize_t count = 0, same = 0, media = 0, inside = 0, total, k
+    c = parent.children
+    while c is not NULL:
+        if _is_element_like(c):
+            count += 1
+        c = c.next
+    if count < min_items:
+        return NULL
+    c = parent.children
+    while c is not NULL:
+        if c.type == tree.XML_ELEMENT_NODE and _same_name(c, item):
+            same += 1
+        c = c.next
+    if same < min_items:
+        return NULL
+    first = _first_class_word(item)
+    cdef list items = []
+    c = parent.children
+    while c is not NULL:
+        if c.type == tree.XML_ELEMENT_NODE and _same_name(c, item) and _first_class_word(c) == first:
+            items.append(<size_t>c)
+        c = c.next
+    if len(items) < min_items:
+        return NULL
+    for k in range(len(items)):
+        if _holds_image(<xmlNode*><size_t>items[k]):
+            media += 1
+    if media < media_share * len(items):
+        return NULL
+    for k in range(len(items)):
+        inside += _itertext_chars(doc, <xmlNode*><size_t>items[k], chars)
+    total = _itertext_chars(doc, parent, chars)
+    return parent if total and inside >= text_share * total else NULL
+
+
+def gallery_of(img, dict seen, Py_ssize_t depth, Py_ssize_t min_items, double media_share,
+               double text_share, object chars):
+    """``page_signals.gallery_of(img, seen)`` over libxml2's tree (``seen``: one dict a page,
+    keyed by node address; the constants passed from page_signals, ``chars`` its ``_chars``
+    for the texts left to ``itertext``)."""
+    cdef cetree._Element el = <cetree._Element?>img
+    cdef cetree._Document doc = el._doc
+    cdef xmlNode* item = el._c_node
+    cdef xmlNode* parent
+    cdef xmlNode* found
+    cdef Py_ssize_t k
+    for k in range(depth):
+        parent = item.parent
+        if parent is NULL or not _is_element_like(parent):
+            return None
+        verdict = seen.get(<size_t>parent, False)
+        if verdict is False:
+            found = _gallery(doc, parent, item, chars, min_items, media_share, text_share)
+            verdict = None if found is NULL else cetree.elementFactory(doc, found)
+            seen[<size_t>parent] = verdict
+        if verdict is not None:
+            return verdict
+        item = parent
+    return None

@@ -40,6 +40,7 @@ from .signals.page_signals import (
     terms,
     thread_shaped,
 )
+from .signals import page_signals as _signals
 
 __all__ = [
     "DROP_TAGS",
@@ -310,8 +311,16 @@ def build_graph_compiled(body: etree._Element, opts: PageRankOptions, sig: Signa
         opts.sidebar_weight, opts.media_weight, opts.media_min_size, opts.skip_hidden,
         opts.comment_shape, opts.galleries)
     if images:
-        flag_galleries(images, parent, u, elements, roles, opts.gallery_weight)
+        flag_galleries(images, parent, u, elements, roles, opts.gallery_weight, compiled_gallery_of)
     return DomGraph(parent, u, elements, chars, link_chars, roles, hidden, size)
+
+
+def compiled_gallery_of(img: etree._Element, seen: dict) -> etree._Element | None:
+    """:func:`~.signals.page_signals.gallery_of` over libxml2's tree (the compiled walk's
+    module; texts with entity references are left to ``itertext``): the same verdicts."""
+    s = _signals
+    return _domwalk.gallery_of(img, seen, s.GALLERY_DEPTH, s.GALLERY_ITEMS, s.GALLERY_MEDIA_SHARE,
+                               s.GALLERY_TEXT_SHARE, s.nonspace_chars)
 
 
 def _check_options(opts: PageRankOptions) -> None:

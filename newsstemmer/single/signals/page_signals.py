@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -325,6 +325,10 @@ def _chars(text: str | None) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") if text else 0
 
 
+#: :func:`_chars` by a public name (the compiled gallery check calls it for the texts it leaves to Python).
+nonspace_chars = _chars
+
+
 def thread_shaped(el: etree._Element) -> bool:
     """Whether a comment-named element has the shape of a reader thread.
 
@@ -421,15 +425,17 @@ def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
 
 
 def flag_galleries(images: list[int], parent: list[int], u: list[float], elements: list, roles: list[int],
-                     w: float) -> None:
+                     w: float, find: Callable[[etree._Element, dict], etree._Element | None] | None = None) -> None:
     """Flag the galleries (:func:`gallery_of`) of a page's graph as ``GALLERY`` and cut u
     of the text nodes inside them by ``w``.  ``images`` are the nodes of its images; the
-    graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node)."""
+    graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node).
+    ``find``: another form of :func:`gallery_of` giving the same verdicts (the compiled one)."""
+    find = find or gallery_of
     seen: dict = {}
     found: set = set()
     first = len(parent)  # the first gallery's node: nothing before it is inside one
     for i in images:
-        g = gallery_of(elements[i], seen)
+        g = find(elements[i], seen)
         if g is None:
             continue
         found.add(g)
