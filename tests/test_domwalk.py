@@ -61,6 +61,10 @@ PAGES = {
     "<img data-src='/lazy.jpg'><p>Text after the gallery about the storm.</p></body>",
     "empty and whitespace": HEAD + "<body>  <div> </div><p>\t\n</p><p>___</p><p>!!! ??? ...</p>"
     "<p>\x0b\x0c</p>text</body>",
+    "non-ASCII title": "<head><title>Les prix du café augmentent | Été İstanbul</title><meta name='description' "
+    "content='Реки поднялись: café ÉTÉ'></head><body><p>Le café coûte plus cher cet été, café et ÉTÉ.</p>"
+    "<p>Реки поднялись, реки!</p><p>İstanbul istanbul ISTANBUL straße STRASSE ﬁx</p><p>东京 café 河流</p>"
+    "<a href='/x'>Été à Paris</a></body>",
     "title only": "<head><title>Storm</title></head><body><p>Storm storm STORM</p><p>calm</p></body>",
     "no title": "<body><p>Nothing to compare with</p></body>",
     "deep nesting": HEAD + "<body>" + "<div>rivers " * 5000 + "storm" + "</div>tail" * 5000 + "</body>",

@@ -107,6 +107,16 @@ cdef long _element_role(xmlNode* c, str tag, frozenset page_tags, dict role_memo
     return role
 
 
+cdef bint _has_cjk(str text):
+    """``page_signals._CJK.search(text) is not None`` (kana, CJK ideographs, Hangul)."""
+    cdef Py_UCS4 ch
+    for ch in text:
+        if ((0x3040 <= ch <= 0x30ff) or (0x3400 <= ch <= 0x4dbf) or (0x4e00 <= ch <= 0x9fff)
+                or (0xac00 <= ch <= 0xd7af) or (0xf900 <= ch <= 0xfaff)):
+            return True
+    return False
+
+
 cdef struct Frame:
     Py_ssize_t node
     bint in_link
@@ -134,7 +144,7 @@ cdef class _Builder:
     cdef char* in_title
     cdef char* in_desc
     cdef Py_ssize_t* stamp
-    cdef Py_ssize_t text_no
+    cdef Py_ssize_t text_no, found_title, found_desc
     cdef object weigh
     cdef bytearray lowered
 
@@ -241,6 +251,19 @@ cdef class _Builder:
             w = (<double>(n if n < self.text_cap else self.text_cap)) / <double>self.text_cap if self.capped else 1.0
             if self.title_weighted:
                 w *= (1.0 - self.beta) + self.beta * self.ascii_similarity(s, length)
+        elif self.fast_sim:
+            text = PyUnicode_DecodeUTF8(<const char*>s, length, NULL)
+            if self.title_weighted and _has_cjk(text):  # (terms() makes bigrams of CJK runs)
+                n, w = self.weigh(text)
+            else:
+                n = self.unicode_words(text.lower())
+                if n == 0:
+                    return 0
+                w = (<double>(n if n < self.text_cap else self.text_cap)) / <double>self.text_cap if self.capped else 1.0
+                if self.title_weighted:
+                    w *= (1.0 - self.beta) + self.beta * self.similarity_of_last()
+            if n == 0:
+                return 0
         else:
             n, w = self.weigh(PyUnicode_DecodeUTF8(<const char*>s, length, NULL))
             if n == 0:
@@ -291,6 +314,45 @@ cdef class _Builder:
             return 0.0
         return ((<double>a / <double>self.title_len) if self.title_len else 0.0) + (
             (<double>b / <double>self.desc_len) if self.desc_len else 0.0)
+
+    cdef Py_ssize_t unicode_words(self, str low) except -1:
+        """Word characters of a lower-cased text (``\\w`` is ``isalnum()`` or ``_``, as ``re``'s),
+        its distinct words looked up in the title's and description's terms (kept for
+        :meth:`similarity_of_last`)."""
+        cdef Py_ssize_t k = 0, start, n = 0, length = len(low), idx
+        cdef Py_UCS4 ch
+        cdef bint look = self.title_weighted and self.term_index
+        self.text_no += 1
+        self.found_title = self.found_desc = 0
+        while k < length:
+            ch = low[k]
+            if not (ch == u'_' or ch.isalnum()):
+                k += 1
+                continue
+            start = k
+            k += 1
+            while k < length:
+                ch = low[k]
+                if not (ch == u'_' or ch.isalnum()):
+                    break
+                k += 1
+            n += k - start
+            if look:
+                found = self.term_index.get(low[start:k])
+                if found is not None:
+                    idx = found
+                    if self.stamp[idx] != self.text_no:
+                        self.stamp[idx] = self.text_no
+                        self.found_title += self.in_title[idx]
+                        self.found_desc += self.in_desc[idx]
+        return n
+
+    cdef double similarity_of_last(self):
+        """``cover`` likeness of the text :meth:`unicode_words` read last (as :meth:`ascii_similarity`)."""
+        if self.found_title == 0 and self.found_desc == 0:
+            return 0.0
+        return ((<double>self.found_title / <double>self.title_len) if self.title_len else 0.0) + (
+            (<double>self.found_desc / <double>self.desc_len) if self.desc_len else 0.0)
 
     cdef list take_list_int(self, Py_ssize_t* values):
         cdef list out = [None] * self.n
