@@ -9,12 +9,16 @@ Here the tree is read as the plain structs lxml is built on (``children``, ``nex
 stack (any depth). Python is called only where the reference does rare or intricate work:
 an element's role when it carries one of the role attributes (``element_role``, memoised
 there), a comment-named element's shape, an image's ``media_ok``, and the weight of a text
-that is not pure ASCII or is compared with ``dice`` (``weigh``). ASCII texts are weighed
-here: word characters are ``[A-Za-z0-9_]``, the words are lower-cased and looked up in the
-title's and description's terms, and the arithmetic is the reference's, in the same order,
-so every float is the same.
+holding CJK characters or compared with ``dice`` (``weigh``). Other texts are weighed here:
+word characters are ``[A-Za-z0-9_]`` (ASCII) or ``isalnum()`` and ``_`` on the lower-cased
+code points (``re``'s ``\\w``), the words are looked up in the title's and description's
+terms, and the arithmetic is the reference's, in the same order, so every float is the same.
 
-It returns the graph's lists; ``domgraph`` adds the galleries and builds the ``DomGraph``.
+It returns the graph's lists; ``domgraph`` adds the galleries (with :func:`gallery_of`, the
+gallery check over the same tree) and builds the ``DomGraph``. The module also holds the
+compiled forms of the steps after the walk that loop over every node in Python:
+:func:`solve_tree`, :func:`subtree_sums`, :func:`density_sums`, and lists into numpy arrays
+(:func:`fill_floats`, :func:`fill_ints`); each gives its Python reference's very values.
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
