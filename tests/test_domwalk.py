@@ -5,6 +5,7 @@ each of its rules; and the package falls back to the Python walk when it is not 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -322,3 +323,12 @@ def test_compiled_gallery_check_is_seen_to_differ():
     img = body.find(".//img")
     assert page_signals.gallery_of(img, {}) is not None
     assert domgraph._domwalk.gallery_of(img, {}, 4, 3, 0.8, 1.01, page_signals.nonspace_chars) is None
+
+
+@compiled
+def test_the_built_module_has_what_the_code_calls():
+    """COMPILED_NAMES lists what domgraph calls; a build lacking one (an old .so) is not used."""
+    assert all(hasattr(domgraph._domwalk, name) for name in domgraph.COMPILED_NAMES)
+    src = (ROOT / "newsstemmer" / "single" / "domgraph.py").read_text(encoding="utf-8")
+    called = set(re.findall(r"_domwalk\.(\w+)\(", src))
+    assert called and called <= set(domgraph.COMPILED_NAMES)

@@ -71,6 +71,10 @@ _role_free = frozenset(ROLE_ATTRS).isdisjoint
 
 log = logging.getLogger(__name__)
 
+#: What this code calls in the compiled module; a build without one of them is not used.
+COMPILED_NAMES = ("build_lists", "solve_tree", "subtree_sums", "density_sums", "fill_floats", "fill_ints",
+                  "gallery_of")
+
 # The compiled walk (``_domwalk``, Cython over libxml2's tree, built by ``pip install``) when
 # it is there and not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``; else the Python walk below,
 # which is also the reference the compiled one is tested against (tests/test_domwalk.py).
@@ -79,6 +83,11 @@ try:
         raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
     # (by name: the optional extension is a module of this package, not a dependency of it)
     _domwalk = importlib.import_module(f"{__package__}._domwalk")
+    _missing = [name for name in COMPILED_NAMES if not hasattr(_domwalk, name)]
+    if _missing:  # (a build older than this code: rebuild it; until then, the Python forms)
+        log.warning("newsstemmer: the compiled graph walk is older than this code (no %s): the "
+                    "pure-Python one is used; rebuild it (pip install)", ", ".join(_missing))
+        raise ImportError(f"the compiled walk is older than this code (no {', '.join(_missing)}): rebuild it")
 except Exception as exc:  # (not built: no compiler, or an lxml without its headers)
     _domwalk = None
     log.debug("DOM PageRank graph: pure-Python walk (%s)", exc)
