@@ -332,3 +332,15 @@ def test_the_built_module_has_what_the_code_calls():
     src = (ROOT / "newsstemmer" / "single" / "domgraph.py").read_text(encoding="utf-8")
     called = set(re.findall(r"_domwalk\.(\w+)\(", src))
     assert called and called <= set(domgraph.COMPILED_NAMES)
+
+
+def test_an_older_build_is_not_used():
+    """A compiled module lacking a function the code calls (stood for by a module with the walk
+    alone) leaves the package on the Python forms, with a warning."""
+    code = ("import sys, types; m = types.ModuleType('newsstemmer.single._domwalk'); m.build_lists = None;"
+            "sys.modules['newsstemmer.single._domwalk'] = m;"
+            "from newsstemmer.single import domgraph as d; print(d.GRAPH_WALK, d._domwalk)")
+    env = {k: v for k, v in os.environ.items() if k != "NEWSSTEMMER_PURE_PYTHON"} | {"PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["python", "None"]
+    assert "older than this code" in out.stderr
