@@ -23,9 +23,17 @@ At the end: the issue's targets, met or not, with the numbers.
 own state and patterns folders, kept from day to day); Redis ``used_memory`` is
 printed per day.
 
+``--keep DIR --resume``: a run in parts (a year does not fit in one session).  A kept folder
+records its run (:data:`RUN_FILE`: the arguments that make the run, the sites' ports, whose
+numbers are in the state's site keys, and every finished day's figures); ``--resume``
+continues from the day after the last finished one up to ``--days``, the demo sites
+regenerated to that day by their seeds, and ``--json`` gets every day's figures, the earlier
+parts' too.  A day stopped half-way is run again from the state it started from (kept in
+``DIR/day-start`` while a day runs).  Not with ``--redis`` (its server keeps nothing).
+
     python benchmarks/soak.py [--sites 5] [--days 60] [--new-per-day 50] [--updates-per-day 10]
                               [--redesign-day D] [--seed S] [--redis] [--keep DIR] [--keep-feeds]
-                              [--json FILE] [--no-clock] [--timeout S] [--set NAME=VALUE ...]
+                              [--json FILE] [--no-clock] [--timeout S] [--set NAME=VALUE ...] [--resume]
 
 Figures and what a year needs: ``benchmarks/README.md``, "Soak: months of monitoring".
 """
@@ -37,6 +45,7 @@ import datetime as dt
 import json
 import os
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -64,6 +73,12 @@ from newsstemmer.demo.sitemodel import DemoSite  # noqa: E402
 #: Column names of the state stores in the table.
 STORES = {"linkinfo.sqlite": "anchors", "history.sqlite": "history", "fetchlog.sqlite": "fetchlog",
           "runs.sqlite": "runs", "buffer.sqlite": "buffer", "frontier.sqlite": "frontier", "health.jsonl": "health"}
+#: The kept folder's record of its run (``--keep``), what ``--resume`` continues.
+RUN_FILE = "soak-run.json"
+#: The arguments that make a run: a resumed run must have the same.
+RUN_ARGS = ("sites", "new_per_day", "updates_per_day", "redesign_day", "seed", "redis", "no_clock", "settings")
+#: The kept folder's copy of the workers' state and patterns as the running day found them.
+DAY_START = "day-start"
 _FAKETIME_LIBS = ("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
                   "/usr/lib/faketime/libfaketime.so.1", "/usr/local/lib/faketime/libfaketime.so.1")
 
@@ -73,10 +88,11 @@ def faketime_lib() -> str | None:
     return next((p for p in _FAKETIME_LIBS if Path(p).exists()), None)
 
 
-def clock_env(day: int, lib: str | None) -> dict[str, str]:
-    """The environment of a crawl process that believes it is 07:00 UTC on ``day``'s edition."""
+def clock_env(day: int, lib: str | None, code: Path = REPO_ROOT) -> dict[str, str]:
+    """The environment of a crawl process that believes it is 07:00 UTC on ``day``'s edition
+    (and imports newsstemmer from the checkout ``code``)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(code), env.get("PYTHONPATH")) if p)
     env.pop("SCRAPY_SETTINGS_MODULE", None)
     if lib:
         when = day_start(day) + dt.timedelta(hours=1)
@@ -132,11 +148,19 @@ sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
-def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str], lib: str | None) -> subprocess.Popen:
+def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str], lib: str | None,
+               profile: bool = False, code: Path = REPO_ROOT) -> subprocess.Popen:
     """Start one ``scrapy crawl news`` of ``day`` with its state in ``folder``, through :data:`LAUNCHER`
-    (in a session of its own, so that a timeout stops the crawl and its second process too)."""
+    (in a session of its own, so that a timeout stops the crawl and its second process too);
+    ``profile``: under ``py-spy record`` (both processes sampled, collapsed stacks in ``dayN.pyspy``)."""
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", "urls=" + ",".join(urls),
            "-O", str(folder / f"day{day}.jsonl")]
+    if profile:
+        spy = shutil.which("py-spy")
+        if spy is None:
+            sys.exit("--profile needs py-spy (pip install py-spy)")
+        cmd = [spy, "record", "--subprocesses", "--gil", "--rate", "50", "--format", "raw",
+               "--output", str(folder / f"day{day}.pyspy"), "--", *cmd]
     every = {**FAST_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(folder / "state"),
              "NEWSSTEMMER_PATTERNS_DIR": str(folder / "patterns"), **settings}
     for name, value in every.items():
@@ -145,8 +169,8 @@ def run_worker(day: int, folder: Path, urls: list[str], settings: dict[str, str]
     usage.unlink(missing_ok=True)
     log = open(folder / f"day{day}.log", "w")
     try:
-        return subprocess.Popen([sys.executable, "-c", LAUNCHER, str(usage), *cmd], cwd=REPO_ROOT,
-                                env=clock_env(day, lib), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen([sys.executable, "-c", LAUNCHER, str(usage), *cmd], cwd=code,
+                                env=clock_env(day, lib, code), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     finally:
         log.close()
 
@@ -257,27 +281,74 @@ def redis_families(url: str) -> dict[str, list[int]]:
     return {f.name: [f.keys, f.bytes] for f in redis_census(redis.Redis.from_url(url), Keys("newsstemmer"))}
 
 
-def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
-    """Run the days; one record per day."""
+def run_record(args: argparse.Namespace, ports: list[int], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"run": {name: getattr(args, name) for name in RUN_ARGS}, "ports": ports, "days": rows}
+
+
+def write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def save_day_start(work: Path, workers: list[Path], day: int) -> None:
+    """Copy the workers' state and patterns folders as ``day`` finds them (a kept run: see ``--resume``)."""
+    target = work / DAY_START
+    shutil.rmtree(target, ignore_errors=True)
+    for w in workers:
+        for name in ("state", "patterns"):
+            if (w / name).exists():
+                shutil.copytree(w / name, target / w.name / name)
+    (target / "day").parent.mkdir(parents=True, exist_ok=True)
+    (target / "day").write_text(str(day))
+
+
+def restore_day_start(work: Path, workers: list[Path], day: int) -> bool:
+    """Put back the state and patterns ``day`` started from if it was stopped half-way; whether it was."""
+    target = work / DAY_START
+    if not (target / "day").exists():
+        return False
+    if int((target / "day").read_text()) != day:  # that day finished: its copy is stale
+        shutil.rmtree(target)
+        return False
+    for w in workers:
+        for name in ("state", "patterns"):
+            shutil.rmtree(w / name, ignore_errors=True)
+            if (target / w.name / name).exists():
+                shutil.copytree(target / w.name / name, w / name)
+    return True
+
+
+def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None = None,
+         ports: list[int] | None = None) -> list[dict[str, Any]]:
+    """Run the days after ``done`` (the finished days' records of a resumed run, whose sites were on
+    ``ports``) up to ``args.days``; every day's record, ``done``'s first."""
     lib = None if args.no_clock else faketime_lib()
     if not args.no_clock and lib is None:
         sys.exit("libfaketime not found (apt-get install faketime), or run with --no-clock")
     schedule = Schedule.long(args.new_per_day, args.updates_per_day, args.redesign_day, max(args.days, 1))
     makers = [DemoDays(seed, schedule=schedule) for seed in range(args.seed, args.seed + args.sites)]
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = list(done or [])
+    first = len(rows) + 1
+    kept = work / RUN_FILE if args.keep else None
     with ExitStack() as stack:
         redis_url = stack.enter_context(redis_server(work / "redis")) if args.redis else None
-        ports = [free_port() for _ in makers]
+        ports = list(ports) if ports else [free_port() for _ in makers]
         servers: list[DemoServer] = []
-        before: list[DemoSite | None] = [None] * len(makers)
+        before: list[DemoSite | None] = [m.site(first - 1) for m in makers] if first > 1 else [None] * len(makers)
         workers = [work / f"w{i + 1}" for i in range(2 if redis_url else 1)]
         for w in workers:
             w.mkdir(parents=True, exist_ok=True)
+        if kept and restore_day_start(work, workers, first):
+            print(f"[soak] day {first} was stopped half-way: run again from the state it started from",
+                  file=sys.stderr, flush=True)
         settings = {"NEWSSTEMMER_WORKER_TIMEOUT": "5"} if redis_url else {}
         settings.update(args.settings)
         if redis_url:
             settings["NEWSSTEMMER_REDIS_URL"] = redis_url
-        for day in range(1, args.days + 1):
+        for day in range(first, args.days + 1):
+            if kept:
+                save_day_start(work, workers, day)
             t = time.perf_counter()
             sites = [m.site(day) for m in makers]
             gen = time.perf_counter() - t
@@ -287,7 +358,7 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
                 server.switch(site)
             urls = [s.base_url + "/" for s in servers]
             t = time.perf_counter()
-            procs = [run_worker(day, w, urls, settings, lib) for w in workers]
+            procs = [run_worker(day, w, urls, settings, lib, args.profile, Path(args.code)) for w in workers]
             rss, cpu, inherited = wait_all(procs, [w / f"day{day}.usage.json" for w in workers], args.timeout)
             wall = time.perf_counter() - t
             logs = [(w / f"day{day}.log").read_text(encoding="utf-8", errors="replace") for w in workers]
@@ -320,7 +391,10 @@ def soak(args: argparse.Namespace, work: Path) -> list[dict[str, Any]]:
                 row["redis_overhead"] = redis_overhead(redis_url)
             rows.append(row)
             before = list(sites)
-            print_row(row, header=day == 1, redis=bool(redis_url))
+            print_row(row, header=day == first, redis=bool(redis_url))
+            if kept:  # the day is done: a resumed run starts after it
+                write_atomic(kept, json.dumps(run_record(args, ports, rows), indent=1))
+                shutil.rmtree(work / DAY_START, ignore_errors=True)
             if args.json:  # the days so far (a stopped run keeps them; the targets are added at the end)
                 Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows}, indent=1), encoding="utf-8")
             print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
@@ -418,12 +492,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="write the per-day figures and the targets as JSON")
     ap.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
                     help="a crawl setting for every day (e.g. NEWSSTEMMER_KEEP_TEXT_DAYS=3); repeatable")
+    ap.add_argument("--profile", action="store_true",
+                    help="sample each day's crawl with py-spy (DIR/w1/dayN.pyspy; its CPU figures then include py-spy's)")
+    ap.add_argument("--code", metavar="CHECKOUT", default=str(REPO_ROOT),
+                    help="run the crawls with another checkout's newsstemmer (A/B: two copies of a kept run)")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue the run kept in --keep DIR from its last finished day up to --days")
     args = ap.parse_args(argv)
     args.settings = dict(item.split("=", 1) for item in args.set)
-    if args.keep:
+    if args.resume:
+        if not args.keep:
+            sys.exit("--resume needs --keep DIR (the folder of the run to continue)")
+        if args.redis:
+            sys.exit("--resume does not work with --redis (the throwaway redis-server keeps nothing)")
+        record_path = Path(args.keep) / RUN_FILE
+        if not record_path.exists():
+            sys.exit(f"{record_path} not found: nothing to resume")
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        mine = json.loads(json.dumps({name: getattr(args, name) for name in RUN_ARGS}))
+        differ = [f"{k}: {record['run'].get(k)!r} kept, {v!r} given" for k, v in mine.items() if record["run"].get(k) != v]
+        if differ:
+            sys.exit("--resume with other arguments than the kept run's: " + "; ".join(differ))
+        print(f"[soak] resuming {args.keep}: {len(record['days'])} days done, running to day {args.days}",
+              file=sys.stderr, flush=True)
+        rows = soak(args, Path(args.keep), record["days"], record["ports"])
+    elif args.keep:
         work = Path(args.keep)
         if work.exists() and any(work.iterdir()):
-            sys.exit(f"{work} is not empty: the soak starts from an empty state folder")
+            sys.exit(f"{work} is not empty: the soak starts from an empty state folder (or --resume)")
         work.mkdir(parents=True, exist_ok=True)
         rows = soak(args, work)
     else:

@@ -61,6 +61,26 @@ def test_a_base_href_is_followed():
     assert _tree_links(response) == _scrapy_links(response) == [("http://other.example/dir/x", "X")]
 
 
+ROOTED = """<html><head>{base}</head><body>
+<a href="/news/a">A</a><a href=" /news/b?q=café ">B</a><a href="/x/../y/./z">dots</a>
+<a href="http://news.example/c">C</a><a href="HTTPS://news.example/d">D</a><a href="http:///e">no host</a>
+<a href="https://other.example:99999/">bad port</a><a href="//cdn.example/f">scheme-relative</a>
+<a href="rel">relative</a></body></html>"""
+
+
+def test_links_from_the_root_are_the_same_from_any_page_that_shares_them():
+    # the URLs of root paths and whole URLs are kept between pages of one scheme and host:
+    # the pages below share their hrefs but not their URL, scheme, host, base or encoding
+    pages = [("http://news.example/one.html", "", "utf-8"), ("http://news.example/s/two.html", "", "utf-8"),
+             ("https://news.example/three.html", "", "utf-8"), ("http://news.example:8080/four", "", "utf-8"),
+             ("http://news.example/five", '<base href="https://other.example/dir/">', "utf-8"),
+             ("https://other.example/six", '<base href="http://news.example/">', "utf-8"),
+             ("http://news.example/seven", "", "cp1252"), ("http://news.example/one.html", "", "utf-8")]
+    for url, base, encoding in pages:
+        response = _response(ROOTED.format(base=base), encoding, url)
+        assert _tree_links(response) == _scrapy_links(response), (url, base, encoding)
+
+
 def test_the_same_links_on_every_demo_page():
     site = build_site()
     checked = 0

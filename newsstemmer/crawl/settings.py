@@ -28,3 +28,12 @@ LOG_LEVEL = "INFO"
 DEPTH_PRIORITY = 1
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
+
+# Two per-response costs of Scrapy that a crawl of news sites does not need (a soak day's profile,
+# benchmarks/README.md "Where a soak day's CPU goes"): Scrapy handles each response's output with
+# CONCURRENT_ITEMS tasks (100 by default: 100 asyncio tasks made and awaited for a page's few
+# requests and its one item, handled at once anyway: newsstemmer's pipeline does not wait), and
+# checks each callback's source for a generator's return value (inspect.getsource and ast.parse
+# again whenever the bound method it cached has been collected: on most responses).
+CONCURRENT_ITEMS = 16
+WARN_ON_GENERATOR_RETURN_VALUE = False

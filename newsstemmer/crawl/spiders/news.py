@@ -38,6 +38,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
 from urllib.parse import urldefrag, urljoin, urlparse, urlsplit
@@ -411,12 +412,10 @@ class NewsSpider(scrapy.Spider):
         here = urldefrag(response.url)[0]
         out = []
         for target, text in found:
-            if _ignored_extension(target):
-                continue
-            url = urldefrag(target)[0]
+            followed = _followed(target)
             # links of a page to itself ("Skip to content", "#comments") say nothing of its headline
-            if url != here and urlsplit(url).scheme in ("http", "https") and site_of(url) == site:
-                out.append((url, text or ""))
+            if followed is not None and followed[1] == site and followed[0] != here:
+                out.append((followed[0], text or ""))
         return out
 
     def failed(self, failure: Any) -> None:
@@ -555,6 +554,17 @@ def _ignored_extension(url: str) -> bool:
     extraction time.
     """
     return urlparse(url).path.lower().endswith(_IGNORED_SUFFIXES)
+
+
+@lru_cache(maxsize=16384)
+def _followed(target: str) -> tuple[str, str] | None:
+    """``(URL without fragment, its site)`` of a link the spider may follow (``http``/``https``, not
+    an extension Scrapy leaves out), else None.  Kept for the links that the pages of a site
+    share (menus, listings): each page repeats most of them."""
+    if _ignored_extension(target):
+        return None
+    url = urldefrag(target)[0]
+    return (url, site_of(url)) if urlsplit(url).scheme in ("http", "https") else None
 
 
 def _not_html(response: Response) -> tuple[str, str] | None:
