@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.soak import DAY_START, DEMO_DIR, RUN_FILE, restore_day_start, save_day_start
+from benchmarks.soak import DAY_START, DEMO_DIR, RUN_FILE, faketime_lib, restore_day_start, save_day_start
 from newsstemmer.crawl.testing import REPO_ROOT
 
 #: One small site, learning the same on every run (one request at a time, no second process).
@@ -38,6 +38,8 @@ def decided(path: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.crawl
+@pytest.mark.skipif(faketime_lib() is None, reason="libfaketime not found: the soak sets each day's clock with it "
+                    "(Debian: apt-get install faketime, as in the README's test command)")
 def test_days_resumed_are_the_days_straight(tmp_path: Path) -> None:
     straight = tmp_path / "straight.json"
     soak("--days", "3", "--keep", str(tmp_path / "a"), "--json", str(straight))
