@@ -68,6 +68,7 @@ from newsstemmer.crawl.storage.retention import census  # noqa: E402
 from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT, crawl_stats, free_port, redis_server  # noqa: E402
 from newsstemmer.demo import DemoServer  # noqa: E402
 from newsstemmer.demo.days import Schedule, day_start  # noqa: E402
+from newsstemmer.demo.journal import JournalError  # noqa: E402
 from newsstemmer.demo.scoring import score_day  # noqa: E402
 from newsstemmer.demo.site import DemoDays  # noqa: E402
 from newsstemmer.demo.sitemodel import DemoSite  # noqa: E402
@@ -352,8 +353,12 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
     first = len(rows) + 1
     kept = work / RUN_FILE if args.keep else None
     t = time.perf_counter()
-    makers = [DemoDays(seed, schedule=schedule, journal=work / DEMO_DIR / f"site-{seed}.jsonl" if kept else None)
-              for seed in range(args.seed, args.seed + args.sites)]
+    try:
+        makers = [DemoDays(seed, schedule=schedule, journal=work / DEMO_DIR / f"site-{seed}.jsonl" if kept else None)
+                  for seed in range(args.seed, args.seed + args.sites)]
+    except JournalError as exc:
+        sys.exit(f"[soak] a demo journal cannot be continued: {exc}\n[soak] remove {work / DEMO_DIR} and resume "
+                 "again to make the demo's days again from day 1 (the same days, slower)")
     if first > 1:
         held = min(m.day for m in makers)
         print(f"[soak] demo sites at day {held} from their journals ({time.perf_counter() - t:.1f} s)"

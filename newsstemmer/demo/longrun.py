@@ -11,8 +11,8 @@ boxes and sitemaps show of other articles) plus the days of its updates; an arti
 day's random draws (:meth:`DemoDays._replay`), with a few recent days kept in a small cache.
 The listings, sitemaps and feed of a day are rendered once for that day, as before.
 
-A ``journal`` file (JSON lines: a header, then one line per day with the day's new
-articles' refs and the paths it updated) lets a later process continue at the day it
+A ``journal`` file (:mod:`.journal`: JSON lines, a header, then one line per day with the day's
+new articles' refs and the paths it updated) lets a later process continue at the day it
 reached without making the days again (``benchmarks/soak.py --keep DIR --resume``).
 
 Sites of earlier days than the last one made can be asked for too (every article knows its
@@ -24,7 +24,6 @@ from __future__ import annotations
 import bisect
 import collections
 import datetime as _dt
-import json
 import random
 import re
 import sys
@@ -39,6 +38,7 @@ from .articles import article_page
 from .days import (FEED_ITEMS, Schedule, updatable, apply_update, check_day, day_start, edition_date, feed_page,
                    monthly_sitemaps, update_passage)
 from .indexes import index_pages
+from .journal import DayJournal, JournalError
 from .plan import PlannedArticle, SitePlan, allocate, article_path
 from .serving import robots_and_sitemap, served_page
 from .sitemodel import EDITION_DATE, SECTION_BY_KEY, DemoPage, DemoSite
@@ -163,7 +163,8 @@ class DemoDays:
             site = days.site(day)
 
     ``journal``: a file that keeps the days made (created, or continued if it exists: it must be
-    of the same seed, first-day articles and schedule).
+    of the same seed, first-day articles and schedule, else
+    :class:`~newsstemmer.demo.journal.JournalError`).
     """
 
     def __init__(self, seed: int = 7, articles: int = 120, schedule: Schedule | None = None,
@@ -187,6 +188,7 @@ class DemoDays:
         self._strings: dict[Any, Any] = {}
         self._lock = threading.RLock()
         self._journal = Path(journal) if journal is not None else None
+        self._file: DayJournal | None = None
         if self._journal is not None:
             self._open_journal(articles)
 
@@ -213,10 +215,9 @@ class DemoDays:
         for a in hit:
             self.updates.setdefault(a.path, []).append(d)
         self._close_day(d)
-        if self._journal is not None:
-            line = {"day": d, "new": [ArticleRef.of(a).record(d) for a in arts], "updated": [a.path for a in hit]}
-            with open(self._journal, "a", encoding="utf-8") as out:
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        if self._file is not None:
+            self._file.append({"day": d, "new": [ArticleRef.of(a).record(d) for a in arts],
+                               "updated": [a.path for a in hit]})
 
     def _draw_new(self, rng: random.Random, d: int, refs: list[Any], adopt: bool) -> tuple[list[Any], list[PlannedArticle]]:
         """Day ``d``'s new articles drawn from ``rng``, and the articles its updates may hit;
@@ -237,7 +238,7 @@ class DemoDays:
             if adopt:
                 self._adopt(ArticleRef.of(art, self._strings))
             elif start + k >= len(refs) or (refs[start + k].id, refs[start + k].title) != (art.id, art.title):
-                raise RuntimeError(f"demo seed {self.plan.seed}, day {d}: the articles drawn again differ from the "
+                raise JournalError(f"demo seed {self.plan.seed}, day {d}: the articles drawn again differ from the "
                                    "ones kept (a journal of another demo version?)")
             arts.append(art)
             last = ident
@@ -386,36 +387,40 @@ class DemoDays:
                 "schedule": {k: sched[k] for k in _SCHEDULE_KEYS}}
 
     def _open_journal(self, articles: int) -> None:
-        """Continue the journal's days (its last line may be cut short: ignored), or start one."""
-        path = self._journal
-        assert path is not None
-        header = self._header(articles)
-        if not path.exists() or path.stat().st_size == 0:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(header) + "\n", encoding="utf-8")
-            return
-        lines = path.read_bytes().split(b"\n")
-        kept = json.loads(lines[0])
-        if kept != header:
-            raise ValueError(f"{path}: a journal of another demo run ({kept}), not of {header}")
-        good = len(lines[0]) + 1
-        for text in lines[1:]:
+        """Continue the journal's days (see :mod:`.journal`: a cut last line is dropped), or start one.
+
+        Raises :class:`~newsstemmer.demo.journal.JournalError` for a journal of another run or a
+        damaged line, naming the file and line.
+        """
+        assert self._journal is not None
+        journal = self._file = DayJournal(self._journal, self._header(articles))
+        n = 1
+        for n, line in journal.days():
             try:
-                line = json.loads(text)
-            except ValueError:
-                break  # the last line, cut short by a stop (or the end): that day is made again
-            d = int(line["day"])
-            if d != self.day + 1:
-                raise ValueError(f"{path}: day {d} follows day {self.day}")
-            for rec in line["new"]:
-                self._adopt(ArticleRef.from_record(rec, d, self._strings))
-            for p in line["updated"]:
-                self.updates.setdefault(p, []).append(d)
-            self._close_day(d)
-            good += len(text) + 1
-        if good < path.stat().st_size:  # drop the cut line so that the next day is appended after whole ones
-            with open(path, "r+b") as f:
-                f.truncate(good)
+                d = int(line["day"])
+                if d != self.day + 1:
+                    raise journal.error(n, f"day {d} follows day {self.day}")
+                last = self.refs[-1].id
+                for rec in line["new"]:
+                    ref = ArticleRef.from_record(rec, d, self._strings)
+                    if ref.id <= last:
+                        raise journal.error(n, f"article {ref.id} after article {last} (ids grow)")
+                    self._adopt(ref)
+                    last = ref.id
+                self._close_day(d)
+                for p in line["updated"]:
+                    if not isinstance(p, str) or self.lookup(p, d - 1) is None:
+                        raise journal.error(n, f"updated {p!r}: no article at that path before day {d}")
+                    self.updates.setdefault(p, []).append(d)
+            except JournalError:
+                raise
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                raise journal.error(n, f"not a day's line ({type(exc).__name__}: {exc})") from None
+        if self.day > 1:  # the last day drawn again: articles of another demo version are refused now, not later
+            try:
+                self._replay(self.day)
+            except JournalError as exc:
+                raise journal.error(n, str(exc)) from None
 
 
 class _Articles:
