@@ -29,7 +29,9 @@ numbers are in the state's site keys, and every finished day's figures); ``--res
 continues from the day after the last finished one up to ``--days``, the demo sites
 taken up at that day from their journals (``DIR/demo/site-SEED.jsonl``: each day's new articles'
 ids, dates, headlines and the paths it updated; the pages are made on request from the seed, so
-the demo's memory does not grow with the pages served), and ``--json`` gets every day's figures,
+the demo's memory does not grow with the pages served; the articles' refs are rows of
+``DIR/demo/site-SEED.refs.sqlite``, made again from the journal; a damaged journal stops the
+resume with its file and line), and ``--json`` gets every day's figures,
 the earlier parts' too.  A day stopped half-way is run again from the state it started from (kept in
 ``DIR/day-start`` while a day runs).  Not with ``--redis`` (its server keeps nothing).
 
@@ -354,7 +356,8 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
     kept = work / RUN_FILE if args.keep else None
     t = time.perf_counter()
     try:
-        makers = [DemoDays(seed, schedule=schedule, journal=work / DEMO_DIR / f"site-{seed}.jsonl" if kept else None)
+        makers = [DemoDays(seed, schedule=schedule, journal=work / DEMO_DIR / f"site-{seed}.jsonl" if kept else None,
+                           refs=work / DEMO_DIR / f"site-{seed}.refs.sqlite")
                   for seed in range(args.seed, args.seed + args.sites)]
     except JournalError as exc:
         sys.exit(f"[soak] a demo journal cannot be continued: {exc}\n[soak] remove {work / DEMO_DIR} and resume "

@@ -40,6 +40,7 @@ from .days import (FEED_ITEMS, Schedule, updatable, apply_update, check_day, day
 from .indexes import index_pages
 from .journal import DayJournal, JournalError
 from .plan import PlannedArticle, SitePlan, allocate, article_path
+from .refstore import TAG_SEPARATOR, RefStore
 from .serving import robots_and_sitemap, served_page
 from .sitemodel import EDITION_DATE, SECTION_BY_KEY, DemoPage, DemoSite
 
@@ -96,6 +97,19 @@ class ArticleRef:
         return [self.id, self.section, minute, self.title, self.dek, self.author, list(self.tags), self.category]
 
     @classmethod
+    def from_row(cls, row: tuple[Any, ...], strings: dict[Any, Any]) -> "ArticleRef":
+        """The ref of a :class:`~newsstemmer.demo.refstore.RefStore` row (its path as stored, not made again)."""
+        ident, section, published, title, dek, author, tags, category, path = row
+        intern = strings.setdefault
+        tags = tuple(tags.split(TAG_SEPARATOR)) if tags else ()
+        ref = cls.__new__(cls)
+        ref.id, ref.section, ref.layout = ident, intern(section, section), SECTION_BY_KEY[section].layout
+        ref.when, ref.title, ref.dek = _dt.datetime.fromisoformat(published), title, dek
+        ref.author = None if author is None else intern(author, author)
+        ref.tags, ref.category, ref.path = intern(tags, tags), intern(category, category), path
+        return ref
+
+    @classmethod
     def from_record(cls, rec: list[Any], day: int, strings: dict[Any, Any]) -> "ArticleRef":
         ident, section, minute, title, dek, author, tags, category = rec
         intern = strings.setdefault  # section, author, category names and tag tuples: one object each
@@ -105,23 +119,23 @@ class ArticleRef:
 
 
 class _Titles:
-    """The headlines used so far, each with the id of its first article.
+    """The headlines used so far, each with the id of its first article (kept in the :class:`RefStore`).
 
     ``title in titles`` answers as the plan's set of titles did just before the article of id
     :attr:`before` was planned (the plan draws another headline when one is taken), so a day
     can be drawn again after later days were.
     """
 
-    def __init__(self) -> None:
-        self.first: dict[str, int] = {}
+    def __init__(self, store: RefStore) -> None:
+        self.store = store
         self.before = sys.maxsize
 
     def __contains__(self, title: object) -> bool:
-        first = self.first.get(title)  # type: ignore[arg-type]
+        first = self.store.first_of(title) if isinstance(title, str) else None
         return first is not None and first < self.before
 
     def add(self, title: str) -> None:
-        self.first.setdefault(title, self.before)
+        self.store.add_title(title, self.before)
 
 
 class _View:
@@ -164,28 +178,28 @@ class DemoDays:
 
     ``journal``: a file that keeps the days made (created, or continued if it exists: it must be
     of the same seed, first-day articles and schedule, else
-    :class:`~newsstemmer.demo.journal.JournalError`).
+    :class:`~newsstemmer.demo.journal.JournalError`).  ``refs``: the SQLite file of the articles'
+    refs (:class:`~newsstemmer.demo.refstore.RefStore`; made again, from the journal; default: a
+    temporary file).
     """
 
     def __init__(self, seed: int = 7, articles: int = 120, schedule: Schedule | None = None,
-                 journal: str | Path | None = None) -> None:
+                 journal: str | Path | None = None, refs: str | Path | None = None) -> None:
         self.schedule = schedule or Schedule.long()
         self.plan = SitePlan(seed, articles)  # day 1's articles, never updated in place
         self.plan.listing = self.schedule.listing
-        self.refs: list[Any] = list(self.plan.articles)  # every article in publication order (= id order)
-        self.by_section = {k: list(v) for k, v in self.plan.by_section.items()}
-        self.titles = _Titles()
-        for a in self.refs:
-            self.titles.first.setdefault(a.title, a.id)
+        self._strings: dict[Any, Any] = {}
+        # every article in publication order (= id order): day 1's planned, the later ones' refs on disk
+        self.refs = RefStore(self.plan.articles, lambda row: ArticleRef.from_row(row, self._strings), refs)
+        self.titles = _Titles(self.refs)
         self.counts = [0, len(self.refs)]  # articles at the end of each day (index: the day)
-        self.section_counts: list[dict[str, int]] = [{}, {k: len(v) for k, v in self.by_section.items()}]
+        self.section_counts: list[dict[str, int]] = [{}, {k: len(v) for k, v in self.refs.sections.items()}]
         self.updates: dict[str, list[int]] = {}  # article path -> the days it was updated
         self.day = 1
         self._initial = {a.id: a for a in self.plan.articles}
         self._days: collections.OrderedDict[int, _Day] = collections.OrderedDict()
         self._pages: collections.OrderedDict[tuple[str, int], DemoPage] = collections.OrderedDict()
         self._months: dict[str, tuple[object, DemoPage]] = {}
-        self._strings: dict[Any, Any] = {}
         self._lock = threading.RLock()
         self._journal = Path(journal) if journal is not None else None
         self._file: DayJournal | None = None
@@ -245,13 +259,13 @@ class DemoDays:
         return older, arts
 
     def _adopt(self, ref: ArticleRef) -> None:
-        self.titles.first.setdefault(ref.title, ref.id)
+        self.refs.add_title(ref.title, ref.id)
         self.refs.append(ref)
-        self.by_section.setdefault(ref.section, []).append(ref)
 
     def _close_day(self, d: int) -> None:
+        self.refs.flush()
         self.counts.append(len(self.refs))
-        self.section_counts.append({k: len(v) for k, v in self.by_section.items()})
+        self.section_counts.append({k: len(v) for k, v in self.refs.sections.items()})
         self.day = d
 
     def _remember(self, d: int, entry: _Day) -> _Day:
@@ -281,8 +295,9 @@ class DemoDays:
         return entry.passages
 
     def _ordinal(self, ident: int) -> int:
-        i = bisect.bisect_left(self.refs, ident, key=lambda a: a.id)
-        if i == len(self.refs) or self.refs[i].id != ident:
+        ids = self.refs.ids
+        i = bisect.bisect_left(ids, ident)
+        if i == len(ids) or ids[i] != ident:
             raise KeyError(ident)
         return i
 
@@ -319,14 +334,16 @@ class DemoDays:
             w = r
         return w
 
-    def view(self, day: int) -> _View:
-        """The plan as it stood at the end of ``day``."""
-        n = self.counts[day]
-        if n == len(self.refs):
-            return _View(self.plan, self.refs, self.by_section, day, self.schedule.listing)
-        counts = self.section_counts[day]
-        return _View(self.plan, self.refs[:n], {k: v[:counts.get(k, 0)] for k, v in self.by_section.items() if counts.get(k)},
-                     day, self.schedule.listing)
+    def view(self, day: int, read: bool = False) -> _View:
+        """The plan as it stood at the end of ``day``; ``read``: its articles read into lists (for the
+        day's listings, which go through all of them several times), else views of the store."""
+        n, counts = self.counts[day], self.section_counts[day]
+        if not read:
+            by_section = {k: self.refs.section(k, counts[k]) for k in self.refs.sections if counts.get(k)}
+            return _View(self.plan, self.refs[:n], by_section, day, self.schedule.listing)
+        arts = list(self.refs[:n])
+        lists = {k: [arts[p] for p in self.refs.sections[k][:counts[k]]] for k in self.refs.sections if counts.get(k)}
+        return _View(self.plan, arts, lists, day, self.schedule.listing)
 
     def page(self, ref: Any, day: int) -> DemoPage:
         """The article page of ``ref`` as served on ``day`` (rendered from the day it was written)."""
@@ -364,7 +381,7 @@ class DemoDays:
 
     def _site(self, day: int) -> "LongRunSite":
         """The listings, sitemaps and feed of ``day`` rendered; articles on request."""
-        view = self.view(day)
+        view = self.view(day, read=True)
         redesigned = self._redesigned(day)
         others = {doc.path: served_page(doc, redesigned) for doc in index_pages(view)}
         updated = self.updated_on(day)
@@ -400,7 +417,7 @@ class DemoDays:
                 d = int(line["day"])
                 if d != self.day + 1:
                     raise journal.error(n, f"day {d} follows day {self.day}")
-                last = self.refs[-1].id
+                last = self.refs.ids[-1]
                 for rec in line["new"]:
                     ref = ArticleRef.from_record(rec, d, self._strings)
                     if ref.id <= last:
