@@ -9,7 +9,9 @@ step, over every row.  :func:`newsstemmer.shipped.load_model` reads a shipped on
 
 from __future__ import annotations
 
+import importlib
 import json
+import logging
 import math
 import os
 from collections.abc import Sequence
@@ -23,7 +25,28 @@ from .errors import NewsstemmerError
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-__all__ = ["FORMAT", "VERSION", "ModelFileError", "TreeModel"]
+__all__ = ["FORMAT", "TREE_EVALUATOR", "VERSION", "ModelFileError", "TreeModel"]
+
+log = logging.getLogger(__name__)
+
+# The compiled leaves (``_trees``, Cython, built by ``pip install`` beside the graph walk) when
+# they are there and not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``; else numpy's walk below,
+# which is also the reference the compiled one is tested against (tests/test_trees_compiled.py).
+try:
+    if os.environ.get("NEWSSTEMMER_PURE_PYTHON", "") not in ("", "0"):
+        raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
+    # (by name: the optional extension is a module of this package, not a dependency of it)
+    _trees = importlib.import_module(f"{__package__}._trees")
+    if not hasattr(_trees, "Forest"):  # (a build older than this code)
+        log.warning("newsstemmer: the compiled tree models are older than this code: numpy's walk is "
+                    "used; rebuild them (pip install)")
+        raise ImportError("the compiled tree models are older than this code")
+except Exception as exc:  # (not built: no compiler)
+    _trees = None
+    log.debug("tree models: numpy walk (%s)", exc)
+
+#: Which walk :meth:`TreeModel.raw` uses: ``"compiled"`` or ``"numpy"``.
+TREE_EVALUATOR = "numpy" if _trees is None else "compiled"
 
 #: The format name a tree model file carries (files of the first release say
 #: ``newsstemmer-decision-trees``: the same format, still read).
@@ -76,6 +99,30 @@ class TreeModel:
         # The one-row path's arrays as numpy's own index type (take() need not convert them).
         self._one_row = tuple(a.astype(np.intp) for a in (self.roots, self.feature, self.left, self.right))
         self._left_step = self._one_row[2] - self._one_row[3]  # left child minus right child, per node
+        n = len(self.feature)
+        if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.missing_left)
+                == len(self.value) == n and n > 0 and self.depth >= 0 and len(self.roots) > 0
+                and all(((0 <= a) & (a < n)).all() for a in (self.roots, self.left, self.right))
+                and (self.feature >= 0).all()):
+            raise ValueError("not a tree model: node arrays of unequal length, or an index out of range")
+        #: Columns a row needs: the highest feature index read, plus one.
+        self._width = int(self.feature.max()) + 1
+        self._forest = self._compiled()
+
+    def _compiled(self) -> Any:
+        """The nodes packed for the compiled walk (None where it is not built)."""
+        if _trees is None:
+            return None
+        return _trees.Forest(self.roots, self.feature, self.threshold, self.left, self.right,
+                             self.missing_left, self.value, self.depth)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the compiled nodes (built again on unpickling)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_forest"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._forest = self._compiled()
 
     # -- use ----------------------------------------------------------------------
     def raw(self, X: np.ndarray) -> np.ndarray:
@@ -89,7 +136,18 @@ class TreeModel:
         return values.reshape(values.shape[0], len(self.roots) // classes, classes).sum(axis=1)
 
     def _leaf_values(self, X: np.ndarray) -> np.ndarray:
-        """The value of the leaf each tree gives every row of ``X``, shape (rows, trees)."""
+        """The value of the leaf each tree gives every row of ``X``, shape (rows, trees): by the
+        compiled walk where it is built, else by numpy's (:meth:`_leaf_values_numpy`); the
+        same values either way (comparisons only), summed by numpy either way."""
+        if X.ndim != 2 or X.shape[1] < self._width:
+            raise ValueError(f"feature rows of shape {X.shape}; the model reads {self._width} columns")
+        if self._forest is not None:
+            return self._forest.leaves(np.ascontiguousarray(X, dtype=np.float64))
+        return self._leaf_values_numpy(X)
+
+    def _leaf_values_numpy(self, X: np.ndarray) -> np.ndarray:
+        """:meth:`_leaf_values` by numpy: the reference, and the walk where the compiled one is
+        not built."""
         n = X.shape[0]
         if n == 0:
             return np.zeros((0, len(self.roots)))

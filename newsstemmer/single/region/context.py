@@ -46,38 +46,43 @@ def part_context(view: RegionView, region: int, J: np.ndarray) -> np.ndarray:
     if not len(J):
         return X
     elements = view.an.scores.graph.elements
-    chars, size, tags, parent, is_el = view.chars, view.size, view.tags, view.parent, view.is_el
+    chars, size, tags, is_el = view.chars, view.size, view.tags, view.is_el
+    # (the walk below reads nodes one at a time: Python lists, not numpy scalars)
+    parent = view.parent.tolist()
     # Parts inside a figure: covered by the subtree of a figure-like element of the region.
     end = region + int(size[region])
-    fig = np.array([k for k in range(region + 1, end) if tags[k] in _FIGURE_TAGS], dtype=np.int64)
+    fig = np.array([k for k, tag in enumerate(tags[region + 1:end], region + 1) if tag in _FIGURE_TAGS],
+                   dtype=np.int64)
     inside = np.zeros(end - region + 1, dtype=np.int64)
     if len(fig):
         np.add.at(inside, fig + 1 - region, 1)
         np.add.at(inside, np.minimum(fig + size[fig], end) - region, -1)
     in_fig = np.cumsum(inside) > 0
-    hints_of: dict[int, tuple[str, ...]] = {}
+    X[:, 0] = in_fig[J - region]
+    hints_of: dict[int, tuple[int, ...]] = {}
     #: Per parent: its element children's positions, the count of each tag among them,
-    #: their number and the share of its text in paragraphs.
-    siblings_of: dict[int, tuple[dict[int, int], Counter, int, float]] = {}
+    #: their number, the share of its text in paragraphs and the log of their number.
+    siblings_of: dict[int, tuple[dict[int, int], Counter, int, float, float]] = {}
     for r, j in enumerate(J.tolist()):
-        X[r, 0] = float(in_fig[j - region])
-        p = int(parent[j])
+        p = parent[j]
         sib = siblings_of.get(p)
         if sib is None:
             kids = [k for k in view.children(p) if is_el[k]]
-            sib = siblings_of[p] = ({k: i for i, k in enumerate(kids)}, Counter(tags[k] for k in kids), len(kids),
-                                    view.range_sum("p_chars", p) / max(float(chars[p]), 1.0))
-        where, counts, n, p_share = sib
-        X[r, 1] = counts[tags[j]] / n
-        X[r, 2] = p_share
-        X[r, 3] = (where[j] + 0.5) / n
-        X[r, 4] = np.log1p(n)
+            n = len(kids)
+            sib = siblings_of[p] = ({k: i for i, k in enumerate(kids)}, Counter(tags[k] for k in kids), n,
+                                    view.range_sum("p_chars", p) / max(float(chars[p]), 1.0), np.log1p(n))
+        where, counts, n, p_share, log_n = sib
+        row = X[r]
+        row[1] = counts[tags[j]] / n
+        row[2] = p_share
+        row[3] = (where[j] + 0.5) / n
+        row[4] = log_n
         a = p
         while a > region:
-            hs = hints_of.get(a)
-            if hs is None:
-                hs = hints_of[a] = tuple(element_hints(elements[a]))
-            for h in hs:
-                X[r, _ANC_COL[h]] = 1.0
-            a = int(parent[a])
+            cols = hints_of.get(a)
+            if cols is None:
+                cols = hints_of[a] = tuple(_ANC_COL[h] for h in element_hints(elements[a]))
+            for c in cols:
+                row[c] = 1.0
+            a = parent[a]
     return X
