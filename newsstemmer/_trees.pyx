@@ -14,6 +14,9 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
+#: The layout of :class:`Forest`'s nodes and arguments; ``newsstemmer.trees.COMPILED_LAYOUT``
+#: must be the same for this build to be used (change both when either changes).
+LAYOUT = 1
 
 ctypedef struct Node:  # (24 bytes: a model's ~7,000 nodes stay in the processor's cache)
     double threshold   # go left when the feature is <= this
@@ -80,7 +83,7 @@ cdef class Forest:
         split sends missing values."""
         cdef Py_ssize_t rows = X.shape[0]
         if X.shape[1] < self.width:
-            raise ValueError(f"{X.shape[1]} feature columns; the model reads {self.width}")
+            raise ValueError(f"feature rows of shape {tuple(X.shape)[:2]}; the model reads {self.width} columns")
         out = np.empty((rows, self.n_trees), dtype=np.float64)
         if rows == 0:
             return out

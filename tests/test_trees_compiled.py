@@ -5,17 +5,20 @@ package falls back to numpy's walk when it is not built."""
 
 from __future__ import annotations
 
+import importlib.abc
+import logging
 import os
 import pickle
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from newsstemmer import trees
-from newsstemmer.trees import TreeModel
+from newsstemmer.trees import TreeModel, TreeModelError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,17 +101,74 @@ def test_compiled_sums_equal_numpys_on_the_shipped_models():
         kinds._leaf_values_numpy(X[:5]).reshape(5, -1, len(LEARNED_KINDS)).sum(axis=1))
 
 
-def test_rows_too_narrow_and_bad_arrays_are_refused_clearly():
+@compiled
+def test_compiled_leaves_equal_numpys_on_real_pages(monkeypatch):
+    """The rows the shipped region and cleaning models get from real pages (the fixture site,
+    hard structures): every call walked both ways, the same bits."""
+    from newsstemmer.single.region.extractor import RegionExtractor
+
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "fixtures"))
+    from hard_structures import inline_box_site, inline_links_site, varying_boilerplate_site
+
+    walked = []
+    both = TreeModel._leaf_values
+
+    def checked(self, X):
+        leaves = both(self, X)
+        assert _bits(leaves) == _bits(self._leaf_values_numpy(X))
+        walked.append(len(X))
+        return leaves
+
+    monkeypatch.setattr(TreeModel, "_leaf_values", checked)
+    pages = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "tests/fixtures/site").glob("*.html"))]
+    pages += [p.html for make in (inline_box_site, inline_links_site, varying_boilerplate_site) for p in make(4)]
+    ex = RegionExtractor()
+    for html in pages:
+        ex.extract(html)
+    assert len(walked) >= len(pages) and sum(walked) > 10 * len(pages)
+
+
+def _numpy_only(model: TreeModel) -> TreeModel:
+    """``model`` as numpy walks it (the compiled nodes left out)."""
+    again = pickle.loads(pickle.dumps(model))
+    again._forest = None
+    return again
+
+
+@pytest.mark.parametrize("X", [np.zeros((3, 2)), np.zeros(4), np.zeros((2, 2, 4)), np.zeros((0, 3))],
+                         ids=["narrow", "one-dimensional", "three-dimensional", "no-rows-narrow"])
+def test_rows_of_a_bad_shape_are_refused_alike_by_both_walks(X):
     model = _random_model(np.random.default_rng(3), n_trees=5, n_features=4, depth=3)
-    with pytest.raises(ValueError, match="reads 4 columns"):
-        model.raw(np.zeros((3, 2)))
-    with pytest.raises(ValueError, match="reads 4 columns"):
-        model.raw(np.zeros(4))
+    messages = set()
+    for walk in {model, _numpy_only(model)}:
+        for call in (walk.raw, walk.predict, lambda X: walk.raw_by_class(X, 5)):
+            with pytest.raises(ValueError, match="reads 4 columns") as caught:
+                call(X)
+            assert isinstance(caught.value, TreeModelError)
+            messages.add(str(caught.value))
+    assert len(messages) == 1
+    if model._forest is not None and X.ndim == 2:  # (the compiled walk alone says the same)
+        with pytest.raises(ValueError) as caught:
+            model._forest.leaves(np.ascontiguousarray(X))
+        assert str(caught.value) in messages
+
+
+def test_node_arrays_no_walk_can_follow_are_refused():
     one = np.zeros(1, dtype=int)
-    with pytest.raises(ValueError, match="index out of range"):
+    with pytest.raises(TreeModelError, match="feature index 1 out of range"):
+        TreeModel(["a"], one, one + 1, np.zeros(1), one, one, np.zeros(1), np.zeros(1), 1)
+    with pytest.raises(TreeModelError, match="feature index -1 out of range"):
+        TreeModel(["a"], one, one - 1, np.zeros(1), one, one, np.zeros(1), np.zeros(1), 1)
+    with pytest.raises(TreeModelError, match="left child index 1 out of range"):
         TreeModel(["a"], one, one, np.zeros(1), one + 1, one, np.zeros(1), np.zeros(1), 1)
-    with pytest.raises(ValueError, match="unequal length"):
+    with pytest.raises(TreeModelError, match="root index 2 out of range"):
+        TreeModel(["a"], one + 2, one, np.zeros(1), one, one, np.zeros(1), np.zeros(1), 1)
+    with pytest.raises(TreeModelError, match="unequal length"):
         TreeModel(["a"], one, one, np.zeros(2), one, one, np.zeros(1), np.zeros(1), 1)
+    with pytest.raises(TreeModelError, match="depth -1"):
+        TreeModel(["a"], one, one, np.zeros(1), one, one, np.zeros(1), np.zeros(1), -1)
+    with pytest.raises(ValueError):  # (what TreeModelError also is)
+        TreeModel([], one, one, np.zeros(1), one, one, np.zeros(1), np.zeros(1), 1)
 
 
 def test_a_model_pickles_and_walks_the_same_after():
@@ -138,11 +198,78 @@ def test_falls_back_to_numpys_walk():
 
 
 def test_an_older_build_is_not_used():
-    """A compiled module without the ``Forest`` this code calls leaves the models on numpy's
-    walk, with a warning."""
+    """A compiled module of another node layout than this code packs for (here: none at all,
+    as a build older than the layout constant) leaves the models on numpy's walk, with a
+    warning, when the package is imported."""
     code = ("import sys, types; sys.modules['newsstemmer._trees'] = types.ModuleType('newsstemmer._trees');"
             "from newsstemmer import trees; print(trees.TREE_EVALUATOR, trees._trees)")
     env = {k: v for k, v in os.environ.items() if k != "NEWSSTEMMER_PURE_PYTHON"} | {"PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["numpy", "None"]
-    assert "older than this code" in out.stderr
+    assert "node layout None, this code packs 1" in out.stderr
+
+
+NAME = "newsstemmer._trees"
+
+
+@pytest.fixture
+def loading(monkeypatch, caplog):
+    """:func:`trees._load_compiled` run again with the extension as a test makes it, its log
+    kept from DEBUG up."""
+    monkeypatch.delenv("NEWSSTEMMER_PURE_PYTHON", raising=False)
+    monkeypatch.delitem(sys.modules, NAME, raising=False)
+    caplog.set_level(logging.DEBUG, logger="newsstemmer.trees")
+    return caplog
+
+
+def _records(caplog) -> list[tuple[int, str]]:
+    return [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "newsstemmer.trees"]
+
+
+def test_not_built_is_quiet(loading, monkeypatch):
+    monkeypatch.setitem(sys.modules, NAME, None)  # (how the import system says "no such module")
+    assert trees._load_compiled() is None
+    [(level, message)] = _records(loading)
+    assert level == logging.DEBUG and "not built" in message
+
+
+def test_turned_off_is_quiet(loading, monkeypatch):
+    monkeypatch.setenv("NEWSSTEMMER_PURE_PYTHON", "1")
+    assert trees._load_compiled() is None
+    assert [level for level, _ in _records(loading)] == [logging.DEBUG]
+
+
+class _Broken(importlib.abc.MetaPathFinder):
+    """Finds the extension but fails to load it, as a build for another Python or with a
+    missing symbol does."""
+
+    def find_spec(self, name, path, target=None):
+        if name == NAME:
+            raise ImportError(f"{NAME}: undefined symbol: PyFoo")
+        return None
+
+
+def test_a_build_that_fails_to_import_warns(loading, monkeypatch):
+    monkeypatch.setattr(sys, "meta_path", [_Broken(), *sys.meta_path])
+    assert trees._load_compiled() is None
+    [(level, message)] = _records(loading)
+    assert level == logging.WARNING and "undefined symbol" in message and "numpy's walk is used" in message
+
+
+@pytest.mark.parametrize("layout", [None, trees.COMPILED_LAYOUT - 1, trees.COMPILED_LAYOUT + 1])
+def test_a_build_of_another_layout_warns(loading, monkeypatch, layout):
+    fake = types.ModuleType(NAME)
+    fake.Forest = object
+    if layout is not None:
+        fake.LAYOUT = layout
+    monkeypatch.setitem(sys.modules, NAME, fake)
+    assert trees._load_compiled() is None
+    [(level, message)] = _records(loading)
+    assert level == logging.WARNING and f"node layout {layout}" in message
+
+
+@compiled
+def test_the_built_extension_is_of_this_layout(loading):
+    module = trees._load_compiled()
+    assert module is not None and module.LAYOUT == trees.COMPILED_LAYOUT
+    assert [level for level, _ in _records(loading)] == [logging.DEBUG]
