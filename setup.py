@@ -13,9 +13,9 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 
-def _warn(exc: BaseException) -> None:
-    print(f"WARNING: newsstemmer: a compiled extension (graph walk, tree models) was not built ({exc}); "
-          "its pure-Python form is used", file=sys.stderr)
+def _warn(exc: BaseException, name: str = "") -> None:
+    what = f"the compiled {name}" if name else "a compiled extension (graph walk, tree models)"
+    print(f"WARNING: newsstemmer: {what} was not built ({exc}); its pure-Python form is used", file=sys.stderr)
 
 
 class OptionalBuildExt(build_ext):
@@ -33,7 +33,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
-            _warn(exc)
+            _warn(exc, ext.name)
 
     def copy_extensions_to_source(self) -> None:
         try:
