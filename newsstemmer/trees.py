@@ -4,7 +4,10 @@ numpy, read from (and written to) a JSON file.
 The trees are trained by LightGBM (the trainers flatten a booster with
 ``training/trees_export.py``) and shipped as a small JSON file of flat node arrays,
 so that using a model needs numpy only.  All trees are walked at once, one level per
-step, over every row.  :func:`newsstemmer.shipped.load_model` reads a shipped one.
+step, over every row.  Where the optional extension ``_trees`` is built, each row walks
+each tree in C instead (~3× less time for a page's rows: numpy's cost is per call, not per
+node); its leaves are numpy's walk's bit for bit and are summed by numpy alike, so the
+scores are the same.  :func:`newsstemmer.shipped.load_model` reads a shipped one.
 """
 
 from __future__ import annotations
