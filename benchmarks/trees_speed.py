@@ -38,7 +38,8 @@ from newsstemmer.single.region.reveal import revealed
 from newsstemmer.trees import TreeModel
 
 
-def model_rows(ex: RegionExtractor, htmls: list[tuple[str, str | None]]) -> tuple[int, list[tuple[TreeModel, np.ndarray]]]:
+def model_rows(ex: RegionExtractor, htmls: list[tuple[str, str | None]]
+               ) -> tuple[int, list[tuple[TreeModel, np.ndarray]]]:
     """The pages analysed and the (model, rows) of each call the region extractor makes on them."""
     calls, pages = [], 0
     for html, url in htmls:

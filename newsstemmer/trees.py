@@ -28,7 +28,8 @@ from .errors import NewsstemmerError
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-__all__ = ["COMPILED_LAYOUT", "FORMAT", "TREE_EVALUATOR", "VERSION", "ModelFileError", "TreeModel", "TreeModelError"]
+__all__ = ["COMPILED_LAYOUT", "FORMAT", "TREE_EVALUATOR", "VERSION", "ModelFileError", "TreeModel",
+           "TreeModelError"]
 
 log = logging.getLogger(__name__)
 
@@ -134,9 +135,9 @@ class TreeModel:
         self._forest = self._compiled()
 
     def _check(self) -> None:
-        """Refuse node arrays no walk could follow (:class:`TreeModelError`): unequal lengths, no node or
-        root, a negative depth, a child or root outside the nodes, a feature not among
-        :attr:`features` (the compiled walk reads rows unchecked, so this is checked here once)."""
+        """Refuse node arrays no walk could follow (:class:`TreeModelError`): unequal lengths,
+        no node or root, a negative depth, a child or root outside the nodes, a feature not
+        among :attr:`features` (the compiled walk reads rows unchecked: checked here once)."""
         n = len(self.feature)
         if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.missing_left)
                 == len(self.value) == n):
@@ -162,6 +163,8 @@ class TreeModel:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        if "_width" not in state:  # (pickled by a version before the compiled walk)
+            self._width = int(self.feature.max()) + 1
         self._forest = self._compiled()
 
     # -- use ----------------------------------------------------------------------

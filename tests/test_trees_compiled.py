@@ -179,6 +179,16 @@ def test_a_model_pickles_and_walks_the_same_after():
     assert (again._forest is None) == (trees._trees is None)
 
 
+def test_a_model_pickled_before_the_compiled_walk_still_walks():
+    model = _random_model(np.random.default_rng(7), n_trees=6, n_features=3, depth=3)
+    old = model.__getstate__()
+    del old["_width"]
+    again = TreeModel.__new__(TreeModel)
+    again.__setstate__(old)
+    X = _rows(np.random.default_rng(8), 10, 3)
+    assert _bits(again.raw(X)) == _bits(model._leaf_values_numpy(X).sum(axis=1))
+
+
 @compiled
 def test_a_forest_is_not_pickled_alone():
     with pytest.raises(TypeError, match="not pickled"):
