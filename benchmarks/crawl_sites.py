@@ -91,14 +91,26 @@ _PLAIN_PATH = re.compile(r"/[A-Za-z0-9/._~!$&'()*+,;=:@-]*")
 
 def served_path(e: Entry, taken: dict[str, Entry] | set[str], id_paths: bool = False) -> str:
     """The path ``e`` is served at: its real URL's path where that is plain (ASCII, nothing
-    to escape), not the index's ``/``, not ``/a/...`` and not ``taken`` by another page of
-    the site; else (and with ``id_paths``) ``/a/<id>.html``.  The query is not kept (the
-    server reads paths only)."""
+    to escape, no empty, ``.`` or ``..`` segment), not the index's ``/``, not ``/a/...`` and
+    not ``taken`` by another page of the site; else (and with ``id_paths``)
+    ``/a/<id>.html``.  The query is not kept (the server reads paths only).  A path with
+    dot segments is never served as is: a client resolves them away before asking
+    (RFC 3986, 5.2.4), so the page would be linked but never fetched."""
     path = urlsplit(e.url or "").path
     if (id_paths or not _PLAIN_PATH.fullmatch(path) or path == "/" or path.startswith("/a/") or path in taken
-            or "//" in path):
+            or "//" in path or has_dot_segment(path)):
         return f"/a/{quote(e.id, safe='')}.html"
     return path
+
+
+def has_dot_segment(path: str) -> bool:
+    """Whether a URL path has a ``.`` or ``..`` segment (``/a/../b``, ``/./x``, ``/x/..``)."""
+    return any(seg in (".", "..") for seg in path.split("/"))
+
+
+#: the answer to a request whose path has a ``.`` or ``..`` segment
+DOT_SEGMENT_REFUSED = (b"<html><body>Refused: the path has a '.' or '..' segment; these sites serve no "
+                       b"such path (resolve it first, RFC 3986 5.2.4)</body></html>")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -106,6 +118,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802
         path = urlsplit(self.path).path or "/"
+        if has_dot_segment(path):
+            send_page(self, 400, "text/html; charset=utf-8", DOT_SEGMENT_REFUSED)
+            return
         ctype, body = self.pages.get(path, ("text/html; charset=utf-8", b""))
         status = 200 if path in self.pages else 404
         send_page(self, status, ctype, body if status == 200 else NOT_FOUND)
