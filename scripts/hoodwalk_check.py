@@ -193,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     n_meta = max(1, walks_of["metadata"])
     print(f"newsstemmer from {Path(newsstemmer.__file__).parent.parent}")
     print(f"{walks} walks on {pages} pages, {sum(differ.values())} differ" + (f" ({dict(differ)})" if differ else ""))
-    print(f"the metadata's walk of <body> ({n_meta} walks), CPU a walk: reference {1000 * cpu['reference'] / n_meta:.4f} ms, "
+    print(f"the metadata's walk of <body> ({n_meta} walks), CPU a walk: "
+          f"reference {1000 * cpu['reference'] / n_meta:.4f} ms, "
           f"new {1000 * cpu['new'] / n_meta:.4f} ms (ratio {cpu['new'] / max(cpu['reference'], 1e-12):.3f})")
     return 1 if differ else 0
 

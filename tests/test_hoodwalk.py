@@ -12,7 +12,8 @@ from newsstemmer.metadata import page_facts
 
 
 def _body(markup: str):
-    return lxml_html.document_fromstring(f"<html><head><title>T</title></head><body>{markup}</body></html>").find("body")
+    page = f"<html><head><title>T</title></head><body>{markup}</body></html>"
+    return lxml_html.document_fromstring(page).find("body")
 
 
 def _read(markup: str, has_h1: bool = True, headline=None, own=None, root=None, with_tail: bool = True) -> HoodWalk:

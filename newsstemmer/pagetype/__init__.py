@@ -33,8 +33,9 @@ from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_addres
 if TYPE_CHECKING:
     from ..trees import TreeModel
 
-__all__ = ["ARTICLE", "FEATURES", "KINDS", "MIN_VOTE_PAGES", "NON_ARTICLE_KINDS", "THRESHOLD", "VOTE_SHARE", "PageType", "decide",
-           "declared_kind", "facts_of", "layout_vote", "page_type", "page_type_features", "shared_model", "voted_type"]
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "MIN_VOTE_PAGES", "NON_ARTICLE_KINDS", "THRESHOLD", "VOTE_SHARE", "PageType",
+           "decide", "declared_kind", "facts_of", "layout_vote", "page_type", "page_type_features", "shared_model",
+           "voted_type"]
 
 #: Every kind a page may be given, ``article`` first.
 KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
