@@ -1,8 +1,10 @@
 """Build of the optional compiled graph walk (``newsstemmer.single._domwalk``, Cython over
-libxml2's tree through lxml's public C API); everything else is in pyproject.toml.
+libxml2's tree through lxml's public C API) and tree models' walk (``newsstemmer._trees``);
+everything else is in pyproject.toml.
 
-The extension is optional: without Cython, lxml's headers or a C compiler, or if it fails to
-compile, the package installs without it (with a warning) and uses the pure-Python walk.
+The extensions are optional: without Cython, lxml's headers or a C compiler, or if one fails
+to compile, the package installs without it (with a warning) and uses its pure-Python (numpy)
+form.
 """
 
 import sys
@@ -11,9 +13,9 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 
-def _warn(exc: BaseException) -> None:
-    print(f"WARNING: newsstemmer: the compiled graph walk was not built ({exc}); "
-          "the pure-Python one is used", file=sys.stderr)
+def _warn(exc: BaseException, name: str = "") -> None:
+    what = f"the compiled {name}" if name else "a compiled extension (graph walk, tree models)"
+    print(f"WARNING: newsstemmer: {what} was not built ({exc}); its pure-Python form is used", file=sys.stderr)
 
 
 class OptionalBuildExt(build_ext):
@@ -31,7 +33,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
-            _warn(exc)
+            _warn(exc, ext.name)
 
     def copy_extensions_to_source(self) -> None:
         try:
@@ -48,16 +50,16 @@ def _extensions() -> list:
     except ImportError as exc:
         _warn(exc)
         return []
-    ext = Extension(
-        "newsstemmer.single._domwalk",
-        ["newsstemmer/single/_domwalk.pyx"],
-        include_dirs=lxml.get_include(),
-        # (the weights' floating-point operations exactly as written: no fused multiply-add)
-        extra_compile_args=["-O2", "-ffp-contract=off"] if sys.platform != "win32" else [],
-        optional=True,
-    )
+    # (the weights' floating-point operations exactly as written: no fused multiply-add)
+    args = ["-O2", "-ffp-contract=off"] if sys.platform != "win32" else []
+    exts = [
+        Extension("newsstemmer.single._domwalk", ["newsstemmer/single/_domwalk.pyx"],
+                  include_dirs=lxml.get_include(), extra_compile_args=args, optional=True),
+        # (the tree models' leaves: comparisons only, no header beyond Python's)
+        Extension("newsstemmer._trees", ["newsstemmer/_trees.pyx"], extra_compile_args=args, optional=True),
+    ]
     try:
-        return cythonize([ext], language_level=3, quiet=True)
+        return cythonize(exts, language_level=3, quiet=True)
     except Exception as exc:  # (a Cython error: install without it)
         _warn(exc)
         return []

@@ -403,7 +403,7 @@ def dataset_benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     hosts = loopback_hosts(args.same_host)
     try:
         for ds, site, es in sites:
-            s = SiteServer(ds, site, es, next(hosts))
+            s = SiteServer(ds, site, es, next(hosts), id_paths=args.id_paths)
             s.start()
             servers.append(s)
         keys = [site_of(s.base_url) for s in servers]
@@ -559,6 +559,8 @@ def main(argv: list[str] | None = None) -> int:
                     type=lambda s: tuple(s.split("=", 1)) if "=" in s else ap.error(f"--set {s}: NAME=VALUE"),
                     help="a Scrapy setting for the demo crawls with newsstemmer on (repeatable), "
                          "e.g. NEWSSTEMMER_SIDECAR=False")
+    ap.add_argument("--id-paths", action="store_true",
+                    help="serve every dataset page at /a/<id>.html (before session 22: not at its real URL's path)")
     ap.add_argument("--skip-demo", action="store_true")
     ap.add_argument("--skip-datasets", action="store_true")
     ap.add_argument("--per-site", action="store_true", help="also a per-site table of the dataset crawl")

@@ -1,7 +1,10 @@
 """Dataset sites served on loopback addresses, for the crawl benchmarks.
 
 Each site of the chosen datasets gets its own HTTP server (``SiteServer``): an index page
-linking every page of the site by its headline, and the pages as captured.
+linking every page of the site by its headline, and the pages as captured, each at the
+path of its real URL (the shape of a page's address is evidence of its type: a gallery
+served at ``/a/<id>.html`` is typed otherwise than at ``/2009/11/30/flipbook/``), or at
+``/a/<id>.html`` where it has none (:func:`served_path`).
 ``crawl.py``'s dataset crawl and ``scaleout.py`` crawl them.
 """
 
@@ -49,7 +52,8 @@ class SiteServer:
     site: str
     entries: list[Entry]
     host: str
-    paths: dict[str, Entry] = field(default_factory=dict)  # "/a/<id>.html" -> entry
+    paths: dict[str, Entry] = field(default_factory=dict)  # served path -> entry (served_path)
+    id_paths: bool = False  # every page at "/a/<id>.html" (as before real paths)
     httpd: ThreadingHTTPServer | None = None
 
     @property
@@ -61,7 +65,7 @@ class SiteServer:
         pages: dict[str, tuple[str, bytes]] = {}
         links = []
         for e in self.entries:
-            path = f"/a/{quote(e.id, safe='')}.html"
+            path = served_path(e, self.paths, self.id_paths)
             self.paths[path] = e
             pages[path] = ("text/html", e.raw())  # as captured (.html.gz unpacked); no charset: the page's meta decides
             links.append(f'<li><a href="{html.escape(path)}">{html.escape(headline(e))}</a></li>')
@@ -82,11 +86,41 @@ class SiteServer:
             self.httpd.server_close()
 
 
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9/._~!$&'()*+,;=:@-]*")
+
+
+def served_path(e: Entry, taken: dict[str, Entry] | set[str], id_paths: bool = False) -> str:
+    """The path ``e`` is served at: its real URL's path where that is plain (ASCII, nothing
+    to escape, no empty, ``.`` or ``..`` segment), not the index's ``/``, not ``/a/...`` and
+    not ``taken`` by another page of the site; else (and with ``id_paths``)
+    ``/a/<id>.html``.  The query is not kept (the server reads paths only).  A path with
+    dot segments is never served as is: a client resolves them away before asking
+    (RFC 3986, 5.2.4), so the page would be linked but never fetched."""
+    path = urlsplit(e.url or "").path
+    if (id_paths or not _PLAIN_PATH.fullmatch(path) or path == "/" or path.startswith("/a/") or path in taken
+            or "//" in path or has_dot_segment(path)):
+        return f"/a/{quote(e.id, safe='')}.html"
+    return path
+
+
+def has_dot_segment(path: str) -> bool:
+    """Whether a URL path has a ``.`` or ``..`` segment (``/a/../b``, ``/./x``, ``/x/..``)."""
+    return any(seg in (".", "..") for seg in path.split("/"))
+
+
+#: the answer to a request whose path has a ``.`` or ``..`` segment
+DOT_SEGMENT_REFUSED = (b"<html><body>Refused: the path has a '.' or '..' segment; these sites serve no "
+                       b"such path (resolve it first, RFC 3986 5.2.4)</body></html>")
+
+
 class _Handler(BaseHTTPRequestHandler):
     pages: dict[str, tuple[str, bytes]] = {}
 
     def do_GET(self) -> None:  # noqa: N802
         path = urlsplit(self.path).path or "/"
+        if has_dot_segment(path):
+            send_page(self, 400, "text/html; charset=utf-8", DOT_SEGMENT_REFUSED)
+            return
         ctype, body = self.pages.get(path, ("text/html; charset=utf-8", b""))
         status = 200 if path in self.pages else 404
         send_page(self, status, ctype, body if status == 200 else NOT_FOUND)

@@ -29,13 +29,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not os.environ.get("PYTHONPATH"):  # (with it, the checkout it names is recorded: a base's, for one)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import newsstemmer  # noqa: E402  (before ``shared``, which puts this checkout first on the path)
 
 from shared import data_dir, load_manifest  # noqa: E402
 
@@ -173,6 +177,7 @@ def record(args: argparse.Namespace) -> int:
     if "chain" in parts:
         out.update(_chain_records(args))
     Path(args.file).write_text(json.dumps(out), encoding="utf-8")
+    print(f"newsstemmer from {Path(newsstemmer.__file__).parent.parent}")
     print(f"{len(out)} pages recorded in {time.time() - started:.0f} s -> {args.file}")
     return 0
 

@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from shared import by_site, data_dir, load_manifest  # noqa: E402
+import newsstemmer  # noqa: E402  (before ``shared``, which puts this checkout first on the path)
 
-import newsstemmer  # noqa: E402
+from shared import by_site, data_dir, load_manifest  # noqa: E402
 from newsstemmer import ExtractOptions, Page, learn, page_blocks, pagerank_extract  # noqa: E402
 
 
@@ -167,7 +167,7 @@ def record(args: argparse.Namespace) -> int:
                     out[f"rules {ds}/{site}/{e.id}"] = _digest(list(apply_rules(h, rules)))
         print(f"{ds}: {n} pages so far, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     Path(args.file).write_text(json.dumps(out, indent=0, sort_keys=True), encoding="utf-8")
-    print(f"{len(out)} outputs of {n} pages written to {args.file}", file=sys.stderr)
+    print(f"{len(out)} outputs of {n} pages written to {args.file} (newsstemmer from {Path(newsstemmer.__file__).parent.parent})", file=sys.stderr)
     return 0
 
 

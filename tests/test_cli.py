@@ -458,9 +458,11 @@ def test_missing_pattern_file(site: Path, tmp_path: Path, capsys):
 def test_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0
+    from newsstemmer import trees
     from newsstemmer.single import domgraph
 
-    assert out.strip() == f"newsstemmer {__version__} (graph walk: {domgraph.GRAPH_WALK})"
+    assert out.strip() == (f"newsstemmer {__version__} (graph walk: {domgraph.GRAPH_WALK}, "
+                           f"tree models: {trees.TREE_EVALUATOR})")
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ column group of the learned cleaning's features.  Pages are built here."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_features
 from newsstemmer.single.region.context import CONTEXT_FEATURES, part_context
@@ -83,3 +84,28 @@ def test_cleaning_rows_end_with_the_context_columns() -> None:
     X = cleaning_features(view, region, J)
     assert np.array_equal(X[:, -len(CONTEXT_FEATURES):], part_context(view, region, J))
     assert part_context(view, region, J[:0]).shape == (0, len(CONTEXT_FEATURES))
+
+
+def test_parts_must_lie_inside_the_region() -> None:
+    view, region, _, J = _rows()
+    for outside in (region, region + int(view.size[region])):
+        with pytest.raises(ValueError, match="outside region"):
+            part_context(view, region, np.append(J, outside))
+
+
+def test_nested_containers_add_their_hints_to_every_part_below() -> None:
+    """Hints of two containers between a part and the region: both on the part's row, and
+    on a second part under the same containers (the memo of ancestors' hints)."""
+    html = f"""<html><body><article id="story"><h1>T</h1><p>{_text(40, 0)}</p>
+<div class="share"><div class="post-author"><p>{_text(14, 1)}</p><p>{_text(15, 2)}</p></div></div>
+<p>{_text(40, 3)}</p></article></body></html>"""
+    an = pagerank_analysis(html, text=False)
+    view = RegionView.of(an)
+    elements = an.scores.graph.elements
+    region = elements.index(an.scores.root.find(".//article"))
+    inner = [k for k, el in enumerate(elements) if el is not None and el.tag == "p"
+             and el.getparent().get("class") == "post-author"]
+    X = part_context(view, region, np.array(inner, dtype=np.int64))
+    for row in X:
+        assert row[_col("anc_hint_share")] == 1.0 and row[_col("anc_hint_meta")] == 1.0
+    assert X[0][_col("sib_position")] == 0.25 and X[1][_col("sib_position")] == 0.75

@@ -13,7 +13,7 @@ import pytest
 from newsstemmer import ExtractOptions, Page, SitePatterns, extract, learn
 from newsstemmer.combine.extract import extract_with_patterns
 from newsstemmer.layout.patterns import PatternFileError
-from newsstemmer.pagetype import MIN_VOTE_PAGES, layout_vote, page_type
+from newsstemmer.pagetype import MIN_VOTE_PAGES, VOTE_SHARE, layout_vote, page_type
 
 WORDS = ("harbour council budget ferry museum election storm bridge farmers railway festival court market "
          "tunnel library teachers energy coast village mayor contract airport orchestra lighthouse").split()
@@ -152,3 +152,34 @@ def test_the_vote_needs_enough_pages_that_agree_with_the_layouts_flag():
     assert layout_vote({"article": n}, False) is None  # a "not articles" layout whose pages read as articles
     assert layout_vote({"listing": n}, True) is None
     assert layout_vote({"nonsense": n}, False) is None and layout_vote(None, True) is None and layout_vote({}, True) is None
+
+
+def test_a_not_articles_layout_votes_the_kind_nearly_all_its_pages_share():
+    # the demo's index template: 28 pages typed listing, 1 media -> every page a listing
+    assert layout_vote({"listing": 28, "media": 1}, False) == "listing"
+    assert layout_vote({"media": 1, "listing": 28}, False) == "listing"  # (not the first kind named)
+    # below the share: typed page by page
+    assert 8 / 10 < VOTE_SHARE and layout_vote({"listing": 8, "media": 2}, False) is None
+    # a page typed an article in a "not articles" layout keeps its pages typed one by one
+    assert layout_vote({"listing": 40, "article": 1}, False) is None
+    # the share needs MIN_VOTE_PAGES of the kind too
+    assert layout_vote({"listing": MIN_VOTE_PAGES - 1}, False) is None
+    # an article layout still needs every page to agree (a non-article of it would be sent)
+    assert layout_vote({"article": 40, "listing": 1}, True) is None
+    assert layout_vote({"listing": 40, "media": 1}, True) is None
+    assert layout_vote({"listing": 40, "nonsense": 1}, False) is None  # an unknown kind: no vote
+
+
+def test_the_vote_is_worked_out_again_when_the_layouts_types_are_replaced():
+    from newsstemmer.combine.layouttypes import _vote_of
+    from newsstemmer.layout.patterns import LayoutPattern
+
+    layout = LayoutPattern(id="p0", score=1.0, pages=5, sections=[], article=False,
+                           page_types={"listing": 28, "media": 1}, page_score=0.3)
+    assert _vote_of(layout) == "listing"
+    layout.page_types = {"listing": 5, "media": 5}  # (relearned: a new mapping)
+    assert _vote_of(layout) is None
+    layout.page_types, layout.article = {"article": 4}, True
+    assert _vote_of(layout) == "article"
+    layout.article = False
+    assert _vote_of(layout) is None

@@ -67,10 +67,12 @@ def test_prune_drops_old_texts_and_surplus_anchors_and_the_census_sees_it(config
     kept = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8, sent_anchored=20), now=time.time())
     assert kept["hist:*"] == 0 and kept["fl:*"] == 0  # sent and checked just now: kept
     assert all(history.get(f"http://a/{i}").sketch for i in range(30))
-    # the 20 articles sent last keep 2 texts (a drift relearns from them), the 10 before none, other URLs 8
+    # the 20 latest sent keep 2 texts (a drift relearns from them), the 10 others none, other URLs 8;
+    # one run sent them all: the latest are the last 20 by URL (http://a/9 ... http://a/18)
+    assert history.recent("a", 20) == sorted((f"http://a/{i}" for i in range(30)), reverse=True)[:20]
     assert kept["li:a:*"] == 20 * (12 - 2) + 10 * 12 + (12 - 8)
-    assert linkinfo.anchors("http://a/13") == ["headline 13 v0", "headline 13 v1"]  # the first seen
-    assert linkinfo.anchors("http://a/3") == []
+    assert linkinfo.anchors("http://a/3") == ["headline 3 v0", "headline 3 v1"]  # the first seen
+    assert linkinfo.anchors("http://a/13") == []
     assert len(linkinfo.anchors("http://a/tag")) == 8
 
     later = redis_prune(redis, keys, Retention(keep_text_days=30, keep_anchors=8), now=time.time() + 31 * 86400)
@@ -222,12 +224,14 @@ def test_history_records_live_in_digest_buckets_older_strings_and_hashes_still_r
     for i in range(30):
         history.put(_article(i))
     history.put(_article(7))  # sent again: one record, counted once
-    assert history.count("a") == 33 and history.recent("a", 2) == ["http://a/7", "http://a/29"]
+    # (one run sent them: its articles by URL, before the older records' of earlier runs)
+    assert history.count("a") == 33 and history.recent("a", 2) == ["http://a/str4", "http://a/old2?p=1"]
     buckets = [k for k in redis.scan_iter(match="t:hist:b:*")]
     per_record = sum(redis.memory_usage(k, samples=0) for k in buckets) / 32
     assert per_record < 500, per_record  # (a hash of the same: ~1 KB)
     redis_prune(redis, keys, Retention(sent_anchored=5), now=time.time() + 86400)
-    assert redis.zcard("t:hist:site:a") == 5 and history.recent("a", 5) == [f"http://a/{i}" for i in (7, 29, 28, 27, 26)]
+    assert redis.zcard("t:hist:site:a") == 5 and history.recent("a", 5) == ["http://a/str4", "http://a/old2?p=1", "http://a/9",
+                                                                  "http://a/8", "http://a/7"]
     assert history.count("a") == 33 and history.get("http://a/3").sketch == _article(3).sketch
     done = redis_prune(redis, keys, Retention(keep_text_days=2), now=time.time() + 86400)
     assert done["hist:*"] == 2 and history.get("http://a/old1").archived  # the older hash by its index, the string by its time

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from newsstemmer.layout.scoring import dice, diff_score, main_score, pattern_score, run_score, sample_pairs
+from newsstemmer.layout.scoring import dice, diff_score, main_score, pattern_score, run_score, sample_pairs, static_need
 
 sig_text = st.text(alphabet="abcdefgh0123東京の", max_size=40)
 
@@ -32,8 +32,33 @@ def test_diff_completely_different_is_one() -> None:
 def test_diff_formula() -> None:
     # "abcd" vs "abxy": LCS 2 → (4 + 4 - 4) / 8
     assert diff_score(["abcd", "abxy"]) == pytest.approx(0.5)
-    # three strings, all pairs: (ab,ab)=0/4, (ab,cd)=4/4, (ab,cd)=4/4 → 8/12
-    assert diff_score(["ab", "ab", "cd"]) == pytest.approx(8 / 12)
+    # three strings, all pairs: (ab,ab)=0/4, (ab,ac)=2/4, (ab,ac)=2/4 → 4/12 (SPEC's pooled sum);
+    # but "ac"'s nearest partner differs by 2/4 and all 3 pages must repeat a static text: 0.5
+    assert diff_score(["ab", "ab", "ac"]) == pytest.approx(0.5)
+    # every page with a near copy: the pooled sum, (0 + 4 + 4 + 4 + 4 + 0) / 24
+    assert diff_score(["ab", "ab", "cd", "cd"]) == pytest.approx(16 / 24)
+
+
+def test_diff_a_text_no_other_page_repeats_is_not_static() -> None:
+    # two pages share a sentence template, the third does not: the third page's text has
+    # no near copy, so the section varies, however alike the pair (NOTES.md #26)
+    a = "The pictures below were taken over five days in and around Valparaiso."
+    b = "The pictures below were taken over five days in and around Tromso."
+    c = "From first light until long after dark, these are some of the scenes."
+    assert diff_score([a, b]) < 0.5 <= diff_score([a, b, c])
+    assert diff_score([a, a, a]) == 0.0
+
+
+def test_diff_a_text_most_pages_repeat_stays_static() -> None:
+    # static on 4 of 5 pages (3 needed), one page with its own text: the section is static
+    # (the least-like page alone does not make it vary, as in session 20's patch)
+    a = "Subscribe to our newsletter for the latest stories every morning."
+    c = "From first light until long after dark, these are some of the scenes."
+    assert diff_score([a, a, a, a, c]) < 0.5
+
+
+def test_static_need() -> None:
+    assert [static_need(n) for n in (1, 2, 3, 4, 5, 6, 7, 10)] == [1, 2, 3, 3, 3, 3, 4, 5]
 
 
 def test_diff_partial_overlap_between() -> None:

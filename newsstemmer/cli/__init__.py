@@ -64,18 +64,29 @@ def _add_arguments(module: str, parser: argparse.ArgumentParser) -> None:
     importlib.import_module(f"{__name__}.{module}").add_arguments(parser)
 
 
-def graph_walk() -> str:
-    """Which graph walk DOM PageRank uses, told by ``--version`` without importing the core:
-    ``"compiled"`` when the extension ``newsstemmer.single._domwalk`` is built (and
-    ``NEWSSTEMMER_PURE_PYTHON`` is not set), else ``"python"`` (``domgraph.GRAPH_WALK``)."""
+def _built(module: str) -> bool:
+    """Whether the optional extension ``newsstemmer.<module>`` is built (a file beside its
+    ``.pyx``) and ``NEWSSTEMMER_PURE_PYTHON`` does not turn it off; read without importing it."""
     from importlib.machinery import EXTENSION_SUFFIXES
     from pathlib import Path
 
     if os.environ.get("NEWSSTEMMER_PURE_PYTHON", "") not in ("", "0"):
-        return "python"
-    single = Path(__file__).resolve().parent.parent / "single"
-    built = any((single / f"_domwalk{suffix}").is_file() for suffix in EXTENSION_SUFFIXES)
-    return "compiled" if built else "python"
+        return False
+    where = Path(__file__).resolve().parent.parent.joinpath(*module.split("."))
+    return any(where.with_name(where.name + suffix).is_file() for suffix in EXTENSION_SUFFIXES)
+
+
+def graph_walk() -> str:
+    """Which graph walk DOM PageRank uses, told by ``--version`` without importing the core:
+    ``"compiled"`` when the extension ``newsstemmer.single._domwalk`` is built (and
+    ``NEWSSTEMMER_PURE_PYTHON`` is not set), else ``"python"`` (``domgraph.GRAPH_WALK``)."""
+    return "compiled" if _built("single._domwalk") else "python"
+
+
+def tree_models() -> str:
+    """Which walk the tree models use, told by ``--version`` likewise: ``"compiled"`` when
+    ``newsstemmer._trees`` is built, else ``"numpy"`` (``trees.TREE_EVALUATOR``)."""
+    return "compiled" if _built("_trees") else "numpy"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Learn news sites' layouts from their pages and extract clean articles.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (graph walk: {graph_walk()})")
+    compiled = f"graph walk: {graph_walk()}, tree models: {tree_models()}"
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({compiled})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():

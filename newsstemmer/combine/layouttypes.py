@@ -63,8 +63,23 @@ def layout_page_type(page: Page, article: Article, layout: LayoutPattern | None)
     layout, a loose match, no clear vote (:func:`~newsstemmer.pagetype.layout_vote`)."""
     if layout is None or not _full_match(article) or layout.page_score is None:
         return None
-    vote = layout_vote(layout.page_types, layout.article)
+    vote = _vote_of(layout)
     return None if vote is None else voted_type(page, vote, layout.page_score)
+
+
+def _vote_of(layout: LayoutPattern) -> str | None:
+    """:func:`~newsstemmer.pagetype.layout_vote` of ``layout``, worked out once per layout
+    (kept beside its fields, not in them: not saved; worked out again where its
+    ``page_types`` or article flag were replaced)."""
+    kept = layout.__dict__.get(_VOTE_KEY)
+    if kept is not None and kept[0] is layout.page_types and kept[1] == layout.article:
+        return kept[2]
+    vote = layout_vote(layout.page_types, layout.article)
+    layout.__dict__[_VOTE_KEY] = (layout.page_types, layout.article, vote)
+    return vote
+
+
+_VOTE_KEY = "_layout_vote"
 
 
 def _full_match(article: Article) -> bool:

@@ -9,7 +9,6 @@ section a role, and scores the pattern.  The result is a :class:`SitePatterns`.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import logging
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -23,7 +22,7 @@ from ..dom.text import significant, weight
 from .clustering import LayoutSequence, cluster_layouts
 from ..page import Page
 from .patterns import LayoutPattern, LayoutSection, SitePatterns
-from .scoring import dice, diff_score, main_score, pattern_score, run_score
+from .scoring import dice, diff_score, main_score, pattern_score, run_score, static_need
 
 __all__ = ["LayoutLearnOptions", "PageGrouper", "learn", "site_of", "teaser_blocks"]
 
@@ -70,7 +69,7 @@ class LayoutLearnOptions:
     # gold (chaos 175 of 183, dragnet 54 of 54; readability's gold keeps captions: 54 of 112).
     caption_tags: tuple[str, ...] = ("figure", "figcaption")
     max_caption_share: float = 0.5  # of the layout's main MainScore, above which captions stay main
-    static_line_share: float = 0.5  # a line on this share of a layout's pages is boilerplate
+    static_line_share: float = 0.5  # a line on this share of a layout's pages (and >= 3 of them) is boilerplate
     min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     blocks: BlockOptions = field(default_factory=BlockOptions)
@@ -398,7 +397,7 @@ def _static_lines(members: list[_Member], opts: LayoutLearnOptions) -> list[str]
     counts: Counter[str] = Counter()
     for m in members:
         counts.update({line_digest(line) for b in m.blocks.blocks for line in b.text.split("\n") if weight(line)})
-    need = max(2, math.ceil(opts.static_line_share * len(members)))
+    need = static_need(len(members), opts.static_line_share)
     return sorted(d for d, c in counts.items() if c >= need)
 
 

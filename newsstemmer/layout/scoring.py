@@ -16,6 +16,7 @@ from ..dom.text import significant
 
 __all__ = [
     "sample_pairs",
+    "static_need",
     "diff_score",
     "main_score",
     "pattern_score",
@@ -42,6 +43,14 @@ def sample_pairs(n: int, max_partners: int = 8) -> list[tuple[int, int]]:
             if j != i:
                 pairs.add((min(i, j), max(i, j)))
     return sorted(pairs)
+
+
+def static_need(pages: int, share: float = 0.5) -> int:
+    """How many of a layout's ``pages`` must repeat a text (a line, a section's text) for it
+    to count as static: ``share`` of them and 3 at least (every page of a layout of 2 or 3).
+    One pair of pages sharing a quote or a sentence template is no sign of boilerplate
+    (NOTES.md #26, sessions 20-21)."""
+    return max(min(pages, 3), math.ceil(share * pages))
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -81,12 +90,19 @@ def diff_score(texts: Sequence[str], max_partners: int = 8, word_level_from: int
     subsequence, so a long article body scored as boilerplate; as whole words they
     share a few "the"s and "of"s).  A section seen on a single page has no pair to
     compare and scores 1 (nothing shows it to be static).
+
+    The score is at least the difference within which ``static_need(len(texts))`` pages
+    find a near copy of their text (each page's nearest compared partner): a static text
+    repeats on most pages, and on every page of a layout of 3 (choice, beyond SPEC's pooled
+    formula: among three pages, two whose texts share a sentence template pooled the score
+    of a third, unrelated text under 0.5 and the layout left the section out: NOTES.md #26).
     """
     sigs = [significant(t) for t in texts]
     words: dict[int, list[int]] = {}
     symbols: dict[tuple[str, int], int] = {}
     known: dict[str, list[int]] = {}
     num = den = 0
+    nearest: dict[int, float] = {}  # page -> the difference to its nearest compared partner
     for i, j in sample_pairs(len(texts), max_partners):
         a, b = sigs[i], sigs[j]
         total = len(a) + len(b)
@@ -99,9 +115,13 @@ def diff_score(texts: Sequence[str], max_partners: int = 8, word_level_from: int
             common = lcs_length(a, b)
         num += total - 2 * common
         den += total
+        pair = (total - 2 * common) / total if total else 0.0
+        for k in (i, j):
+            nearest[k] = min(nearest.get(k, 1.0), pair)
     if den == 0:
         return 0.0 if len(texts) > 1 else 1.0
-    return num / den
+    repeated = sorted(nearest.values())
+    return max(num / den, repeated[min(static_need(len(texts)), len(repeated)) - 1])
 
 
 def main_score(diff: float, plain_weights: Sequence[int]) -> float:

@@ -226,7 +226,10 @@ def _authors(facts: PageFacts, tree: Any, host: str = "") -> tuple[list[str], st
 
 
 def _folded(text: str | None) -> str:
-    return re.sub(r"[\W_]+", "", (text or "").casefold())
+    return _NOT_WORD.sub("", (text or "").casefold())
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
 
 
 def house_test(facts: PageFacts, host: str) -> Any:

@@ -24,6 +24,7 @@ __all__ = ["AUTHOR_PAGE", "LINES_AFTER", "HoodWalk", "Neighbourhood", "SKIP_TAGS
 _BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)
 #: what the neighbourhood's walk passes over (with the elements in it; their tails are read)
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
+_HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})  # (the elements :meth:`HoodWalk.start` does more for)
 _LINES_WITHOUT_HEADLINE = 300  # text lines read where no headline is found
 LINES_AFTER = 60  # text lines after the headline searched for the date line
 #: the path of a link to an author's own page (``/author/ann-lee``, ``/autoren/...``, ``?author=3``)
@@ -163,30 +164,46 @@ class HoodWalk:
 
     def walk(self, root: Any, with_tail: bool = True) -> None:
         """Read ``root`` and what is in it (its own tail too with ``with_tail``), until
-        reading ends; comments and processing instructions are passed over, tails included."""
-        skip = 0
-        for event, el in etree.iterwalk(root, events=("start", "end")):
-            tag = el.tag
-            if not isinstance(tag, str):
-                continue
+        reading ends; comments and processing instructions are passed over, tails included.
+
+        :meth:`start` and :meth:`add_line` inline: only a heading or a link goes through
+        :meth:`start` (the headline, links to author pages), any other element is looked at
+        for a byline mark alone; a skipped element's inside is not walked (its tail is read
+        at its end event)."""
+        walker = etree.iterwalk(root, events=("start", "end"))
+        lines, bylines, marked = self.lines, self.bylines, self.marked
+        limit = self.limit
+        for event, el in walker:
             if event == "start":
-                if skip or tag in SKIP_TAGS:
-                    skip += 1
+                tag = el.tag
+                if tag in SKIP_TAGS:
+                    walker.skip_subtree()  # (its end event still comes: its tail is read then)
                     continue
-                self.start(el, tag, el.get("class") or el.get("id"))
+                if tag in _HEADING_OR_LINK:
+                    if tag == "a" and self.at < 0 and self.resolve is None:
+                        marks = el.get("class") or el.get("id")  # (a link above the headline: a menu's)
+                    else:
+                        self.start(el, tag, None)
+                        limit = self.limit
+                        marks = el.get("class") or el.get("id")
+                else:
+                    marks = el.get("class") or el.get("id")
+                if marks:
+                    found = marked.get(marks)
+                    if found is None:
+                        found = byline_marked(marks)
+                    if found:
+                        bylines.append((len(lines), el))
                 text = el.text
-                if text and text.strip():
-                    self.add_line(text)
             else:
-                if skip:
-                    skip -= 1
-                    if skip:
-                        continue
                 text = el.tail
-                if text and text.strip() and (with_tail or el is not root):
-                    self.add_line(text)
-            if not self.open:
-                break
+                if el is root and not with_tail:
+                    continue
+            if text and text.strip():
+                lines.append(text)
+                if len(lines) > limit:
+                    self.open = False
+                    break
 
     def result(self) -> Neighbourhood:
         """What was read, byline elements and author links nearest the headline first (those

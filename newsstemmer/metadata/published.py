@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date
-from functools import cache
 
 from .dates import date_in_text, date_in_url, parse_date
 from .facts import PageFacts, ld_text, ld_values, meta_source
@@ -82,10 +81,23 @@ def structured_date(facts: PageFacts, ld_keys: tuple[str, ...], meta_names: tupl
     return iso, source
 
 
+def _once(make: Callable[[], str | None]) -> Callable[[], str | None]:
+    """``make``, called at most once (its answer kept): a closure costs less than
+    ``functools.cache``, whose wrapper is made on every page."""
+    kept: list[str | None] = []
+
+    def once() -> str | None:
+        if not kept:
+            kept.append(make())
+        return kept[0]
+
+    return once
+
+
 def published_date(facts: PageFacts, hood: Hood, url: str | None) -> tuple[str | None, str | None]:
     """The article's published date and its source.  ``hood`` gives the headline's
     neighbourhood (read only where the machine-written dates leave the question open)."""
-    shown_date = cache(lambda: _date_near_headline(hood()))  # (the date line, read once if at all)
+    shown_date = _once(lambda: _date_near_headline(hood()))  # (the date line, read once if at all)
     iso, source, raw = _structured(facts, ("datePublished", "dateCreated"), PUBLISHED_META,
                                    ("datepublished", "datecreated"))
     if iso and source == "json-ld" and _WRITTEN.search(raw or "") and not _ISO_START.match(raw or ""):

@@ -33,8 +33,9 @@ from .kinds import ARTICLE, NON_ARTICLE_KINDS, declared_media, is_service_addres
 if TYPE_CHECKING:
     from ..trees import TreeModel
 
-__all__ = ["ARTICLE", "FEATURES", "KINDS", "MIN_VOTE_PAGES", "NON_ARTICLE_KINDS", "THRESHOLD", "PageType", "decide",
-           "declared_kind", "facts_of", "layout_vote", "page_type", "page_type_features", "shared_model", "voted_type"]
+__all__ = ["ARTICLE", "FEATURES", "KINDS", "MIN_VOTE_PAGES", "NON_ARTICLE_KINDS", "THRESHOLD", "VOTE_SHARE", "PageType",
+           "decide", "declared_kind", "facts_of", "layout_vote", "page_type", "page_type_features", "shared_model",
+           "voted_type"]
 
 #: Every kind a page may be given, ``article`` first.
 KINDS = (ARTICLE, *NON_ARTICLE_KINDS)
@@ -48,6 +49,12 @@ LAYOUT_OTHER_THRESHOLD = 0.95
 #: A learned layout types its pages by its vote (:func:`layout_vote`) where at least this
 #: many of the pages it was learned from were typed, all alike.
 MIN_VOTE_PAGES = 3
+#: A "not articles" layout whose typed learning pages are all non-articles votes its most
+#: common kind where at least this share of them have it (an index template typed listing
+#: 28 times and media once): the vote then only names the kind of pages the feed leaves
+#: out either way.  An article layout's pages must all agree (a page of it typed a
+#: non-article would otherwise be sent as an article).
+VOTE_SHARE = 0.9
 
 
 @dataclass(frozen=True)
@@ -122,16 +129,27 @@ def declared_kind(page: Page, facts: PageFacts | None = None) -> str | None:
 def layout_vote(types: Mapping[str, int] | None, layout_article: bool) -> str | None:
     """The kind a learned layout gives every page it matches, or None where its pages are
     to be typed one by one.  ``types`` are the kinds its learning pages were typed alone
-    (kind -> pages; ``LayoutPattern.page_types``), ``layout_article`` its article flag: the
-    vote is the one kind of :data:`MIN_VOTE_PAGES` or more pages, all typed alike, and
-    saying what the flag says (article, or a non-article kind for a "not articles" layout).
-    A mixed layout (some pages articles, some not) has no vote."""
+    (kind -> pages; ``LayoutPattern.page_types``), ``layout_article`` its article flag.
+
+    An article layout votes ``article`` where :data:`MIN_VOTE_PAGES` or more pages were
+    typed and all were articles.  A "not articles" layout votes its most common kind
+    where that kind has :data:`MIN_VOTE_PAGES` or more pages and at least
+    :data:`VOTE_SHARE` of them, and none was typed an article (a page of it that reads as
+    an article keeps it typed page by page: a layout never withholds an article).  Any
+    other layout (mixed, too few pages, an unknown kind) has no vote."""
     if not types:
         return None
-    kinds = [k for k, n in types.items() if n > 0]
-    if len(kinds) != 1 or types[kinds[0]] < MIN_VOTE_PAGES or kinds[0] not in KINDS:
+    counts = {k: n for k, n in types.items() if n > 0}
+    if not counts or any(k not in KINDS for k in counts):
         return None
-    return kinds[0] if (kinds[0] == ARTICLE) == layout_article else None
+    kind, n = max(counts.items(), key=lambda kv: kv[1])
+    if n < MIN_VOTE_PAGES:
+        return None
+    if layout_article:
+        return kind if kind == ARTICLE and len(counts) == 1 else None
+    if ARTICLE in counts or n < VOTE_SHARE * sum(counts.values()):
+        return None
+    return kind
 
 
 def voted_type(page: Page, vote: str, score: float, facts: PageFacts | None = None) -> PageType:

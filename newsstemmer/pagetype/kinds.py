@@ -44,7 +44,10 @@ _ERROR_TITLE = re.compile(r"\b(?:404|not found|page not found|error|access denie
 def is_service_address(url: str | None) -> bool:
     """Whether ``url``'s last path segment (extension aside) names a service page (:data:`SERVICE_PAGES`)."""
     segs = [s for s in urlsplit(url or "").path.lower().split("/") if s]
-    return bool(segs) and re.sub(r"\.(?:html?|php|aspx?)$", "", segs[-1]) in SERVICE_PAGES
+    return bool(segs) and _PAGE_EXTENSION.sub("", segs[-1]) in SERVICE_PAGES
+
+
+_PAGE_EXTENSION = re.compile(r"\.(?:html?|php|aspx?)$")
 
 
 def declared_media(x: dict[str, float]) -> bool:

@@ -96,7 +96,7 @@ class Storage:
         if self.shared:
             from .redis_monitor import RedisArticleHistory
 
-            return RedisArticleHistory(*self._redis())
+            return RedisArticleHistory(*self._redis(), shared_run=True)
         return ArticleHistory(self.config.history_path)
 
     def fetchlog(self) -> FetchRecord:

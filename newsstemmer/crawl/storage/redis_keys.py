@@ -14,6 +14,8 @@ key                                          type   what
                                                     once it is in a feed (one emission per article)
 ``P:run:broken``                             set    sites whose learning round failed (left for the
                                                     next crawl, as with SQLite)
+``P:run:started``                            str    when the crawl's first article was sent: the
+                                                    emission time of all it sends (history order)
 ``P:run:inflight:W``, ``P:run:claims:W``     hash,  requests worker W took from the queue; the
                                              set    articles it is emitting (both go back at its death)
 ``P:workers``, ``P:alive:W``                 set,   the workers of the crawl; W's heartbeat
@@ -88,6 +90,7 @@ class Keys:
         self.counts = f"{p}:run:counts"
         self.emitted = f"{p}:run:emitted"
         self.broken = f"{p}:run:broken"
+        self.started = f"{p}:run:started"
         self.marker = f"{p}:run:marker"  # set by the first worker of a crawl: gone if Redis lost its data
         self.buf_sites = f"{p}:buf:sites"
         self.patterns = f"{p}:patterns"

@@ -9,8 +9,8 @@ site, URL where it is not the key, emission time, version, dates, content hash a
 sketch of the version sent, :class:`~newsstemmer.crawl.changesketch.ChangeSketch`; a field
 instead of a key of its own saves the key's URL and object, ~115 bytes an article; the older
 records ``P:hist:a:KEY``, strings of the same packing and hashes with the sketch or the texts,
-are read too, and replaced when the article is sent again), ``P:hist:site:SITE`` (zset: its latest keys by emission
-time, cut to ``NEWSSTEMMER_DRIFT_SAMPLE`` by pruning), ``P:hist:sites``, ``P:hist:n`` (hash:
+are read too, and replaced when the article is sent again), ``P:hist:site:SITE`` (zset: its latest keys scored by
+the start of the run that sent them, ``P:run:started``, cut to ``NEWSSTEMMER_DRIFT_SAMPLE`` by pruning), ``P:hist:sites``, ``P:hist:n`` (hash:
 site -> articles in the window); ``P:fl:URL`` (hash: validators, first and last check time,
 pending record).  Not kept any more (history format 2, session 16): ``P:hist:texts`` (an index by
 emission time: pruning now reads the time in the records; the older hashes are still in
@@ -127,12 +127,24 @@ class RedisArticleHistory:
     (:func:`pack_record`) in a bucket hash keyed by its digest; the older strings and hashes
     (``hist:a:KEY``) are read too."""
 
-    def __init__(self, redis: Any, keys: Keys):
+    def __init__(self, redis: Any, keys: Keys, shared_run: bool = False):
         self.redis = redis
         self.p = keys.prefix
         self.path = f"redis {self.p}:hist"
         self._read = redis.register_script(_READ)
         self._put = redis.register_script(_PUT)
+        # The run's start, every article's emission time (as in ArticleHistory): with
+        # ``shared_run`` (a crawl's workers) the one its first sending worker wrote to
+        # ``P:run:started``, cleared with the run's keys; else when this handle was opened.
+        self._run_key = keys.started if shared_run else None
+        self._run_started: float | None = None if shared_run else time.time()
+
+    def run_started(self) -> float:
+        """The emission time of what this run sends (see ``__init__``)."""
+        if self._run_started is None:
+            self.redis.set(self._run_key, repr(time.time()), nx=True)
+            self._run_started = float(_s(self.redis.get(self._run_key)) or time.time())
+        return self._run_started
 
     def _fetch(self, key: str, client: Any = None) -> Any:
         # (the record's slot is the archive's first one: one digest for both)
@@ -161,12 +173,14 @@ class RedisArticleHistory:
                        _s(g.get("published")), archived=not sketch)
 
     def put(self, record: Emitted) -> None:
-        now = time.time()
+        now = self.run_started()
         bucket, field = digest_slot(record.key)
         self._put(keys=[f"{self.p}:hist:b:{bucket}", f"{self.p}:hist:a:{record.key}"],
                   args=[pack_record(record, now), record.key, record.site, now, self.p, field])
 
     def recent(self, site: str, n: int) -> list[str]:
+        """URLs of the site's ``n`` latest sent articles: the latest run's first, the articles
+        of one run (equal scores) by key in reverse order, as :class:`ArticleHistory` orders them."""
         keys = [_s(k) or "" for k in self.redis.zrevrange(f"{self.p}:hist:site:{site}", 0, max(0, n - 1))] if n > 0 else []
         pipe = self.redis.pipeline(transaction=False)
         for key in keys:

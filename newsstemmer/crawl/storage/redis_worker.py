@@ -104,7 +104,7 @@ if ARGV[3] == '1' and redis.call('ZCARD', KEYS[1]) > 0 then return 0 end
 local marker = redis.call('GET', p .. ':run:marker')
 if marker then redis.call('SET', p .. ':finished:' .. marker, '1', 'PX', ARGV[4]) end
 redis.call('DEL', KEYS[1], KEYS[2], p .. ':run:seen', p .. ':run:counts', p .. ':run:emitted', p .. ':run:broken',
-           p .. ':run:marker')
+           p .. ':run:marker', p .. ':run:started')
 for _, other in ipairs(redis.call('SMEMBERS', p .. ':workers')) do redis.call('SREM', p .. ':workers', other) end
 return 1
 """

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from .records import url_hash
+from .sqlite_history import RECENT_ORDER
 
 __all__ = ["STORES", "Retention", "StoreCensus", "census", "prune"]
 
@@ -209,7 +210,7 @@ def _prune_history(conn: sqlite3.Connection, cutoff: _dt.datetime, latest: int =
     where = "FROM sent WHERE emitted < ?"
     n = _archive(conn, "SELECT h, CAST(emitted / 86400 AS INTEGER) " + where, "DELETE " + where, (cutoff.timestamp(),))
     conn.execute("UPDATE sent SET url = '' WHERE key IS NULL AND url != '' AND h IN (SELECT h FROM (SELECT h, "
-                 "ROW_NUMBER() OVER (PARTITION BY site ORDER BY emitted DESC) AS n FROM sent) WHERE n > ?)", (latest,))
+                 f"ROW_NUMBER() OVER (PARTITION BY site ORDER BY {RECENT_ORDER}) AS n FROM sent) WHERE n > ?)", (latest,))
     return n
 
 
@@ -233,7 +234,7 @@ def _prune_anchors(conn: sqlite3.Connection, state: Path, per_url: int, sent_anc
                 if alias == "h" and "sent" in tables:  # (by URL, or by digest where the URL is the key and emptied)
                     sent = "(url IN (SELECT url FROM h.sent) OR url_hash(url) IN (SELECT h FROM h.sent))"
                     older = ("(SELECT h, url FROM (SELECT h, url, ROW_NUMBER() OVER (PARTITION BY site "
-                             f"ORDER BY emitted DESC) AS n FROM h.sent) WHERE n > {int(sent_anchored)})")
+                             f"ORDER BY {RECENT_ORDER}) AS n FROM h.sent) WHERE n > {int(sent_anchored)})")
                     dropped.append(  # sent, and not among its site's latest
                         f"url IN (SELECT url FROM {older}) OR url_hash(url) IN (SELECT h FROM {older})")
         conn.execute("BEGIN")

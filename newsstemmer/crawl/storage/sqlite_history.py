@@ -17,7 +17,9 @@ copy of the URL in an index); the canonical URL is kept only where it is not the
 the URL only while the article is among its site's latest sent (``NEWSSTEMMER_DRIFT_SAMPLE``:
 the pages a drift fetches again, :meth:`ArticleHistory.recent`; pruning empties it for the
 others, ~90 bytes a row on the demo's sites, and the digest alone then finds the row, as it
-finds an archived one).  Times (first seen, published) in the form :func:`pack_time` can
+finds an archived one).  An article's emission time (``emitted``) is the start of the run
+that sent it: one run's articles tie, and :meth:`ArticleHistory.recent` (the drift's sample)
+orders them by URL, not by the instants a crawl happened to send them.  Times (first seen, published) in the form :func:`pack_time` can
 rebuild are 4-byte numbers, not 25 characters (:func:`~.records.pack_time`).
 Schema 3 (table ``sent``) replaced schema 2's ``articles`` (the texts themselves,
 ~3.7 KB an article): opening an older file moves its rows over with their texts turned
@@ -37,7 +39,7 @@ from pathlib import Path
 from .records import Emitted, pack_time, sketch_of_texts, unpack_time, url_hash
 from .sqlite_files import open_versioned, transaction
 
-__all__ = ["ArticleHistory", "pack_hash", "unpack_hash"]
+__all__ = ["RECENT_ORDER", "ArticleHistory", "pack_hash", "unpack_hash"]
 
 SCHEMA_VERSION = 4  # 2: ``archived``; 3: ``sent`` (sketches, keyed by digest) replaces ``articles`` (texts); 4: URLs
 #                      emptied past the drift sample and packed times (older code would misread them)
@@ -75,11 +77,25 @@ def unpack_hash(stored: bytes | str) -> str:
     return stored.hex() if isinstance(stored, bytes) else str(stored)
 
 
-class ArticleHistory:
-    """Emitted articles by canonical URL.  One instance per thread."""
+#: The order of :meth:`ArticleHistory.recent`: the latest run first, then the key (canonical URL)
+#: in reverse code-point order, which is Redis's order of equal scores in a site's sorted set
+#: (:class:`~.redis_monitor.RedisArticleHistory`), so both stores give the same list.
+RECENT_ORDER = "emitted DESC, COALESCE(key, url) DESC"
 
-    def __init__(self, path: str | os.PathLike[str]):
+
+class ArticleHistory:
+    """Emitted articles by canonical URL.  One instance per thread.
+
+    ``run_started``: the time the crawl writing through this handle started (default: when
+    the handle was opened, once per crawl by the pipeline).  Every article the run sends is
+    stored with it as its emission time, so the articles of one run tie and
+    :meth:`recent` orders them by URL: which articles a drift fetches again to relearn from
+    depends on what the crawls sent, not on the instants they happened to send it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], run_started: float | None = None):
         self.path = Path(path)
+        self.run_started = time.time() if run_started is None else run_started
         self._conn = open_versioned(
             self.path, _SCHEMA, SCHEMA_VERSION, "article history",
             if_unreadable="rebuild", consequence="Articles already sent will be sent again once."
@@ -123,13 +139,14 @@ class ArticleHistory:
         self._conn.execute(
             "INSERT OR REPLACE INTO sent VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (url_hash(record.key), record.site, record.url, None if record.key == record.url else record.key,
-             pack_hash(record.content_hash), record.sketch, record.version, pack_time(record.first_seen), time.time(),
+             pack_hash(record.content_hash), record.sketch, record.version, pack_time(record.first_seen), self.run_started,
              pack_time(record.published)),
         )
 
     def recent(self, site: str, n: int) -> list[str]:
-        """URLs of the site's ``n`` most recently emitted articles, newest first."""
-        cur = self._conn.execute("SELECT url FROM sent WHERE site = ? AND url != '' ORDER BY emitted DESC LIMIT ?",
+        """URLs of the site's ``n`` latest sent articles: those of the latest run first, the
+        articles of one run by URL (:data:`RECENT_ORDER`)."""
+        cur = self._conn.execute(f"SELECT url FROM sent WHERE site = ? AND url != '' ORDER BY {RECENT_ORDER} LIMIT ?",
                                  (site, n))
         return [u for (u,) in cur]
 

@@ -19,8 +19,6 @@ cross-validation (benchmarks/README.md, "Where region loses").
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from ..signals.hints import HINTS, element_hints
@@ -42,42 +40,72 @@ def part_context(view: RegionView, region: int, J: np.ndarray) -> np.ndarray:
     Ancestor hints are those of the elements strictly between the part and the
     region (the region's own and its ancestors' say nothing about one part).
     """
-    X = np.zeros((len(J), len(CONTEXT_FEATURES)))
+    width = len(CONTEXT_FEATURES)
     if not len(J):
-        return X
+        return np.zeros((0, width))
     elements = view.an.scores.graph.elements
-    chars, size, tags, parent, is_el = view.chars, view.size, view.tags, view.parent, view.is_el
-    # Parts inside a figure: covered by the subtree of a figure-like element of the region.
+    tags, size, chars, p_chars = view.tags, view.size, view.chars, view.cum["p_chars"]
     end = region + int(size[region])
-    fig = np.array([k for k in range(region + 1, end) if tags[k] in _FIGURE_TAGS], dtype=np.int64)
-    inside = np.zeros(end - region + 1, dtype=np.int64)
-    if len(fig):
+    if J.min() <= region or J.max() >= end:
+        raise ValueError(f"parts outside region {region}'s subtree ({region + 1}..{end - 1})")
+    # The walks below read nodes one at a time: Python lists of the region's nodes, numbered
+    # from it (numpy's scalars cost more to read than the arithmetic done with them).
+    parent = (view.parent[region:end] - region).tolist()
+    sizes = size[region:end].tolist()
+    is_el = view.is_el[region:end].tolist()
+    #: Per node inside the region (numbered from it): the hint columns of it and of its
+    #: ancestors below the region, which every part under it carries.
+    hints_up: dict[int, frozenset[int]] = {0: frozenset()}
+
+    def hints_above(a: int) -> frozenset[int]:
+        chain = []
+        while a not in hints_up:
+            chain.append(a)
+            a = parent[a]
+        cols = hints_up[a]
+        for a in reversed(chain):
+            cols = hints_up[a] = cols.union(_ANC_COL[h] for h in element_hints(elements[a + region]))
+        return cols
+
+    #: Per parent: a part's row but for its own two columns (its tag's share among its
+    #: element siblings, its position among them), its siblings' positions and tag counts.
+    rows_of: dict[int, tuple[list[float], dict[int, int], dict[str | None, int]]] = {}
+    rows = []
+    for j in (J - region).tolist():
+        p = parent[j]
+        known = rows_of.get(p)
+        if known is None:
+            where: dict[int, int] = {}
+            counts: dict[str | None, int] = {}
+            k, stop = p + 1, p + sizes[p]
+            while k < stop:
+                if is_el[k]:
+                    where[k] = len(where)
+                    tag = tags[k + region]
+                    counts[tag] = counts.get(tag, 0) + 1
+                k += sizes[k]
+            n = len(where)
+            row = [0.0] * width
+            q = p + region
+            # (``view.range_sum("p_chars", q)``'s float64 difference, over the parent's text)
+            row[2] = float(p_chars[q + sizes[p]] - p_chars[q]) / max(float(chars[q]), 1.0)
+            row[4] = float(np.log1p(n))
+            for c in hints_above(p):
+                row[c] = 1.0
+            known = rows_of[p] = (row, where, counts)
+        template, where, counts = known
+        row = template.copy()
+        n = len(where)
+        row[1] = counts[tags[j + region]] / n
+        row[3] = (where[j] + 0.5) / n
+        rows.append(row)
+    X = np.array(rows, dtype=np.float64)
+    # Parts inside a figure: covered by the subtree of a figure-like element of the region.
+    inner = tags[region + 1:end]
+    if not _FIGURE_TAGS.isdisjoint(inner):
+        fig = np.array([k for k, tag in enumerate(inner, region + 1) if tag in _FIGURE_TAGS], dtype=np.int64)
+        inside = np.zeros(end - region + 1, dtype=np.int64)
         np.add.at(inside, fig + 1 - region, 1)
         np.add.at(inside, np.minimum(fig + size[fig], end) - region, -1)
-    in_fig = np.cumsum(inside) > 0
-    hints_of: dict[int, tuple[str, ...]] = {}
-    #: Per parent: its element children's positions, the count of each tag among them,
-    #: their number and the share of its text in paragraphs.
-    siblings_of: dict[int, tuple[dict[int, int], Counter, int, float]] = {}
-    for r, j in enumerate(J.tolist()):
-        X[r, 0] = float(in_fig[j - region])
-        p = int(parent[j])
-        sib = siblings_of.get(p)
-        if sib is None:
-            kids = [k for k in view.children(p) if is_el[k]]
-            sib = siblings_of[p] = ({k: i for i, k in enumerate(kids)}, Counter(tags[k] for k in kids), len(kids),
-                                    view.range_sum("p_chars", p) / max(float(chars[p]), 1.0))
-        where, counts, n, p_share = sib
-        X[r, 1] = counts[tags[j]] / n
-        X[r, 2] = p_share
-        X[r, 3] = (where[j] + 0.5) / n
-        X[r, 4] = np.log1p(n)
-        a = p
-        while a > region:
-            hs = hints_of.get(a)
-            if hs is None:
-                hs = hints_of[a] = tuple(element_hints(elements[a]))
-            for h in hs:
-                X[r, _ANC_COL[h]] = 1.0
-            a = int(parent[a])
+        X[:, 0] = np.cumsum(inside)[J - region] > 0
     return X
