@@ -6,7 +6,8 @@ the day the page was last written* (its publication, its last update, or the red
 its related stories, ticker and masthead date are those of that day, as on a real site
 whose old pages keep their bytes.  What it keeps of each article is a small
 :class:`ArticleRef` (id, section, date, headline, standfirst, author, tags: what listings,
-boxes and sitemaps show of other articles) plus the days of its updates; an article's text
+boxes and sitemaps show of other articles), as a row of a SQLite file (:mod:`.refstore`: in
+memory, its id and place), plus the days of its updates; an article's text
 (paragraphs, captions, comments, its cast) is drawn again from the seed by replaying its
 day's random draws (:meth:`DemoDays._replay`), with a few recent days kept in a small cache.
 The listings, sitemaps and feed of a day are rendered once for that day, as before.
@@ -16,7 +17,8 @@ new articles' refs and the paths it updated) lets a later process continue at th
 reached without making the days again (``benchmarks/soak.py --keep DIR --resume``).
 
 Sites of earlier days than the last one made can be asked for too (every article knows its
-update days): ``DemoDays`` goes forward when asked for a later day, not only forward.
+update days): ``DemoDays`` goes forward when asked for a later day, and back when asked for an
+earlier one.
 """
 
 from __future__ import annotations
