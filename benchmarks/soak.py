@@ -27,8 +27,12 @@ printed per day.
 records its run (:data:`RUN_FILE`: the arguments that make the run, the sites' ports, whose
 numbers are in the state's site keys, and every finished day's figures); ``--resume``
 continues from the day after the last finished one up to ``--days``, the demo sites
-regenerated to that day by their seeds, and ``--json`` gets every day's figures, the earlier
-parts' too.  A day stopped half-way is run again from the state it started from (kept in
+taken up at that day from their journals (``DIR/demo/site-SEED.jsonl``: each day's new articles'
+ids, dates, headlines and the paths it updated; the pages are made on request from the seed, so
+the demo's memory does not grow with the pages served; the articles' refs are rows of
+``DIR/demo/site-SEED.refs.sqlite``, made again from the journal; a damaged journal stops the
+resume with its file and line), and ``--json`` gets every day's figures,
+the earlier parts' too.  A day stopped half-way is run again from the state it started from (kept in
 ``DIR/day-start`` while a day runs).  Not with ``--redis`` (its server keeps nothing).
 
     python benchmarks/soak.py [--sites 5] [--days 60] [--new-per-day 50] [--updates-per-day 10]
@@ -66,6 +70,7 @@ from newsstemmer.crawl.storage.retention import census  # noqa: E402
 from newsstemmer.crawl.testing import FAST_SETTINGS, REPO_ROOT, crawl_stats, free_port, redis_server  # noqa: E402
 from newsstemmer.demo import DemoServer  # noqa: E402
 from newsstemmer.demo.days import Schedule, day_start  # noqa: E402
+from newsstemmer.demo.journal import JournalError  # noqa: E402
 from newsstemmer.demo.scoring import score_day  # noqa: E402
 from newsstemmer.demo.site import DemoDays  # noqa: E402
 from newsstemmer.demo.sitemodel import DemoSite  # noqa: E402
@@ -79,6 +84,8 @@ RUN_FILE = "soak-run.json"
 RUN_ARGS = ("sites", "new_per_day", "updates_per_day", "redesign_day", "seed", "redis", "no_clock", "settings")
 #: The kept folder's copy of the workers' state and patterns as the running day found them.
 DAY_START = "day-start"
+#: The kept folder's demo journals (``newsstemmer.demo.longrun``: one per site, the days made so far).
+DEMO_DIR = "demo"
 _FAKETIME_LIBS = ("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
                   "/usr/lib/faketime/libfaketime.so.1", "/usr/local/lib/faketime/libfaketime.so.1")
 
@@ -98,6 +105,23 @@ def clock_env(day: int, lib: str | None, code: Path = REPO_ROOT) -> dict[str, st
         when = day_start(day) + dt.timedelta(hours=1)
         env.update(LD_PRELOAD=lib, TZ="UTC", FAKETIME=f"@{when:%Y-%m-%d %H:%M:%S}")  # monotonic faked too: unfaked, sleep() fails (EINVAL)
     return env
+
+
+def cpu_self() -> float:
+    """CPU seconds of this process so far (user + system): the demo sites' making and serving."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def rss_now() -> int:
+    """This process's resident memory now, in kB (``VmRSS``; 0 where /proc is not there)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def folder_bytes(folder: Path) -> int:
@@ -327,10 +351,22 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
     if not args.no_clock and lib is None:
         sys.exit("libfaketime not found (apt-get install faketime), or run with --no-clock")
     schedule = Schedule.long(args.new_per_day, args.updates_per_day, args.redesign_day, max(args.days, 1))
-    makers = [DemoDays(seed, schedule=schedule) for seed in range(args.seed, args.seed + args.sites)]
     rows: list[dict[str, Any]] = list(done or [])
     first = len(rows) + 1
     kept = work / RUN_FILE if args.keep else None
+    t = time.perf_counter()
+    try:
+        makers = [DemoDays(seed, schedule=schedule, journal=work / DEMO_DIR / f"site-{seed}.jsonl" if kept else None,
+                           refs=work / DEMO_DIR / f"site-{seed}.refs.sqlite")
+                  for seed in range(args.seed, args.seed + args.sites)]
+    except JournalError as exc:
+        sys.exit(f"[soak] a demo journal cannot be continued: {exc}\n[soak] remove {work / DEMO_DIR} and resume "
+                 "again to make the demo's days again from day 1 (the same days, slower)")
+    if first > 1:
+        held = min(m.day for m in makers)
+        print(f"[soak] demo sites at day {held} from their journals ({time.perf_counter() - t:.1f} s)"
+              + (f"; days {held + 1}-{first - 1} made again (a run kept without journals)" if held < first - 1 else ""),
+              file=sys.stderr, flush=True)
     with ExitStack() as stack:
         redis_url = stack.enter_context(redis_server(work / "redis")) if args.redis else None
         ports = list(ports) if ports else [free_port() for _ in makers]
@@ -350,6 +386,7 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
             if kept:
                 save_day_start(work, workers, day)
             t = time.perf_counter()
+            demo_cpu = cpu_self()
             sites = [m.site(day) for m in makers]
             gen = time.perf_counter() - t
             if not servers:
@@ -372,6 +409,8 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
                                    "rss_mb": round(max(rss) / 1024, 1), "cpu_s": round(sum(cpu), 2),
                                    "rss_inherited_mb": round(max(inherited) / 1024, 1),
                                    "harness_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                                   "harness_rss_now_mb": round(rss_now() / 1024, 1),
+                                   "demo_cpu_s": round(cpu_self() - demo_cpu, 2),
                                    "pages": sum(int(s.get("downloader/response_status_count/200", 0)) for s in stats),
                                    "requests": sum(int(s.get("downloader/request_count", 0)) for s in stats),
                                    "not_modified": sum(int(s.get("downloader/response_status_count/304", 0))
@@ -398,9 +437,9 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
             if args.json:  # the days so far (a stopped run keeps them; the targets are added at the end)
                 Path(args.json).write_text(json.dumps({"args": vars(args), "days": rows}, indent=1), encoding="utf-8")
             print(f"[soak] day {day}/{args.days}: {row['items']} items, {row['pages']} pages, {wall:.1f} s crawl ({row['cpu_s']:.1f} s CPU), "
-                  f"{gen:.1f} s demo, state {state['total'] / 1e6:.2f} MB, peak RSS {row['rss_mb']:.0f} MB "
-                  f"(as inherited: {row['rss_inherited_mb']:.0f}; this process {row['harness_rss_mb']:.0f})",
-                  file=sys.stderr, flush=True)
+                  f"{gen:.1f} s demo ({row['demo_cpu_s']:.1f} s CPU with its serving), state {state['total'] / 1e6:.2f} MB, "
+                  f"peak RSS {row['rss_mb']:.0f} MB (as inherited: {row['rss_inherited_mb']:.0f}; this process "
+                  f"{row['harness_rss_now_mb']:.0f} now, {row['harness_rss_mb']:.0f} at most)", file=sys.stderr, flush=True)
             if redis_url:
                 over = row["redis_overhead"]
                 keys_bytes = sum(b for _, b in row["redis_families"].values())

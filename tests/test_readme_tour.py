@@ -297,3 +297,13 @@ def test_the_readme_tour_runs_as_written(tmp_path):
         files.sh("scrapy runspider rules_spider.py -O rules.jsonl -s TELNETCONSOLE_ENABLED=False")
         (got_rules,) = _lines(files.work / "rules.jsonl")
         assert got_rules["title"] == truth[article][0] and got_rules["body"]
+
+
+def test_ci_runs_the_readme_test_command():
+    """.ci/run runs the README's install-and-test line, system packages included (faketime: the soak test)."""
+    def command(path: Path) -> list[str]:
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("apt-get update")]
+
+    readme = command(README)
+    assert len(readme) == 1 and command(REPO / ".ci" / "run") == readme
+    assert " faketime " in readme[0]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.soak import DAY_START, RUN_FILE, restore_day_start, save_day_start
+from benchmarks.soak import DAY_START, DEMO_DIR, RUN_FILE, faketime_lib, restore_day_start, save_day_start
 from newsstemmer.crawl.testing import REPO_ROOT
 
 #: One small site, learning the same on every run (one request at a time, no second process).
@@ -38,6 +38,8 @@ def decided(path: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.crawl
+@pytest.mark.skipif(faketime_lib() is None, reason="libfaketime not found: the soak sets each day's clock with it "
+                    "(Debian: apt-get install faketime, as in the README's test command)")
 def test_days_resumed_are_the_days_straight(tmp_path: Path) -> None:
     straight = tmp_path / "straight.json"
     soak("--days", "3", "--keep", str(tmp_path / "a"), "--json", str(straight))
@@ -47,7 +49,11 @@ def test_days_resumed_are_the_days_straight(tmp_path: Path) -> None:
     record = json.loads((tmp_path / "b" / RUN_FILE).read_text())
     assert [d["day"] for d in record["days"]] == [1, 2] and len(record["ports"]) == 1
     assert not (tmp_path / "b" / DAY_START).exists()  # only while a day runs
-    soak("--days", "3", "--keep", str(tmp_path / "b"), "--json", str(parts), "--resume")
+    journal = tmp_path / "b" / DEMO_DIR / "site-3.jsonl"  # the demo's days: header, day 2
+    assert [json.loads(line).get("day") for line in journal.read_text().splitlines()] == [None, 2]
+    proc = soak("--days", "3", "--keep", str(tmp_path / "b"), "--json", str(parts), "--resume")
+    assert "demo sites at day 2 from their journals" in proc.stderr  # not made again from day 1
+    assert [json.loads(line).get("day") for line in journal.read_text().splitlines()] == [None, 2, 3]
     got, want = decided(parts), decided(straight)
     assert [d["day"] for d in got] == [1, 2, 3]
     assert got == want

@@ -9,7 +9,8 @@
     truth = site.truth()                # {path: (title, body)} of every article
 
 Long runs (months of days, several sites): ``DemoDays(seed, schedule=Schedule.long(new_per_day=50))``
-makes each day's site from the day before (``benchmarks/soak.py``).
+makes each day's site from the day before, its article pages rendered on request from the seed
+(:mod:`.longrun`; ``benchmarks/soak.py``).
 
 ``python -m newsstemmer.demo`` serves it until interrupted (``--out DIR`` writes it to disk).
 """

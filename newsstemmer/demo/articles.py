@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as _dt
 import bisect
 import random
+from collections.abc import Iterable, Iterator, Sequence
 
 from . import text as en
 from .markup import Doc, esc, long_time, short_date, slug
@@ -54,12 +55,54 @@ def _body_html(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle
     return "\n".join(out) + "\n"
 
 
+class _Skipping(Sequence[PlannedArticle]):
+    """``arts`` but the items at places ``skipped``: a view, so that a page of a section of any size
+    (a long run's, read from disk) costs what it shows, not the section."""
+
+    def __init__(self, arts: Sequence[PlannedArticle], skipped: Iterable[int]) -> None:
+        self._arts, self._skipped = arts, sorted(skipped)
+
+    def __len__(self) -> int:
+        return len(self._arts) - len(self._skipped)
+
+    def __getitem__(self, i: int) -> PlannedArticle:  # type: ignore[override]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        for s in self._skipped:
+            if s > i:
+                break
+            i += 1
+        return self._arts[i]
+
+    def __iter__(self) -> Iterator[PlannedArticle]:
+        skipped = set(self._skipped)
+        return (a for k, a in enumerate(self._arts) if k not in skipped)
+
+
+def _others(arts: Sequence[PlannedArticle], art: PlannedArticle) -> _Skipping:
+    """The articles of ``arts`` (in id order) but ``art``."""
+    i = bisect.bisect_left(arts, art.id, key=lambda a: a.id)
+    return _Skipping(arts, [i] if i < len(arts) and arts[i].id == art.id else [])
+
+
+def _nearest(arts: Sequence[PlannedArticle], ident: int, k: int) -> list[int]:
+    """The places of the ``k`` articles of ``arts`` (in id order) whose ids are nearest ``ident``, nearest
+    first (ties: the lower id), as sorting all of ``arts`` stably by distance would give: they lie
+    within ``k`` places of where ``ident`` would go."""
+    i = bisect.bisect_left(arts, ident, key=lambda a: a.id)
+    window = range(max(0, i - k), min(len(arts), i + k))
+    return sorted(window, key=lambda j: abs(arts[j].id - ident))[:k]
+
+
 def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, t: str) -> str:
     """The paragraph with one phrase linked to a related story (the text is unchanged)."""
     for name in (art.ctx.get("company"), art.ctx.get("city"), art.ctx.get("team"), art.ctx.get("person")):
         if name and name in t:
             i = t.index(name)
-            others = [a for a in plan.by_section[art.section] if a.id != art.id]
+            others = _others(plan.by_section[art.section], art)
             target = rng.choice(others).path if others else f"/{art.section}/"
             return esc(t[:i]) + doc.a(target, name) + esc(t[i + len(name):])
     return esc(t)
@@ -67,13 +110,12 @@ def _inline_link(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArtic
 
 def _related(plan: SitePlan, doc: Doc, rng: random.Random, art: PlannedArticle, heading: str, cls: str) -> str:
     """A box of stories of the same section, the nearest ids first."""
-    same = [a for a in plan.by_section[art.section] if a.id != art.id]
+    same = _others(plan.by_section[art.section], art)
     # ``same`` is in id order: the three nearest ids lie within three places of the article's own
     # (sorting that window, stably, gives what sorting the whole section would, at any size)
-    i = bisect.bisect_left(same, art.id, key=lambda a: a.id)
-    near = sorted(same[max(0, i - 3): i + 3], key=lambda a: abs(a.id - art.id))[:3]
-    taken = {a.id for a in near}  # ids are unique: the same as ``a not in near``, without comparing dataclasses
-    rest = [a for a in same if a.id not in taken]
+    taken = _nearest(same, art.id, 3)
+    near = [same[k] for k in taken]
+    rest = _Skipping(same, taken)  # ids are unique: the same as ``a not in near``, without comparing dataclasses
     picks = near + rng.sample(rest, min(len(rest), rng.randint(0, 2)))
     if not picks:
         return ""
@@ -245,8 +287,8 @@ def _japanese(plan: SitePlan, art: PlannedArticle) -> Doc:
     w = art.when + _dt.timedelta(hours=9)  # JST
     date = f"{w.year}年{w.month}月{w.day}日 {w.hour}時{w.minute}分"
     body = "\n".join(f"<p>{esc(t)}</p>" for _, t in art.items)
-    same = [a for a in plan.by_section["ja"] if a.id != art.id]
-    related = sorted(same, key=lambda a: abs(a.id - art.id))[: rng.randint(2, 4)]
+    same = _others(plan.by_section["ja"], art)
+    related = [same[k] for k in _nearest(same, art.id, 4)][: rng.randint(2, 4)]
     rel = "".join(f"<li>{doc.a(a.path, a.title)}</li>" for a in related)
     main = (
         f'<div class="topicpath">{doc.a("/ja/", "日本語版トップ")} &gt; {esc(art.category)}</div>\n'

@@ -49,6 +49,7 @@ __all__ = [
     "feed_page",
     "monthly_sitemaps",
     "sitemap_pages",
+    "updatable",
 ]
 
 NEW_PER_DAY = 12
@@ -135,7 +136,7 @@ def advance_day(plan: SitePlan, d: int, schedule: Schedule = DEFAULT_SCHEDULE) -
     sections = [k for k, c in counts.items() for _ in range(c)]
     rng.shuffle(sections)
     minutes = sorted(rng.sample(range(24 * 60 - 30), len(sections)))
-    older = _updatable(plan, d, schedule.update_window)
+    older = updatable(plan, d, schedule.update_window)
     for key, minute in zip(sections, minutes):
         plan.add_article(rng, key, day_start(d - 1) + _dt.timedelta(minutes=minute))
     hit = rng.sample(older, min(schedule.updates_per_day, len(older)))
@@ -144,7 +145,7 @@ def advance_day(plan: SitePlan, d: int, schedule: Schedule = DEFAULT_SCHEDULE) -
     return hit
 
 
-def _updatable(plan: SitePlan, d: int, window: int | None) -> list[PlannedArticle]:
+def updatable(plan: SitePlan, d: int, window: int | None) -> list[PlannedArticle]:
     """English news stories and columns an update may hit on day ``d`` (published in the window)."""
     if window is None:
         return [a for a in plan.articles if a.layout in ("standard", "opinion")]
@@ -159,10 +160,20 @@ def _updatable(plan: SitePlan, d: int, window: int | None) -> list[PlannedArticl
 
 def _update(rng: random.Random, art: PlannedArticle, day: int) -> None:
     """Rewrite the article's first paragraph with an update passage."""
+    apply_update(art.items, update_passage(rng, art, day))
+
+
+def update_passage(rng: random.Random, art: PlannedArticle, day: int) -> str:
+    """The passage an update on ``day`` adds to the article's first paragraph (drawn from ``rng``)."""
     text = en.news_paragraph(rng, art.section if art.section != "opinion" else "world", art.ctx, set())
-    i = next(k for k, (kind, _) in enumerate(art.items) if kind in ("p", "lede"))
-    kind, first = art.items[i]
-    art.items[i] = (kind, f"{first} Update, {edition_date(day)}: {text}")
+    return f" Update, {edition_date(day)}: {text}"
+
+
+def apply_update(items: list[tuple[str, str]], passage: str) -> None:
+    """Add an update ``passage`` to the first paragraph of an article's ``items`` (in place)."""
+    i = next(k for k, (kind, _) in enumerate(items) if kind in ("p", "lede"))
+    kind, first = items[i]
+    items[i] = (kind, first + passage)
 
 
 def last_change(page: DemoPage, updated: dict[str, int], day: int) -> _dt.datetime:

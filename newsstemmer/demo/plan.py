@@ -13,12 +13,13 @@ from __future__ import annotations
 import datetime as _dt
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from . import japanese as ja
 from . import text as en
 from .sitemodel import EDITION_DATE, SECTION_BY_KEY, SECTIONS
 
-__all__ = ["AUTHOR_ROLES", "CREDITS_PEOPLE", "PlannedArticle", "SitePlan", "allocate"]
+__all__ = ["AUTHOR_ROLES", "CREDITS_PEOPLE", "PlannedArticle", "SitePlan", "allocate", "article_path"]
 
 _START = _dt.datetime(2026, 8, 3, 6, 0, tzinfo=_dt.timezone.utc)
 _SPAN_MINUTES = 110 * 24 * 60
@@ -71,6 +72,14 @@ class PlannedArticle:
     def body(self) -> str:
         """The true body: the items' texts joined by ``"\\n"``."""
         return "\n".join(t for _, t in self.items)
+
+
+def article_path(key: str, when: _dt.datetime, title: str, ident: int) -> str:
+    """An article's URL path: its section, publication date, headline's slug and id (Japanese: the id only)."""
+    date_path = f"{when.year:04d}/{when.month:02d}/{when.day:02d}"
+    if SECTION_BY_KEY[key].layout == "japanese":
+        return f"/ja/{date_path}/k{ident:08d}.html"
+    return f"/{key}/{date_path}/{en.slugify(title)}-{ident}.html"
 
 
 def allocate(total: int) -> dict[str, int]:
@@ -132,7 +141,7 @@ class SitePlan:
         for key, minute in zip(sections, minutes):
             ident += rng.randint(1, 37)
             when = _START + _dt.timedelta(minutes=minute)
-            art = self._plan_article(rng, ident, key, when, titles)
+            art = self.plan_article(rng, ident, key, when, titles)
             self.articles.append(art)
             self.by_section.setdefault(key, []).append(art)
         self.by_id = {a.id: a for a in self.articles}
@@ -150,15 +159,15 @@ class SitePlan:
     def add_article(self, rng: random.Random, key: str, when: _dt.datetime) -> PlannedArticle:
         """Plan one more article of section ``key`` (a later demo day), after every planned one."""
         ident = self.articles[-1].id + rng.randint(1, 37)  # ids grow with the plan
-        art = self._plan_article(rng, ident, key, when, self._titles)
+        art = self.plan_article(rng, ident, key, when, self._titles)
         self.articles.append(art)
         self.by_section.setdefault(key, []).append(art)
         self.by_id[art.id] = art
         return art
 
-    def _plan_article(self, rng: random.Random, ident: int, key: str, when: _dt.datetime, titles: set[str]) -> PlannedArticle:
+    def plan_article(self, rng: random.Random, ident: int, key: str, when: _dt.datetime, titles: Any) -> PlannedArticle:
+        """Draw one article of section ``key`` with id ``ident`` (``titles``: the headlines taken, a set or alike)."""
         section = SECTION_BY_KEY[key]
-        date_path = f"{when.year:04d}/{when.month:02d}/{when.day:02d}"
         if section.layout == "japanese":
             ctx = ja.ja_context(rng)
             for _ in range(20):
@@ -172,7 +181,7 @@ class SitePlan:
             items = [("p", ja.ja_paragraph(rng, ctx, used)) for _ in range(n_par)]
             return PlannedArticle(
                 ident, key, section.layout, when, title, ja.ja_short_headline(title), "",
-                f"/ja/{date_path}/k{ident:08d}.html", None, (), items, [], None, [], ctx,
+                article_path(key, when, title, ident), None, (), items, [], None, [], ctx,
                 category=rng.choice(ja.JA_CATEGORIES),
             )
         ctx = en.article_context(rng, key)
@@ -214,7 +223,7 @@ class SitePlan:
             for _ in range(rng.choice((5, 6, 7, 8, 9, 10, 12, 14))):
                 items.append(("caption", en.caption(rng, ctx, long_captions)))
                 credits.append(f"Photograph: {rng.choice(CREDITS_PEOPLE)}/{rng.choice(en.AGENCIES)}")
-        path = f"/{key}/{date_path}/{en.slugify(title)}-{ident}.html"
+        path = article_path(key, when, title, ident)
         return PlannedArticle(ident, key, section.layout, when, title, en.short_headline(title), dek, path, author,
                         tags, items, credits, lead_caption, comments, ctx)
 
