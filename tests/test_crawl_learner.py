@@ -318,3 +318,21 @@ def test_a_round_keeps_no_layout_of_two_pages_that_says_not_articles(tmp_path):
     assert grown.history[-1]["added"] == []
     kept = dataclasses.replace(saved, patterns=[*saved.patterns, weak])
     assert without_weak_others(kept, kept).patterns[-1].id == "p9"  # a file's own layouts stay
+
+
+def test_an_articles_emit_claim_is_keyed_by_its_canonical_url():
+    """Two pages of one article (one canonical URL) share a claim; a non-article keeps its own URL
+    (a listing's pages often name its first page as canonical)."""
+    from newsstemmer.crawl.items import NonArticleItem
+    from newsstemmer.crawl.learner import emit_key
+
+    def article(url, canonical=None):
+        return ArticleItem(url, SITE, "T", "B", canonical_url=canonical)
+
+    story = "http://127.0.0.1:8000/news/story.html"
+    assert emit_key(article(story + "?amp=1", story)) == emit_key(article(story + "?print=1", story)) == story
+    assert emit_key(article(story + "?amp=1", story)) != emit_key(article(story + "?amp=1", story + "2"))
+    assert emit_key(article(story + "?b=2&a=1")) == story + "?a=1&b=2"  # no canonical URL: the URL, normalised
+    listing = NonArticleItem("http://127.0.0.1:8000/news/?page=2", SITE, "listing", "News",
+                             canonical_url="http://127.0.0.1:8000/news/")
+    assert emit_key(listing) == "http://127.0.0.1:8000/news/?page=2"
