@@ -162,9 +162,17 @@ def test_known_layouts_extract_small_pages_at_once_and_large_ones_in_a_thread(tm
     assert _finish(learner.process(article)) is None  # (its article waits for its own response)
     (at_once,) = learner.take(id(article))
     assert isinstance(at_once, ArticleItem) and at_once.method.startswith("pattern") and threaded == []
+    # the same article again while the first is on its way: claimed once (emit claims)
+    assert _finish(learner.process(article)) is None and learner.take(id(article)) == []
+    assert learner.stats.get_value("newsstemmer/duplicates_skipped") == 1
+    learner.item_dropped(at_once)  # not sent (a later pipeline dropped it): its claim is given back
     monkeypatch.setattr(work_module, "INLINE_MAX_CHARS", len(article.html) - 1)
     assert _finish(learner.process(article)) is None
-    assert learner.take(id(article)) == [at_once] and threaded == [article.url]
+    (threaded_item,) = learner.take(id(article))
+    assert threaded_item == at_once and threaded == [article.url]
+    learner.item_scraped(threaded_item)  # in the feed: not sent again in this crawl
+    assert _finish(learner.process(article)) is None and learner.take(id(article)) == []
+    assert learner.stats.get_value("newsstemmer/duplicates_skipped") == 2
 
 
 def test_small_learning_rounds_run_at_once_and_large_ones_in_a_thread(tmp_path, test_site, monkeypatch):
