@@ -162,9 +162,17 @@ def test_known_layouts_extract_small_pages_at_once_and_large_ones_in_a_thread(tm
     assert _finish(learner.process(article)) is None  # (its article waits for its own response)
     (at_once,) = learner.take(id(article))
     assert isinstance(at_once, ArticleItem) and at_once.method.startswith("pattern") and threaded == []
+    # the same article again while the first is on its way: claimed once (emit claims)
+    assert _finish(learner.process(article)) is None and learner.take(id(article)) == []
+    assert learner.stats.get_value("newsstemmer/duplicates_skipped") == 1
+    learner.item_dropped(at_once)  # not sent (a later pipeline dropped it): its claim is given back
     monkeypatch.setattr(work_module, "INLINE_MAX_CHARS", len(article.html) - 1)
     assert _finish(learner.process(article)) is None
-    assert learner.take(id(article)) == [at_once] and threaded == [article.url]
+    (threaded_item,) = learner.take(id(article))
+    assert threaded_item == at_once and threaded == [article.url]
+    learner.item_scraped(threaded_item)  # in the feed: not sent again in this crawl
+    assert _finish(learner.process(article)) is None and learner.take(id(article)) == []
+    assert learner.stats.get_value("newsstemmer/duplicates_skipped") == 2
 
 
 def test_small_learning_rounds_run_at_once_and_large_ones_in_a_thread(tmp_path, test_site, monkeypatch):
@@ -318,3 +326,21 @@ def test_a_round_keeps_no_layout_of_two_pages_that_says_not_articles(tmp_path):
     assert grown.history[-1]["added"] == []
     kept = dataclasses.replace(saved, patterns=[*saved.patterns, weak])
     assert without_weak_others(kept, kept).patterns[-1].id == "p9"  # a file's own layouts stay
+
+
+def test_an_articles_emit_claim_is_keyed_by_its_canonical_url():
+    """Two pages of one article (one canonical URL) share a claim; a non-article keeps its own URL
+    (a listing's pages often name its first page as canonical)."""
+    from newsstemmer.crawl.items import NonArticleItem
+    from newsstemmer.crawl.learner import emit_key
+
+    def article(url, canonical=None):
+        return ArticleItem(url, SITE, "T", "B", canonical_url=canonical)
+
+    story = "http://127.0.0.1:8000/news/story.html"
+    assert emit_key(article(story + "?amp=1", story)) == emit_key(article(story + "?print=1", story)) == story
+    assert emit_key(article(story + "?amp=1", story)) != emit_key(article(story + "?amp=1", story + "2"))
+    assert emit_key(article(story + "?b=2&a=1")) == story + "?a=1&b=2"  # no canonical URL: the URL, normalised
+    listing = NonArticleItem("http://127.0.0.1:8000/news/?page=2", SITE, "listing", "News",
+                             canonical_url="http://127.0.0.1:8000/news/")
+    assert emit_key(listing) == "http://127.0.0.1:8000/news/?page=2"

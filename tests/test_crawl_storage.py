@@ -141,8 +141,12 @@ def test_emit_claims_contract(config):
         assert not one.emits.claim("http://a/2")  # being emitted by the second
         two.emits.release("http://a/2")  # did not reach the feed
         assert one.emits.claim("http://a/2")
-    else:
-        assert one.emits.claim("http://a/1")  # one process emits a page once by itself
+    else:  # one process: the same record, in memory
+        assert not one.emits.claim("http://a/1")  # emitted in this crawl (from another page of the article)
+        assert one.emits.claim("http://a/2") and not one.emits.claim("http://a/2")  # being emitted
+        one.emits.release("http://a/2")  # did not reach the feed
+        assert one.emits.claim("http://a/2")
+        assert Storage(config).emits.claim("http://a/1")  # the next crawl starts afresh
 
 
 def test_site_leases_contract(config):

@@ -25,7 +25,10 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   ``version``; ``first_seen`` stays the first emission's.
 
 Records are written once the feeds have the item (``item_scraped``), so a crash
-repeats an article at worst, never loses one.  A page that declares itself a leaf that
+repeats an article at worst, never loses one.  Two pages of one article (one canonical
+URL) checked before the first is written are not both new: the learner lets one of them
+at a time into the pipelines, and none once one is sent (its emit claims, by
+:func:`newsstemmer.crawl.learner.emit_key`).  A page that declares itself a leaf that
 is not an article (a video or gallery, a live blog, a service address such as
 ``/about/``: :func:`newsstemmer.pagetype.declared_kind`) is recorded when it is counted
 (:meth:`Incremental.settled`) and skipped while checked recently, like an article.

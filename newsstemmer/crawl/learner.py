@@ -51,7 +51,7 @@ from ..layout.patterns import SitePatterns
 from .failures import StateFull, connect_guarded
 from .config import Config
 from .incremental import Incremental
-from .items import ArticleItem, FetchedPage
+from .items import ArticleItem, FetchedPage, NonArticleItem
 from .monitor import RunMonitor
 from .outbox import Outbox, Parcel
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
@@ -97,10 +97,13 @@ def page_failed(stats: Any, url: str, kind: str, message: str) -> None:
     log.warning("newsstemmer: page failed (%s): %s: %s", kind, url, message)
 
 
-def emit_key(item: ArticleItem) -> str:
-    """The key of an article's emit claim: its canonical URL (the page's ``rel=canonical`` when
-    it has one, as incremental runs key their history), normalised."""
-    return canonicalize_url(getattr(item, "canonical", None) or item.url)
+def emit_key(item: ArticleItem | NonArticleItem) -> str:
+    """The key of a page's emit claim, normalised: an article's canonical URL (its page's
+    ``rel=canonical`` or ``og:url`` when it has one, as incremental runs key their history),
+    so that two pages of one article go out once; any other page's own URL (the pages of a
+    listing often name its first page as their canonical URL)."""
+    canonical = item.canonical_url if isinstance(item, ArticleItem) else None
+    return canonicalize_url(canonical or item.url)
 
 
 _LEARNERS: "WeakKeyDictionary[Any, SiteLearner]" = WeakKeyDictionary()
@@ -208,7 +211,7 @@ class SiteLearner:
             return page
         emitted = outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
         if emitted and (outcome.item is None or not self._claim(outcome.item)):
-            self._inc("duplicates_skipped")  # another worker emitted (or is emitting) this article
+            self._inc("duplicates_skipped")  # this article was (or is being) emitted from another page or worker
             return None
         self._count(outcome, page.site)
         if not emitted:
@@ -328,7 +331,7 @@ class SiteLearner:
                 or (outcome.kind == UNMATCHED and self.config.include_unmatched)
             ):
                 if not self._claim(outcome.item):
-                    self._inc("duplicates_skipped")  # emitted by another worker (or before a worker died)
+                    self._inc("duplicates_skipped")  # emitted from another page, by another worker, or before one died
                     done.append(outcome.url)
                     continue
                 self._count(outcome, site)
@@ -406,22 +409,26 @@ class SiteLearner:
         a site (``carrier``: the site), or of a page's own response (``id(page)``)."""
         return self.outbox.take(carrier)
 
-    def _claim(self, item: ArticleItem) -> bool:
-        """Claim the emission of an article: in a shared crawl, by its key (one process alone emits all)."""
-        return not self.storage.shared or self.emits.claim(emit_key(item))
+    def _claim(self, item: ArticleItem | NonArticleItem) -> bool:
+        """Claim the emission of a page's item by its key (:func:`emit_key`): False if this crawl
+        emitted it already or is emitting it, from another page of the same article or (shared
+        crawl) in another worker.  Claimed before the pipelines see it: two pages of one
+        article in flight together would both be new to the history, which is written only
+        once the feeds have one (:mod:`newsstemmer.crawl.incremental`)."""
+        return self.emits.claim(emit_key(item))
 
     def item_scraped(self, item: Any) -> None:
-        if isinstance(item, ArticleItem) and self.storage.shared:
-            self.emits.confirm(emit_key(item))
+        if isinstance(item, (ArticleItem, NonArticleItem)):
+            self.emits.confirm(emit_key(item))  # in a feed: the article's other pages are not sent in this crawl
         self._item_done(item, keep=False)
 
     def item_dropped(self, item: Any) -> None:
-        if isinstance(item, ArticleItem) and self.storage.shared:
-            self.emits.confirm(emit_key(item))  # a later pipeline decided: not emitted again in this crawl
+        if isinstance(item, (ArticleItem, NonArticleItem)):
+            self.emits.release(emit_key(item))  # not sent (unchanged, or a later pipeline's choice): another page may be
         self._item_done(item, keep=False)
 
     def item_error(self, item: Any) -> None:
-        if isinstance(item, ArticleItem) and self.storage.shared:
+        if isinstance(item, (ArticleItem, NonArticleItem)):
             self.emits.release(emit_key(item))
         self._item_done(item, keep=True)
 
@@ -537,9 +544,8 @@ class SiteLearner:
         and not emitted yet, go to the buffer (the next crawl with this state folder emits them)."""
         unsent = self.outbox.unbuffered()
         pages = [*self._aside.values(), *(parcel.page for parcel in unsent if parcel.page is not None)]
-        if self.storage.shared:  # their emit claims were taken: given back
-            for parcel in unsent:
-                self.emits.release(emit_key(parcel.item))
+        for parcel in unsent:  # their emit claims were taken: given back
+            self.emits.release(emit_key(parcel.item))
         self._aside.clear()
         for page in pages:
             self.buffer.add(page, self.versions.get(page.site, 0))

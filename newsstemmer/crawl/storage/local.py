@@ -1,6 +1,6 @@
 """The stores of a crawl run by one process: SQLite files in the state folder and the
-patterns folder (the stores the crawl always had), plus the trivial forms of what only
-many workers need (emit claims, site leases)."""
+patterns folder (the stores the crawl always had), plus the in-memory forms of what
+many workers share in Redis (emit claims, site leases)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ...layout.patterns import SitePatterns
 from ..patternfiles import load_patterns
+from .records import url_hash
 
 __all__ = ["FolderPatterns", "LocalEmits", "LocalLeases"]
 
@@ -31,16 +32,26 @@ class FolderPatterns:
 
 
 class LocalEmits:
-    """One process emits each page once by itself: every claim is granted."""
+    """The emit claims of a crawl run by one process: the articles it emitted or is emitting,
+    so that two pages of one article (one canonical URL) go out once, as with Redis.  Kept
+    for the crawl as 63-bit digests of the keys (:func:`~.records.url_hash`: ~80 bytes an
+    article in memory)."""
+
+    def __init__(self) -> None:
+        self._held: set[int] = set()
 
     def claim(self, key: str) -> bool:
+        digest = url_hash(key)
+        if digest in self._held:
+            return False
+        self._held.add(digest)
         return True
 
     def confirm(self, key: str) -> None:
-        pass
+        pass  # (held until the crawl ends)
 
     def release(self, key: str) -> None:
-        pass
+        self._held.discard(url_hash(key))
 
 
 class LocalLeases:
