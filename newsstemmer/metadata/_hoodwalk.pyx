@@ -1,0 +1,243 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The headline neighbourhood's walk in C, over libxml2's tree (optional compiled form of
+:meth:`newsstemmer.metadata.neighbourhood.HoodWalk.walk`, which stays the reference).
+
+The Python walk goes through lxml's ``iterwalk``: two events and one element proxy per
+element, ``el.tag``, ``el.get("class")``, ``el.text`` and ``el.tail`` as new strings. Here
+the tree is read as the structs lxml is built on (``children``, ``next``, ``parent``,
+``content``, ``properties``), as ``_domwalk`` does, and Python objects are made only for
+what the walk keeps or hands on: the text lines, the elements it hands to
+:meth:`HoodWalk.start` (headings, links after the headline) and those whose class or id
+marks a byline.  What it reads is what ``iterwalk`` reads: elements only (comments and
+processing instructions give no event, so their tails are not read either), an element's
+text and tail as lxml joins them (a run of text and CDATA nodes), a class or id value that
+is not plain ASCII asked of the Python test (:func:`byline_marked`), so that its answer is
+the regular expression's own.
+"""
+
+from cpython.list cimport PyList_Append
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strlen
+
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode, xmlAttr
+cimport lxml.includes.etreepublic as cetree
+
+cetree.import_lxml__etree()
+
+#: what this walk passes over and what it hands to ``HoodWalk.start`` (checked against the
+#: Python module's sets where it is imported: a difference means the Python walk is used)
+SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
+HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})
+#: ``neighbourhood._BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_marked` looks for
+MARK_PATTERN = "byline|author|user-?name|postuser"
+
+cdef enum:
+    PLAIN = 0
+    SKIP = 1
+    HEADING = 2
+    LINK = 3
+
+
+cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
+    cdef size_t k = 0
+    while a[k] != 0 and a[k] == b[k]:
+        k += 1
+    return a[k] == b[k]
+
+
+cdef int _kind(xmlNode* c) noexcept nogil:
+    """Which of the walk's sets ``el.tag`` is in (a namespaced tag, ``{href}name``, is in none)."""
+    if c.ns is not NULL and c.ns.href is not NULL:
+        return PLAIN
+    cdef const char* name = <const char*>c.name
+    if name is NULL:
+        return PLAIN
+    if name[0] == b'a' and name[1] == 0:
+        return LINK
+    if name[0] == b'h' and (name[1] == b'1' or name[1] == b'2' or name[1] == b'3') and name[2] == 0:
+        return HEADING
+    if (_streq(name, "script") or _streq(name, "style") or _streq(name, "noscript")
+            or _streq(name, "template") or _streq(name, "svg")):
+        return SKIP
+    return PLAIN
+
+
+cdef inline bint _element(xmlNode* c) noexcept nogil:
+    return c.type == tree.XML_ELEMENT_NODE
+
+
+cdef inline xmlNode* _first_element(xmlNode* c) noexcept nogil:
+    while c is not NULL and not _element(c):
+        c = c.next
+    return c
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
+    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
+    while c is not NULL:
+        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
+            return c
+        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
+            c = c.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
+    # (what str.strip() strips among ASCII: \t \n \v \f \r, \x1c-\x1f and the space)
+    return b == 32 or (9 <= b <= 13) or (28 <= b <= 31)
+
+
+cdef object _line(xmlNode* first):
+    """The text run from ``first`` (lxml's ``_collectText``: ``el.text`` or ``el.tail``) if
+    it has more than white space (``text.strip()``), else None."""
+    cdef xmlNode* c = _text_or_skip(first)
+    cdef const unsigned char* s
+    cdef bint high = False, seen = False
+    cdef Py_ssize_t k
+    cdef xmlNode* run = c
+    while c is not NULL:
+        s = <const unsigned char*>c.content
+        if s is not NULL:
+            k = 0
+            while s[k] != 0:
+                if s[k] >= 0x80:
+                    high = True
+                elif not _ascii_space(s[k]):
+                    seen = True
+                    break
+                k += 1
+        if seen:
+            break
+        c = _text_or_skip(c.next)
+    if not seen and not high:
+        return None
+    cdef bytes joined = b""
+    c = run
+    while c is not NULL:
+        if c.content is not NULL:
+            joined += <bytes>(<const char*>c.content)
+        c = _text_or_skip(c.next)
+    text = PyUnicode_DecodeUTF8(joined, len(joined), NULL)
+    if seen or text.strip():
+        return text
+    return None
+
+
+cdef inline unsigned char _lower(unsigned char b) noexcept nogil:
+    return b + 32 if 65 <= b <= 90 else b
+
+
+cdef bint _has_word(const unsigned char* s, const char* word) noexcept nogil:
+    """Whether ``word`` (lower-case ASCII) is in ``s`` (ASCII), in any case."""
+    cdef Py_ssize_t i = 0, k
+    while s[i] != 0:
+        k = 0
+        while word[k] != 0 and s[i + k] != 0 and _lower(s[i + k]) == <unsigned char>word[k]:
+            k += 1
+        if word[k] == 0:
+            return True
+        i += 1
+    return False
+
+
+cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
+    """``byline_marked(el.get("class") or el.get("id"))`` (0 or 1), with no string made
+    where the value is one plain-ASCII text node."""
+    cdef xmlAttr* a
+    cdef const unsigned char* s
+    cdef Py_ssize_t k
+    cdef const char* names[2]
+    cdef int n
+    names[0] = "class"
+    names[1] = "id"
+    for n in range(2):
+        a = c.properties
+        while a is not NULL:
+            if a.ns is NULL and _streq(<const char*>a.name, names[n]):
+                break
+            a = a.next
+        if a is NULL:
+            continue
+        # (the first such attribute is what el.get gives)
+        if a.children is NULL:
+            continue  # (an empty value: "or" goes on to the id)
+        if (a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE
+                and a.children.content is not NULL):
+            s = <const unsigned char*>a.children.content
+            if s[0] == 0:
+                continue
+            k = 0
+            while s[k] != 0 and s[k] < 0x80:
+                k += 1
+            if s[k] == 0:
+                return (_has_word(s, "byline") or _has_word(s, "author") or _has_word(s, "username")
+                        or _has_word(s, "user-name") or _has_word(s, "postuser"))
+        value = cetree.attributeValue(c, a)
+        if not value:
+            continue
+        found = marked.get(value)
+        if found is None:
+            found = byline_marked(value)
+        return 1 if found else 0
+    return 0
+
+
+def walk(object hw, object root, bint with_tail, object byline_marked):
+    """``HoodWalk.walk(root, with_tail)`` for ``hw`` (a :class:`HoodWalk`); ``byline_marked``
+    the Python test of a class or id that is not plain ASCII."""
+    cdef cetree._Element top_el = <cetree._Element?>root
+    cdef cetree._Document doc = top_el._doc
+    cdef xmlNode* top = top_el._c_node
+    cdef xmlNode* c = top
+    cdef xmlNode* nxt
+    cdef list lines = hw.lines
+    cdef list bylines = hw.bylines
+    cdef dict marked = hw.marked
+    cdef Py_ssize_t limit = hw.limit
+    cdef bint unresolved = hw.resolve is None
+    cdef int kind
+    cdef bint hand
+    if not _element(top):
+        raise TypeError("the neighbourhood's walk starts at an element")
+    while True:
+        # the start of c
+        kind = _kind(c)
+        if kind != SKIP:
+            hand = kind == HEADING or (kind == LINK and not (unresolved and hw.at < 0))
+            if hand:
+                el = cetree.elementFactory(doc, c)
+                hw.start(el, (<const char*>c.name).decode("utf-8"), None)
+                limit = hw.limit
+                if _marked(c, marked, byline_marked):
+                    PyList_Append(bylines, (len(lines), el))
+            elif c.properties is not NULL and _marked(c, marked, byline_marked):
+                PyList_Append(bylines, (len(lines), cetree.elementFactory(doc, c)))
+            text = _line(c.children)
+            if text is not None:
+                PyList_Append(lines, text)
+                if len(lines) > limit:
+                    hw.open = False
+                    return
+            nxt = _first_element(c.children)
+            if nxt is not NULL:
+                c = nxt
+                continue
+        # the end of c, and of each ancestor whose last element c closes
+        while True:
+            if c is not top or with_tail:
+                text = _line(c.next)
+                if text is not None:
+                    PyList_Append(lines, text)
+                    if len(lines) > limit:
+                        hw.open = False
+                        return
+            if c is top:
+                return
+            nxt = _first_element(c.next)
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent
