@@ -33,6 +33,8 @@ _ITEMPROPS = frozenset({"author", "creator", "datepublished", "datecreated", "da
 _ITEMPROP_SPELLINGS = ("itemprop", "itemProp", "ITEMPROP")
 _ATTR_VALUE = re.compile(r"""\s*=\s*["']?([^"'>]+)""")
 _ITEMPROP_XPATH = etree.XPath("//*[@itemprop]")
+#: the ``<a>`` that ``tree.iter("a")`` meets (the tree's root too) with a ``rel`` attribute, in page order
+_LINKS_WITH_REL = etree.XPath("descendant-or-self::a[@rel]")
 
 
 @dataclass
@@ -119,7 +121,7 @@ class PageFacts:
         if self._author_links is None:
             self._author_links = []
             if self.tree is not None:
-                for el in self.tree.iter("a"):
+                for el in _LINKS_WITH_REL(self.tree):  # (tree.iter("a") makes a proxy of every link)
                     rel = el.get("rel")
                     if rel and "author" in rel.lower().split():
                         text = _text(el)
