@@ -1,0 +1,114 @@
+"""The compiled headline neighbourhood walk (``metadata/_hoodwalk.pyx``) against its Python
+reference (``HoodWalk.walk_python``) on purpose-made pages: the same lines, headline,
+limit, byline marks and author links, elements compared by identity.  (The same is
+checked on every dataset page by ``scripts/hoodwalk_check.py``.)"""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+from lxml import html as lxml_html
+
+from newsstemmer.metadata import neighbourhood, page_facts
+from newsstemmer.metadata.fields import neighbourhood_walk
+from newsstemmer.metadata.neighbourhood import HoodWalk, title_words
+
+pytestmark = pytest.mark.skipif(neighbourhood.HOOD_WALK != "compiled", reason="the compiled walk is not built")
+
+_STATE = ("lines", "at", "limit", "open", "h1s", "far")
+
+
+def _page(markup: str, title: str = "A headline about things") -> str:
+    return f"<html><head><title>{title}</title></head><body>{markup}</body></html>"
+
+
+def _same(a: HoodWalk, b: HoodWalk) -> None:
+    for name in _STATE:
+        assert getattr(a, name) == getattr(b, name), name
+    for name in ("bylines", "links", "pending"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert len(x) == len(y), name
+        for p, q in zip(x, y):
+            if isinstance(p, tuple):
+                assert p[0] == q[0] and p[1] is q[1] and p[2:] == q[2:], name
+            else:
+                assert p is q, name
+    ra, rb = a.result(), b.result()
+    assert (ra.lines, ra.at) == (rb.lines, rb.at)
+    assert all(p is q for p, q in zip(ra.bylines, rb.bylines)) and len(ra.bylines) == len(rb.bylines)
+    assert [(n, id(e)) for n, e in ra.author_links] == [(n, id(e)) for n, e in rb.author_links]
+
+
+def _both(make, root, with_tail: bool = True) -> None:
+    compiled, python = make(), make()
+    compiled.walk(root, with_tail)
+    python.walk_python(root, with_tail)
+    _same(compiled, python)
+
+
+MARKUPS = [
+    # white space that str.strip() strips beyond ASCII, and text that only looks empty
+    "<p>\u00a0</p><p>\u3000 \u2009</p><p>\u00a0x\u00a0</p><p>\x1c\x1f</p><p>\u200b</p><h1>A headline about things</h1>",
+    # class and id spellings: case, hyphens, empty class, id alone, entities, non-ASCII
+    "<div class='BYLINE'>a</div><div class='User-Name'>b</div><div class='username'>c</div>"
+    "<div class='' id='Author-box'>d</div><div class='x' id='author'>e</div><div class='by&amp;line'>f</div>"
+    "<div class='post&#x17f;user'>g</div><div class='AUTH\u00d6R'>h</div><div class='autor'>i</div>"
+    "<div class='postUSER'>j</div><div class='user--name'>k</div><h1 class='byline'>A headline about things</h1>",
+    # links before and after the headline, to author pages and elsewhere, marked or not
+    "<a href='/author/menu'>Menu</a><h1>A headline about things</h1><p>By <a href='/author/ann-lee'"
+    " class='author'>Ann Lee</a> and <a href='/writers/bo'>Bo</a></p><a href='/news/x'>other</a>"
+    "<a href='?author=3' id='byline'>Cy</a>",
+    # skipped elements with tails, comments and processing instructions with tails, nesting
+    "<div>one<script>x</script>s tail<!-- c -->c tail<?pi x?>pi tail<style>y</style>st tail"
+    "<noscript><p class='byline'>n</p></noscript>ns tail<svg><text class='author'>t</text></svg>sv tail"
+    "<template><p>t</p></template>tp tail</div>after<h1>A headline about things</h1>",
+    # a page without <h1>: an <h2> that agrees with the titles, one that does not
+    "<h2>Not this one</h2><p>text</p><h3 class='author'>A headline about things</h3><p>by Ann</p>",
+    # several <h1>: a logo's first
+    "<h1>Site</h1><p>menu</p><h1>A headline about things</h1><p class='byline'>By Ann</p>"
+    "<h1>Another</h1>" + "".join(f"<p>line {i}</p>" for i in range(80)),
+    # a long page without a headline (stops at 300 lines, in an element's middle)
+    "".join(f"<div class='c{i % 7}'>line {i}<span>inner {i}</span>tail {i}</div>" for i in range(200)),
+    # entities and non-ASCII text
+    "<p>caf&eacute; &amp; cr\u00e8me</p><p>\u65e5\u672c\u8a9e</p><h1>A headline about things</h1>",
+]
+
+
+@pytest.mark.parametrize("markup", MARKUPS)
+def test_the_compiled_walk_reads_the_body_as_the_python_walk(markup):
+    doc = lxml_html.document_fromstring(_page(markup))
+    facts = page_facts(doc, _page(markup))
+    body = doc.find("body")
+    _both(lambda: neighbourhood_walk(facts), body)
+    _both(lambda: neighbourhood_walk(facts, deferred=True), body)
+    _both(lambda: HoodWalk(False, None, [title_words("A headline about things")]), body)
+    for i, h1 in enumerate(facts.h1_elements[:3]):
+        _both(lambda: HoodWalk(True, h1, []), body)
+    for child in body:
+        for with_tail in (True, False):
+            _both(lambda: neighbourhood_walk(facts), child, with_tail)
+            _both(lambda: neighbourhood_walk(facts, deferred=True), child, with_tail)
+
+
+def test_split_text_nodes_are_read_as_lxml_joins_them():
+    doc = lxml_html.document_fromstring(_page("<p>one <b>two</b> three<i>x</i>   <i>y</i></p><p>a<b> </b> b</p>"))
+    etree.strip_tags(doc, "b", "i")  # (leaves runs of several text nodes)
+    facts = page_facts(doc)
+    _both(lambda: neighbourhood_walk(facts), doc.find("body"))
+
+
+def test_namespaced_elements_are_no_headings_links_or_skipped_elements():
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><body><h1 class='byline'>Title here</h1>"
+                            "<script>code</script>tail<a href='/author/x'>x</a></body></html>")
+    body = root[0]
+    _both(lambda: HoodWalk(True, None, []), body)
+    reading = HoodWalk(True, None, [])
+    reading.walk(body)
+    assert reading.at == -1 and "code" in reading.lines and len(reading.bylines) == 1
+
+
+def test_a_skipped_root_and_an_unopened_walk():
+    body = lxml_html.document_fromstring(_page("<script>no</script>after<iframe>frame text</iframe>tail")).find("body")
+    for root in body:
+        for with_tail in (True, False):
+            _both(lambda: HoodWalk(True, None, []), root, with_tail)
