@@ -58,6 +58,12 @@ MARKUPS = [
     "<a href='/author/menu'>Menu</a><h1>A headline about things</h1><p>By <a href='/author/ann-lee'"
     " class='author'>Ann Lee</a> and <a href='/writers/bo'>Bo</a></p><a href='/news/x'>other</a>"
     "<a href='?author=3' id='byline'>Cy</a>",
+    # links after the headline whose href the compiled walk looks at first (words, case, non-ASCII, empty)
+    "<h1>A headline about things</h1>" + "".join(
+        f"<a href='{h}'>name {i}</a><p>text {i}</p>" for i, h in enumerate((
+            "/AUTOREN/x", "/Journalists/ann", "/autor/jos\u00e9", "/auth\u00f6r/x", "/redakt\u00f8r/x",
+            "/forfatter/x", "/x?a=1&author=2", "", "/authors", "/author/", "/skribent/bo", "/reporters/y",
+            "/auteurs/z", "/writer/q", "/autore/w", "/autori/v", "/p?author=1", "/a\u017futhor/x"))) + "<a>no href</a>",
     # skipped elements with tails, comments and processing instructions with tails, nesting
     "<div>one<script>x</script>s tail<!-- c -->c tail<?pi x?>pi tail<style>y</style>st tail"
     "<noscript><p class='byline'>n</p></noscript>ns tail<svg><text class='author'>t</text></svg>sv tail"
@@ -112,3 +118,14 @@ def test_a_skipped_root_and_an_unopened_walk():
     for root in body:
         for with_tail in (True, False):
             _both(lambda: HoodWalk(True, None, []), root, with_tail)
+
+
+def test_every_author_page_the_pattern_finds_holds_one_of_the_compiled_walks_words():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.neighbourhood import AUTHOR_PAGE
+
+    assert _hoodwalk.AUTHOR_PAGE == AUTHOR_PAGE.pattern
+    alternatives = AUTHOR_PAGE.pattern.split("(?:")[1].split(")/")[0].replace("(?:es|en|i|e)?", "").split("|")
+    for alternative in alternatives + ["author="]:
+        word = alternative.rstrip("?").rstrip("s") if alternative.endswith("s?") else alternative.rstrip("=")
+        assert any(w in word for w in _hoodwalk.AUTHOR_WORDS), alternative

@@ -29,6 +29,11 @@ cetree.import_lxml__etree()
 #: Python module's sets where it is imported: a difference means the Python walk is used)
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})
+#: ``neighbourhood.AUTHOR_PAGE``'s pattern: a link's ``href`` is asked of it only where it
+#: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII)
+AUTHOR_PAGE = (r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
+               r"skribent)/[^/?#]|[?&]author=")
+AUTHOR_WORDS = ("author", "autor", "auteur", "writer", "journalist", "reporter", "forfatter", "skribent")
 #: ``neighbourhood._BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_marked` looks for
 MARK_PATTERN = "byline|author|user-?name|postuser"
 
@@ -185,6 +190,30 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
     return 0
 
 
+cdef bint _may_be_author_page(xmlNode* c) noexcept nogil:
+    """Whether the link's ``href`` may match ``AUTHOR_PAGE`` (False: it has none, or an
+    empty one, or a plain-ASCII one without any of :data:`AUTHOR_WORDS`)."""
+    cdef xmlAttr* a = c.properties
+    cdef const unsigned char* s
+    cdef Py_ssize_t k = 0
+    while a is not NULL:
+        if a.ns is NULL and _streq(<const char*>a.name, "href"):
+            break
+        a = a.next
+    if a is NULL or a.children is NULL:
+        return False
+    if a.children.next is not NULL or a.children.type != tree.XML_TEXT_NODE or a.children.content is NULL:
+        return True
+    s = <const unsigned char*>a.children.content
+    while s[k] != 0:
+        if s[k] >= 0x80:
+            return True
+        k += 1
+    return (_has_word(s, "author") or _has_word(s, "autor") or _has_word(s, "auteur") or _has_word(s, "writer")
+            or _has_word(s, "journalist") or _has_word(s, "reporter") or _has_word(s, "forfatter")
+            or _has_word(s, "skribent"))
+
+
 def walk(object hw, object root, bint with_tail, object byline_marked):
     """``HoodWalk.walk(root, with_tail)`` for ``hw`` (a :class:`HoodWalk`); ``byline_marked``
     the Python test of a class or id that is not plain ASCII."""
@@ -198,15 +227,25 @@ def walk(object hw, object root, bint with_tail, object byline_marked):
     cdef dict marked = hw.marked
     cdef Py_ssize_t limit = hw.limit
     cdef bint unresolved = hw.resolve is None
+    # (an <h2>/<h3> matters to HoodWalk.start only before the headline on a page without
+    # <h1> whose titles are known; a link only after the headline, its href to an author page)
+    cdef bint lower_headings = not hw.has_h1 and bool(hw.own)
     cdef int kind
     cdef bint hand
+    cdef const char* name
     if not _element(top):
         raise TypeError("the neighbourhood's walk starts at an element")
     while True:
         # the start of c
         kind = _kind(c)
         if kind != SKIP:
-            hand = kind == HEADING or (kind == LINK and not (unresolved and hw.at < 0))
+            if kind == HEADING:
+                name = <const char*>c.name
+                hand = name[1] == b'1' or (lower_headings and hw.at < 0)
+            elif kind == LINK:
+                hand = _may_be_author_page(c) and hw.at >= 0
+            else:
+                hand = False
             if hand:
                 el = cetree.elementFactory(doc, c)
                 hw.start(el, (<const char*>c.name).decode("utf-8"), None)

@@ -252,7 +252,7 @@ def _compiled_walk() -> Any:
             raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
         module = importlib.import_module(f"{__package__}._hoodwalk")
         if (module.SKIP_TAGS != SKIP_TAGS or module.HEADING_OR_LINK != _HEADING_OR_LINK
-                or module.MARK_PATTERN != _BYLINE_MARK.pattern):
+                or module.MARK_PATTERN != _BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern):
             log.warning("newsstemmer: the compiled neighbourhood walk is older than this code: the "
                         "pure-Python one is used; rebuild it (pip install)")
             return None
