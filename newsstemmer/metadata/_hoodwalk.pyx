@@ -135,15 +135,63 @@ cdef inline unsigned char _lower(unsigned char b) noexcept nogil:
     return b + 32 if 65 <= b <= 90 else b
 
 
-cdef bint _has_word(const unsigned char* s, const char* word) noexcept nogil:
-    """Whether ``word`` (lower-case ASCII) is in ``s`` (ASCII), in any case."""
-    cdef Py_ssize_t i = 0, k
+cdef inline bint _at(const unsigned char* s, const char* word) noexcept nogil:
+    """Whether ``s`` opens with ``word`` (lower-case ASCII), in any case."""
+    cdef Py_ssize_t k = 0
+    while word[k] != 0:
+        if s[k] == 0 or _lower(s[k]) != <unsigned char>word[k]:
+            return False
+        k += 1
+    return True
+
+
+cdef bint _byline_words(const unsigned char* s) noexcept nogil:
+    """``_BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
+    "username", "user-name", "postuser" in any case (one pass, by each word's first letter)."""
+    cdef Py_ssize_t i = 0
+    cdef unsigned char ch
     while s[i] != 0:
-        k = 0
-        while word[k] != 0 and s[i + k] != 0 and _lower(s[i + k]) == <unsigned char>word[k]:
-            k += 1
-        if word[k] == 0:
-            return True
+        ch = _lower(s[i])
+        if ch == b'b':
+            if _at(s + i, "byline"):
+                return True
+        elif ch == b'a':
+            if _at(s + i, "author"):
+                return True
+        elif ch == b'u':
+            if _at(s + i, "username") or _at(s + i, "user-name"):
+                return True
+        elif ch == b'p':
+            if _at(s + i, "postuser"):
+                return True
+        i += 1
+    return False
+
+
+cdef bint _author_words(const unsigned char* s) noexcept nogil:
+    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case (one pass)."""
+    cdef Py_ssize_t i = 0
+    cdef unsigned char ch
+    while s[i] != 0:
+        ch = _lower(s[i])
+        if ch == b'a':
+            if _at(s + i, "author") or _at(s + i, "autor") or _at(s + i, "auteur"):
+                return True
+        elif ch == b'w':
+            if _at(s + i, "writer"):
+                return True
+        elif ch == b'j':
+            if _at(s + i, "journalist"):
+                return True
+        elif ch == b'r':
+            if _at(s + i, "reporter"):
+                return True
+        elif ch == b'f':
+            if _at(s + i, "forfatter"):
+                return True
+        elif ch == b's':
+            if _at(s + i, "skribent"):
+                return True
         i += 1
     return False
 
@@ -178,8 +226,7 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
             while s[k] != 0 and s[k] < 0x80:
                 k += 1
             if s[k] == 0:
-                return (_has_word(s, "byline") or _has_word(s, "author") or _has_word(s, "username")
-                        or _has_word(s, "user-name") or _has_word(s, "postuser"))
+                return _byline_words(s)
         value = cetree.attributeValue(c, a)
         if not value:
             continue
@@ -209,9 +256,7 @@ cdef bint _may_be_author_page(xmlNode* c) noexcept nogil:
         if s[k] >= 0x80:
             return True
         k += 1
-    return (_has_word(s, "author") or _has_word(s, "autor") or _has_word(s, "auteur") or _has_word(s, "writer")
-            or _has_word(s, "journalist") or _has_word(s, "reporter") or _has_word(s, "forfatter")
-            or _has_word(s, "skribent"))
+    return _author_words(s)
 
 
 def walk(object hw, object root, bint with_tail, object byline_marked):
