@@ -129,3 +129,19 @@ def test_every_author_page_the_pattern_finds_holds_one_of_the_compiled_walks_wor
     for alternative in alternatives + ["author="]:
         word = alternative.rstrip("?").rstrip("s") if alternative.endswith("s?") else alternative.rstrip("=")
         assert any(w in word for w in _hoodwalk.AUTHOR_WORDS), alternative
+
+
+def test_rel_author_links_are_the_links_python_finds():
+    from newsstemmer.metadata import _hoodwalk
+
+    markup = ("<a rel='author' href='/a'>A</a><a rel='AUTHOR nofollow'>B</a><a rel='nofollow\tauthor'>C</a>"
+              "<a rel='authors'>no</a><a rel='co-author'>no</a><a rel=''>no</a><a>no</a><a rel>no</a>"
+              "<a rel='\u00e1uthor'>no</a><a rel='author\u00a0x'>D</a><a rel='x\x1cauthor'>E</a>"
+              "<div rel='author'>no</div><p><a rel=' author '>F</a></p><link rel='author' href='/x'>")
+    doc = lxml_html.document_fromstring(_page(markup))
+    python = [el for el in doc.iter("a") if (rel := el.get("rel")) and "author" in rel.lower().split()]
+    compiled = _hoodwalk.rel_author_links(doc)
+    assert len(compiled) == len(python) == 6 and all(a is b for a, b in zip(compiled, python))
+    one = doc.find(".//a")
+    assert _hoodwalk.rel_author_links(one) == [one]  # (the root itself, as iter does)
+    assert page_facts(doc).author_links == ["A", "B", "C", "D", "E", "F"]

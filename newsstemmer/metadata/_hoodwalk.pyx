@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The headline neighbourhood's walk in C, over libxml2's tree (optional compiled form of
-:meth:`newsstemmer.metadata.neighbourhood.HoodWalk.walk`, which stays the reference).
+:meth:`newsstemmer.metadata.neighbourhood.HoodWalk.walk`, which stays the reference), and
+the search for ``<a rel=author>`` (:func:`rel_author_links`, for ``PageFacts.author_links``).
 
 The Python walk goes through lxml's ``iterwalk``: two events and one element proxy per
 element, ``el.tag``, ``el.get("class")``, ``el.text`` and ``el.tail`` as new strings. Here
@@ -320,6 +321,76 @@ def walk(object hw, object root, bint with_tail, object byline_marked):
                         return
             if c is top:
                 return
+            nxt = _first_element(c.next)
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent
+
+
+cdef bint _author_token(const unsigned char* s) noexcept nogil:
+    """``"author" in s.lower().split()`` for a plain-ASCII ``s``."""
+    cdef Py_ssize_t i = 0
+    while s[i] != 0:
+        while s[i] != 0 and _ascii_space(s[i]):
+            i += 1
+        if s[i] == 0:
+            return False
+        if _at(s + i, "author") and (s[i + 6] == 0 or _ascii_space(s[i + 6])):
+            return True
+        while s[i] != 0 and not _ascii_space(s[i]):
+            i += 1
+    return False
+
+
+def rel_author_links(object root):
+    """The ``<a>`` elements of ``root`` (itself included, in document order) whose ``rel``
+    names ``author``: ``[a for a in root.iter("a") if a.get("rel") and "author" in
+    a.get("rel").lower().split()]`` with no proxy made for the other links."""
+    cdef cetree._Element top_el = <cetree._Element?>root
+    cdef cetree._Document doc = top_el._doc
+    cdef xmlNode* top = top_el._c_node
+    cdef xmlNode* c = top
+    cdef xmlNode* nxt
+    cdef xmlAttr* a
+    cdef const unsigned char* s
+    cdef Py_ssize_t k
+    cdef bint found
+    cdef list out = []
+    if not _element(top):
+        return out
+    while True:
+        if _kind(c) == LINK:
+            a = c.properties
+            while a is not NULL:
+                if a.ns is NULL and _streq(<const char*>a.name, "rel"):
+                    break
+                a = a.next
+            if a is not NULL and a.children is not NULL:
+                found = False
+                if (a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE
+                        and a.children.content is not NULL):
+                    s = <const unsigned char*>a.children.content
+                    k = 0
+                    while s[k] != 0 and s[k] < 0x80:
+                        k += 1
+                    if s[k] == 0:
+                        found = _author_token(s)
+                    else:
+                        value = cetree.attributeValue(c, a)
+                        found = bool(value) and "author" in value.lower().split()
+                else:
+                    value = cetree.attributeValue(c, a)
+                    found = bool(value) and "author" in value.lower().split()
+                if found:
+                    out.append(cetree.elementFactory(doc, c))
+        nxt = _first_element(c.children)
+        if nxt is not NULL:
+            c = nxt
+            continue
+        while True:
+            if c is top:
+                return out
             nxt = _first_element(c.next)
             if nxt is not NULL:
                 c = nxt

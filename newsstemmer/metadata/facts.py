@@ -16,6 +16,8 @@ from typing import Any
 
 from lxml import etree
 
+from .neighbourhood import COMPILED as _COMPILED
+
 __all__ = ["ARTICLE_TYPES", "PageFacts", "ld_text", "ld_types", "ld_values", "meta_source", "page_facts"]
 
 #: JSON-LD ``@type`` values that describe the page's own article (preferred over others).
@@ -33,8 +35,6 @@ _ITEMPROPS = frozenset({"author", "creator", "datepublished", "datecreated", "da
 _ITEMPROP_SPELLINGS = ("itemprop", "itemProp", "ITEMPROP")
 _ATTR_VALUE = re.compile(r"""\s*=\s*["']?([^"'>]+)""")
 _ITEMPROP_XPATH = etree.XPath("//*[@itemprop]")
-#: the ``<a>`` that ``tree.iter("a")`` meets (the tree's root too) with a ``rel`` attribute, in page order
-_LINKS_WITH_REL = etree.XPath("descendant-or-self::a[@rel]")
 
 
 @dataclass
@@ -121,13 +121,19 @@ class PageFacts:
         if self._author_links is None:
             self._author_links = []
             if self.tree is not None:
-                for el in _LINKS_WITH_REL(self.tree):  # (tree.iter("a") makes a proxy of every link)
-                    rel = el.get("rel")
-                    if rel and "author" in rel.lower().split():
-                        text = _text(el)
-                        if text:
-                            self._author_links.append(text)
+                for el in rel_author_links(self.tree):
+                    text = _text(el)
+                    if text:
+                        self._author_links.append(text)
         return self._author_links
+
+
+def rel_author_links(tree: Any) -> list[Any]:
+    """The ``<a>`` of ``tree`` whose ``rel`` names ``author``, in page order (compiled where
+    built: the Python search makes a proxy of every link)."""
+    if _COMPILED is not None:
+        return _COMPILED.rel_author_links(tree)
+    return [el for el in tree.iter("a") if (rel := el.get("rel")) and "author" in rel.lower().split()]
 
 
 _OPENGRAPH = ("og:", "article:", "twitter:")

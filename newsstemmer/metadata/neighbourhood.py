@@ -268,5 +268,7 @@ def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:
 
 
 _hoodwalk = _compiled_walk()
+#: the compiled module (``_hoodwalk``: the walk, ``rel_author_links``), or None where it is not used
+COMPILED = _hoodwalk
 #: which walk :meth:`HoodWalk.walk` is: ``"compiled"`` or ``"python"``
 HOOD_WALK = "python" if _hoodwalk is None else "compiled"

@@ -1,0 +1,62 @@
+"""Prove that the compiled search for ``<a rel=author>`` (``metadata/_hoodwalk.pyx``,
+``rel_author_links``) finds what the Python one does (``tree.iter("a")``, ``rel`` split
+into lower-cased words) on every page of the evaluation data: the same elements, in the
+same order.
+
+    python scripts/relauthor_check.py [--data DIR]
+
+Prints the pages, links found, pages that differ (exit 1 if one does) and the CPU time
+a page of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import newsstemmer  # noqa: E402,F401  (before ``shared``, which puts this checkout first on the path)
+
+from shared import data_dir, load_manifest  # noqa: E402
+
+from newsstemmer import Page  # noqa: E402
+from newsstemmer.metadata import _hoodwalk  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="the evaluation data's folder (default: $NEWSSTEMMER_DATASETS)")
+    args = ap.parse_args(argv)
+    pages = differ = links = 0
+    compiled = python = 0.0
+    for entry in load_manifest(data_dir(args.data)):
+        try:
+            html = entry.html()
+        except OSError:
+            continue
+        tree = Page(html, url=entry.url).tree
+        if tree is None:
+            continue
+        t0 = time.thread_time()
+        found = _hoodwalk.rel_author_links(tree)
+        t1 = time.thread_time()
+        wanted = [el for el in tree.iter("a") if (rel := el.get("rel")) and "author" in rel.lower().split()]
+        t2 = time.thread_time()
+        compiled, python = compiled + t1 - t0, python + t2 - t1
+        pages, links = pages + 1, links + len(wanted)
+        if len(found) != len(wanted) or any(a is not b for a, b in zip(found, wanted)):
+            differ += 1
+            print("differs:", entry.dataset, entry.url)
+    print(f"{pages} pages, {links} rel=author links, {differ} pages differ; CPU ms a page: "
+          f"compiled {1000 * compiled / max(pages, 1):.4f}, python {1000 * python / max(pages, 1):.4f}")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
