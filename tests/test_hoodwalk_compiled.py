@@ -145,3 +145,33 @@ def test_rel_author_links_are_the_links_python_finds():
     one = doc.find(".//a")
     assert _hoodwalk.rel_author_links(one) == [one]  # (the root itself, as iter does)
     assert page_facts(doc).author_links == ["A", "B", "C", "D", "E", "F"]
+
+
+def test_fact_elements_are_what_the_three_iterations_find():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _TAGS
+
+    assert _hoodwalk.FACT_TAGS == _TAGS
+    markup = ("<h1>One</h1><time datetime='2024-01-02'>x</time><a rel='author'>Ann</a><script>1</script>"
+              "<div><link rel='canonical' href='/c'><meta name='x' content='y'><a rel='nofollow'>no</a>"
+              "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
+    doc = lxml_html.document_fromstring(_page(markup))
+    facts, times, links = _hoodwalk.fact_elements(doc)
+    for found, wanted in ((facts, list(doc.iter(*_TAGS))), (times, list(doc.iter("time"))),
+                          (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
+        assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
+    read = page_facts(doc)
+    assert read.h1 == ["One", "Two"] and read.canonical == "/c" and read.meta["x"] == ["y"]
+    assert [v for v, _ in read.times] == ["2024-01-02"] and read.author_links == ["Ann"]
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><head><title>T</title></head>"
+                            "<body><h1 xmlns=''>plain</h1><time>t</time></body></html>")
+    facts, times, links = _hoodwalk.fact_elements(root)
+    assert [el.text for el in facts] == [el.text for el in root.iter(*_TAGS)] == ["plain"] and times == []
+
+
+def test_namespaced_links_are_not_rel_author_links():
+    from newsstemmer.metadata import _hoodwalk
+
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><body><a rel='author'>x</a>"
+                            "<a xmlns='' rel='author'>y</a></body></html>")
+    assert [el.text for el in _hoodwalk.rel_author_links(root)] == [el.text for el in root.iter("a")] == ["y"]

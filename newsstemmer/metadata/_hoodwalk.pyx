@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The headline neighbourhood's walk in C, over libxml2's tree (optional compiled form of
 :meth:`newsstemmer.metadata.neighbourhood.HoodWalk.walk`, which stays the reference), and
-the search for ``<a rel=author>`` (:func:`rel_author_links`, for ``PageFacts.author_links``).
+the search for ``<a rel=author>`` (:func:`rel_author_links`, for ``PageFacts.author_links``)
+and for the elements page facts are read from (:func:`fact_elements`).
 
 The Python walk goes through lxml's ``iterwalk``: two events and one element proxy per
 element, ``el.tag``, ``el.get("class")``, ``el.text`` and ``el.tail`` as new strings. Here
@@ -343,6 +344,40 @@ cdef bint _author_token(const unsigned char* s) noexcept nogil:
     return False
 
 
+cdef bint _rel_author(xmlNode* c) except -1:
+    """Whether the element's ``rel`` names ``author`` (``"author" in rel.lower().split()``)."""
+    cdef xmlAttr* a = c.properties
+    cdef const unsigned char* s
+    cdef Py_ssize_t k = 0
+    while a is not NULL:
+        if a.ns is NULL and _streq(<const char*>a.name, "rel"):
+            break
+        a = a.next
+    if a is NULL or a.children is NULL:
+        return False
+    if a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE and a.children.content is not NULL:
+        s = <const unsigned char*>a.children.content
+        while s[k] != 0 and s[k] < 0x80:
+            k += 1
+        if s[k] == 0:
+            return _author_token(s)
+    value = cetree.attributeValue(c, a)
+    return bool(value) and "author" in value.lower().split()
+
+
+cdef inline xmlNode* _next_in_order(xmlNode* c, xmlNode* top) noexcept nogil:
+    """The element after ``c`` in document order within ``top`` (elements only), or NULL."""
+    cdef xmlNode* nxt = _first_element(c.children)
+    if nxt is not NULL:
+        return nxt
+    while c is not top:
+        nxt = _first_element(c.next)
+        if nxt is not NULL:
+            return nxt
+        c = c.parent
+    return NULL
+
+
 def rel_author_links(object root):
     """The ``<a>`` elements of ``root`` (itself included, in document order) whose ``rel``
     names ``author``: ``[a for a in root.iter("a") if a.get("rel") and "author" in
@@ -351,48 +386,47 @@ def rel_author_links(object root):
     cdef cetree._Document doc = top_el._doc
     cdef xmlNode* top = top_el._c_node
     cdef xmlNode* c = top
-    cdef xmlNode* nxt
-    cdef xmlAttr* a
-    cdef const unsigned char* s
-    cdef Py_ssize_t k
-    cdef bint found
     cdef list out = []
     if not _element(top):
         return out
-    while True:
-        if _kind(c) == LINK:
-            a = c.properties
-            while a is not NULL:
-                if a.ns is NULL and _streq(<const char*>a.name, "rel"):
-                    break
-                a = a.next
-            if a is not NULL and a.children is not NULL:
-                found = False
-                if (a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE
-                        and a.children.content is not NULL):
-                    s = <const unsigned char*>a.children.content
-                    k = 0
-                    while s[k] != 0 and s[k] < 0x80:
-                        k += 1
-                    if s[k] == 0:
-                        found = _author_token(s)
-                    else:
-                        value = cetree.attributeValue(c, a)
-                        found = bool(value) and "author" in value.lower().split()
-                else:
-                    value = cetree.attributeValue(c, a)
-                    found = bool(value) and "author" in value.lower().split()
-                if found:
-                    out.append(cetree.elementFactory(doc, c))
-        nxt = _first_element(c.children)
-        if nxt is not NULL:
-            c = nxt
-            continue
-        while True:
-            if c is top:
-                return out
-            nxt = _first_element(c.next)
-            if nxt is not NULL:
-                c = nxt
-                break
-            c = c.parent
+    while c is not NULL:
+        if _kind(c) == LINK and _rel_author(c):
+            out.append(cetree.elementFactory(doc, c))
+        c = _next_in_order(c, top)
+    return out
+
+
+#: the tags :func:`fact_elements` finds first (``facts._TAGS``: checked where it is imported)
+FACT_TAGS = ("meta", "script", "link", "title", "h1")
+
+
+cdef inline bint _fact_tag(const char* name) noexcept nogil:
+    return (_streq(name, "meta") or _streq(name, "script") or _streq(name, "link") or _streq(name, "title")
+            or _streq(name, "h1"))
+
+
+def fact_elements(object root):
+    """In one pass over ``root`` (itself included, in document order): the elements of
+    :data:`FACT_TAGS` (``list(root.iter(*FACT_TAGS))``), the ``<time>`` elements
+    (``list(root.iter("time"))``) and the links :func:`rel_author_links` finds."""
+    cdef cetree._Element top_el = <cetree._Element?>root
+    cdef cetree._Document doc = top_el._doc
+    cdef xmlNode* top = top_el._c_node
+    cdef xmlNode* c = top
+    cdef const char* name
+    cdef list facts = [], times = [], links = []
+    if not _element(top):
+        return facts, times, links
+    while c is not NULL:
+        if c.ns is NULL or c.ns.href is NULL:
+            name = <const char*>c.name
+            if name is not NULL:
+                if name[0] == b'a' and name[1] == 0:
+                    if _rel_author(c):
+                        links.append(cetree.elementFactory(doc, c))
+                elif _fact_tag(name):
+                    facts.append(cetree.elementFactory(doc, c))
+                elif _streq(name, "time"):
+                    times.append(cetree.elementFactory(doc, c))
+        c = _next_in_order(c, top)
+    return facts, times, links
