@@ -2,7 +2,8 @@
 every page of the evaluation data (the same elements, in the same order):
 ``rel_author_links`` (``<a rel=author>``: ``tree.iter("a")``, ``rel`` split into
 lower-cased words) and ``fact_elements`` (page facts' one pass: ``tree.iter(*facts._TAGS)``,
-``tree.iter("time")`` and the same links).
+``tree.iter("time")`` and the same links); and ``text_marks`` (the one scan of the text for
+the microdata's ``itemprop`` spellings and ``<dt><``: ``facts._props_named`` and ``in``).
 
     python scripts/relauthor_check.py [--data DIR]
 
@@ -28,7 +29,7 @@ from shared import data_dir, load_manifest  # noqa: E402
 
 from newsstemmer import Page  # noqa: E402
 from newsstemmer.metadata import _hoodwalk  # noqa: E402
-from newsstemmer.metadata.facts import _TAGS  # noqa: E402
+from newsstemmer.metadata.facts import _TAGS, _props_named, _text_scan  # noqa: E402
 
 
 def _same(found: list, wanted: list) -> bool:
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         pages, links = pages + 1, links + len(wanted)
         facts, times, in_pass = _hoodwalk.fact_elements(tree)
         if not (_same(found, wanted) and _same(in_pass, wanted) and _same(facts, list(tree.iter(*_TAGS)))
-                and _same(times, list(tree.iter("time")))):
+                and _same(times, list(tree.iter("time")))
+                and _text_scan(html) == (_props_named(html), "<dt><" in html)):
             differ += 1
             print("differs:", entry.dataset, entry.url)
     print(f"{pages} pages, {links} rel=author links, {differ} pages differ; CPU ms a page of rel_author_links: "

@@ -175,3 +175,17 @@ def test_namespaced_links_are_not_rel_author_links():
     root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><body><a rel='author'>x</a>"
                             "<a xmlns='' rel='author'>y</a></body></html>")
     assert [el.text for el in _hoodwalk.rel_author_links(root)] == [el.text for el in root.iter("a")] == ["y"]
+
+
+@pytest.mark.parametrize("text", [
+    "", "itempro", "a itemprop='author' <dt><b>x</b></dt> ITEMPROP=\"name\" itemProp=headline x itemprop",
+    "\u65e5\u672c itemprop=author <dt>< \U0001F600 itemprop='datePublished' ItemProp=no", "<dt>\u2019<dt><",
+    "itempropitemprop=a itemPropITEMPROP=b", "<dt ><b>", "caf\u00e9 itemprop=\"creator publisher\"",
+])
+def test_one_text_scan_finds_what_the_four_finds_do(text):
+    from newsstemmer.metadata.facts import _props_named, _text_scan
+
+    assert _text_scan(text) == (_props_named(text), "<dt><" in text)
+    facts = page_facts(lxml_html.document_fromstring(_page("<p>x</p>")), text or "<p>x</p>")
+    facts.microdata("author")
+    assert facts.dt_headers_named() == ("<dt><" in (text or "<p>x</p>"))

@@ -2,7 +2,8 @@
 """The headline neighbourhood's walk in C, over libxml2's tree (optional compiled form of
 :meth:`newsstemmer.metadata.neighbourhood.HoodWalk.walk`, which stays the reference), and
 the search for ``<a rel=author>`` (:func:`rel_author_links`, for ``PageFacts.author_links``)
-and for the elements page facts are read from (:func:`fact_elements`).
+and for the elements page facts are read from (:func:`fact_elements`); and one scan of a
+page's text for what page facts look for in it (:func:`text_marks`).
 
 The Python walk goes through lxml's ``iterwalk``: two events and one element proxy per
 element, ``el.tag``, ``el.get("class")``, ``el.text`` and ``el.tail`` as new strings. Here
@@ -430,3 +431,75 @@ def fact_elements(object root):
                     times.append(cetree.elementFactory(doc, c))
         c = _next_in_order(c, top)
     return facts, times, links
+
+
+cdef extern from "Python.h":
+    int PyUnicode_READY(object o) except -1
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
+#: the spellings of ``itemprop`` :func:`text_marks` finds (``facts._ITEMPROP_SPELLINGS``)
+ITEMPROP_SPELLINGS = ("itemprop", "itemProp", "ITEMPROP")
+#: what :func:`text_marks` tells whether the text holds (``threads.post_headers``' test)
+DT_HEADER = "<dt><"
+
+
+ctypedef fused _unit:  # (a string's code units: Py_UCS1, Py_UCS2, Py_UCS4)
+    unsigned char
+    unsigned short
+    unsigned int
+
+
+cdef inline bint _units_at(const _unit* s, Py_ssize_t i, Py_ssize_t n, const char* word) noexcept nogil:
+    cdef Py_ssize_t k = 0
+    while word[k] != 0:
+        if i + k >= n or <Py_UCS4>s[i + k] != <Py_UCS4><unsigned char>word[k]:
+            return False
+        k += 1
+    return True
+
+
+cdef bint _scan(const _unit* s, Py_ssize_t n, list ends) except -1:
+    """:func:`text_marks` over one kind of string (its code units ``s``)."""
+    cdef Py_ssize_t i = 0
+    cdef Py_UCS4 ch
+    cdef bint dt = False
+    while i < n:
+        ch = <Py_UCS4>s[i]
+        if ch == 60:  # "<"
+            if not dt and _units_at(s, i, n, "<dt><"):
+                dt = True
+        elif ch == 105:  # "i"
+            if _units_at(s, i, n, "itemprop") or _units_at(s, i, n, "itemProp"):
+                ends.append(i + 8)
+                i += 8
+                continue
+        elif ch == 73:  # "I"
+            if _units_at(s, i, n, "ITEMPROP"):
+                ends.append(i + 8)
+                i += 8
+                continue
+        i += 1
+    return dt
+
+
+def text_marks(str text):
+    """In one scan of ``text``: the end of each occurrence of one of
+    :data:`ITEMPROP_SPELLINGS` (in order), and whether :data:`DT_HEADER` is in it, as
+    ``str.find`` and ``in`` find them (each spelling's occurrences cannot overlap, nor hold
+    the start of another's or of ``<dt><``: the scan goes on after each)."""
+    PyUnicode_READY(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    cdef list ends = []
+    cdef bint dt
+    if kind == 1:
+        dt = _scan(<const unsigned char*>data, n, ends)
+    elif kind == 2:
+        dt = _scan(<const unsigned short*>data, n, ends)
+    else:
+        dt = _scan(<const unsigned int*>data, n, ends)
+    return ends, dt

@@ -70,6 +70,7 @@ class PageFacts:
     #: tree found them (compiled: one pass for all), else None (searched for on first use)
     _time_elements: list[Any] | None = field(default=None, repr=False)
     _rel_authors: list[Any] | None = field(default=None, repr=False)
+    _dt_headers: bool | None = field(default=None, repr=False)  # whether the html has "<dt><"
 
     def first_meta(self, *names: str) -> tuple[str, str] | None:
         """The first non-empty ``<meta>`` content among ``names`` (in that order), with its name."""
@@ -102,10 +103,17 @@ class PageFacts:
         for (a substring test instead of a pass over the tree)."""
         if self._items is None and self.html is not None:
             if self._named is None:
-                self._named = _props_named(self.html)
+                self._named, self._dt_headers = _text_scan(self.html)
             if prop not in self._named:
                 return []
         return self.items.get(prop, [])
+
+    def dt_headers_named(self) -> bool:
+        """Whether the page's text holds ``<dt><`` (:func:`.threads.post_headers`' test of
+        the text), from the microdata's scan of it where that was made."""
+        if self._dt_headers is None:
+            self._dt_headers = self.html is not None and "<dt><" in self.html
+        return self._dt_headers
 
     @property
     def times(self) -> list[tuple[str, Any]]:
@@ -213,6 +221,8 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
 
 _TAGS = ("meta", "script", "link", "title", "h1")
 _ONE_PASS = _COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags)
+_TEXT_SCAN = (_COMPILED is not None and getattr(_COMPILED, "ITEMPROP_SPELLINGS", None) == _ITEMPROP_SPELLINGS
+              and _COMPILED.DT_HEADER == "<dt><")
 _META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
 
 
@@ -247,6 +257,20 @@ def _read(facts: PageFacts, elements: Any, scripts: list[str]) -> None:
             if text:
                 facts.h1.append(text)
                 facts.h1_elements.append(el)
+
+
+def _text_scan(html: str) -> tuple[frozenset[str], bool | None]:
+    """:func:`_props_named`, and whether the text holds ``<dt><`` (None: not looked at):
+    compiled, one scan of the text for both (four ``str.find`` scans of it before)."""
+    if not _TEXT_SCAN:
+        return _props_named(html), None
+    ends, dt = _COMPILED.text_marks(html)
+    named: set[str] = set()
+    for end in ends:
+        value = _ATTR_VALUE.match(html, end)
+        if value:
+            named.update(value.group(1).lower().split())
+    return frozenset(named), dt
 
 
 def _props_named(html: str) -> frozenset[str]:
