@@ -55,6 +55,9 @@ def _extensions() -> list:
     exts = [
         Extension("newsstemmer.single._domwalk", ["newsstemmer/single/_domwalk.pyx"],
                   include_dirs=lxml.get_include(), extra_compile_args=args, optional=True),
+        # (the metadata's headline neighbourhood walk: lxml's structs, as _domwalk)
+        Extension("newsstemmer.metadata._hoodwalk", ["newsstemmer/metadata/_hoodwalk.pyx"],
+                  include_dirs=lxml.get_include(), extra_compile_args=args, optional=True),
         # (the tree models' leaves: comparisons only, no header beyond Python's)
         Extension("newsstemmer._trees", ["newsstemmer/_trees.pyx"], extra_compile_args=args, optional=True),
     ]

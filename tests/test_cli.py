@@ -459,10 +459,11 @@ def test_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0
     from newsstemmer import trees
+    from newsstemmer.metadata import neighbourhood
     from newsstemmer.single import domgraph
 
-    assert out.strip() == (f"newsstemmer {__version__} (graph walk: {domgraph.GRAPH_WALK}, "
-                           f"tree models: {trees.TREE_EVALUATOR})")
+    assert " ".join(out.split()) == (f"newsstemmer {__version__} (graph walk: {domgraph.GRAPH_WALK}, "
+                                     f"tree models: {trees.TREE_EVALUATOR}, headline walk: {neighbourhood.HOOD_WALK})")
 
 
 @pytest.mark.parametrize(

@@ -89,13 +89,20 @@ def tree_models() -> str:
     return "compiled" if _built("_trees") else "numpy"
 
 
+def hood_walk() -> str:
+    """Which walk the metadata's headline neighbourhood uses, told by ``--version`` likewise:
+    ``"compiled"`` when ``newsstemmer.metadata._hoodwalk`` is built, else ``"python"``
+    (``metadata.neighbourhood.HOOD_WALK``)."""
+    return "compiled" if _built("metadata._hoodwalk") else "python"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``newsstemmer`` parser; each sub-command's arguments are added on its first use."""
     parser = Parser(
         prog=PROG,
         description="Learn news sites' layouts from their pages and extract clean articles.",
     )
-    compiled = f"graph walk: {graph_walk()}, tree models: {tree_models()}"
+    compiled = f"graph walk: {graph_walk()}, tree models: {tree_models()}, headline walk: {hood_walk()}"
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({compiled})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True

@@ -16,6 +16,8 @@ from typing import Any
 
 from lxml import etree
 
+from .neighbourhood import COMPILED as _COMPILED
+
 __all__ = ["ARTICLE_TYPES", "PageFacts", "ld_text", "ld_types", "ld_values", "meta_source", "page_facts"]
 
 #: JSON-LD ``@type`` values that describe the page's own article (preferred over others).
@@ -64,6 +66,11 @@ class PageFacts:
     _item_order: dict[Any, int] = field(default_factory=dict, repr=False)  # microdata element -> its place
     _times: list[tuple[str, Any]] | None = field(default=None, repr=False)
     _author_links: list[str] | None = field(default=None, repr=False)
+    #: the ``<time>`` and ``<a rel=author>`` elements, where :func:`page_facts`'s pass over the
+    #: tree found them (compiled: one pass for all), else None (searched for on first use)
+    _time_elements: list[Any] | None = field(default=None, repr=False)
+    _rel_authors: list[Any] | None = field(default=None, repr=False)
+    _dt_headers: bool | None = field(default=None, repr=False)  # whether the html has "<dt><"
 
     def first_meta(self, *names: str) -> tuple[str, str] | None:
         """The first non-empty ``<meta>`` content among ``names`` (in that order), with its name."""
@@ -96,10 +103,17 @@ class PageFacts:
         for (a substring test instead of a pass over the tree)."""
         if self._items is None and self.html is not None:
             if self._named is None:
-                self._named = _props_named(self.html)
+                self._named, self._dt_headers = _text_scan(self.html)
             if prop not in self._named:
                 return []
         return self.items.get(prop, [])
+
+    def dt_headers_named(self) -> bool:
+        """Whether the page's text holds ``<dt><`` (:func:`.threads.post_headers`' test of
+        the text), from the microdata's scan of it where that was made."""
+        if self._dt_headers is None:
+            self._dt_headers = self.html is not None and "<dt><" in self.html
+        return self._dt_headers
 
     @property
     def times(self) -> list[tuple[str, Any]]:
@@ -107,7 +121,8 @@ class PageFacts:
         if self._times is None:
             self._times = []
             if self.tree is not None:
-                for el in self.tree.iter("time"):
+                found = self._time_elements if self._time_elements is not None else self.tree.iter("time")
+                for el in found:
                     value = el.get("datetime")
                     if value and value.strip():
                         self._times.append((value.strip(), el))
@@ -119,13 +134,20 @@ class PageFacts:
         if self._author_links is None:
             self._author_links = []
             if self.tree is not None:
-                for el in self.tree.iter("a"):
-                    rel = el.get("rel")
-                    if rel and "author" in rel.lower().split():
-                        text = _text(el)
-                        if text:
-                            self._author_links.append(text)
+                found = self._rel_authors if self._rel_authors is not None else rel_author_links(self.tree)
+                for el in found:
+                    text = _text(el)
+                    if text:
+                        self._author_links.append(text)
         return self._author_links
+
+
+def rel_author_links(tree: Any) -> list[Any]:
+    """The ``<a>`` of ``tree`` whose ``rel`` names ``author``, in page order (compiled where
+    built: the Python search makes a proxy of every link)."""
+    if _COMPILED is not None:
+        return _COMPILED.rel_author_links(tree)
+    return [el for el in tree.iter("a") if (rel := el.get("rel")) and "author" in rel.lower().split()]
 
 
 _OPENGRAPH = ("og:", "article:", "twitter:")
@@ -186,12 +208,21 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
         return facts
     facts.lang = _squash(tree.get("lang") or tree.get("xml:lang")) or None
     scripts: list[str] = []
-    _read(facts, tree.iter(*_TAGS), scripts)
+    if _ONE_PASS and isinstance(tree, etree._Element):
+        # (one pass in C also finds what ``times`` and ``author_links`` read: each is a pass
+        # over the whole tree, as costly as this one, on a large page ~0.05 ms)
+        elements, facts._time_elements, facts._rel_authors = _COMPILED.fact_elements(tree)
+    else:
+        elements = tree.iter(*_TAGS)
+    _read(facts, elements, scripts)
     facts.ld, facts.ld_articles = _json_ld(scripts)
     return facts
 
 
 _TAGS = ("meta", "script", "link", "title", "h1")
+_ONE_PASS = _COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags)
+_TEXT_SCAN = (_COMPILED is not None and getattr(_COMPILED, "ITEMPROP_SPELLINGS", None) == _ITEMPROP_SPELLINGS
+              and _COMPILED.DT_HEADER == "<dt><")
 _META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
 
 
@@ -226,6 +257,20 @@ def _read(facts: PageFacts, elements: Any, scripts: list[str]) -> None:
             if text:
                 facts.h1.append(text)
                 facts.h1_elements.append(el)
+
+
+def _text_scan(html: str) -> tuple[frozenset[str], bool | None]:
+    """:func:`_props_named`, and whether the text holds ``<dt><`` (None: not looked at):
+    compiled, one scan of the text for both (four ``str.find`` scans of it before)."""
+    if not _TEXT_SCAN:
+        return _props_named(html), None
+    ends, dt = _COMPILED.text_marks(html)
+    named: set[str] = set()
+    for end in ends:
+        value = _ATTR_VALUE.match(html, end)
+        if value:
+            named.update(value.group(1).lower().split())
+    return frozenset(named), dt
 
 
 def _props_named(html: str) -> frozenset[str]:

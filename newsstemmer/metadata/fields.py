@@ -296,7 +296,8 @@ def author_candidates(facts: PageFacts, tree: Any) -> Any:
     for value in facts.author_links:
         yield split_names(value), "html", "rel-author"
     hood = headline_neighbourhood(tree, facts)
-    starter = thread_starter(hood.bylines) or thread_starter(post_headers(tree, facts.html))
+    starter = thread_starter(hood.bylines) or thread_starter(
+        post_headers(tree, facts.html if facts.dt_headers_named() else None))  # (the text scanned once)
     if starter is not None:
         yield [starter.name], "html", "thread"
     yield _author_page_names(hood), "html", "author-page"

@@ -10,6 +10,9 @@ page typing's walk of the whole body, which feeds a :class:`HoodWalk` as it goes
 
 from __future__ import annotations
 
+import importlib
+import logging
+import os
 import re
 from dataclasses import dataclass, field
 from collections.abc import Callable
@@ -21,7 +24,7 @@ __all__ = ["AUTHOR_PAGE", "LINES_AFTER", "HoodWalk", "Neighbourhood", "SKIP_TAGS
            "title_words"]
 
 #: class/id words of elements that hold a byline or a date line.
-_BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)
+_BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)  # (as in _hoodwalk.pyx)
 #: what the neighbourhood's walk passes over (with the elements in it; their tails are read)
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 _HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})  # (the elements :meth:`HoodWalk.start` does more for)
@@ -31,6 +34,7 @@ LINES_AFTER = 60  # text lines after the headline searched for the date line
 AUTHOR_PAGE = re.compile(r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
                          r"skribent)/[^/?#]|[?&]author=", re.IGNORECASE)
 _WORDS = re.compile(r"\w+")
+log = logging.getLogger(__name__)
 
 
 def title_words(text: str) -> frozenset[str]:
@@ -165,6 +169,14 @@ class HoodWalk:
     def walk(self, root: Any, with_tail: bool = True) -> None:
         """Read ``root`` and what is in it (its own tail too with ``with_tail``), until
         reading ends; comments and processing instructions are passed over, tails included.
+        The compiled walk (:data:`HOOD_WALK`) where it is built, else :meth:`walk_python`."""
+        if _hoodwalk is not None:
+            _hoodwalk.walk(self, root, with_tail, byline_marked)
+        else:
+            self.walk_python(root, with_tail)
+
+    def walk_python(self, root: Any, with_tail: bool = True) -> None:
+        """:meth:`walk` in Python (the reference of the compiled one, ``_hoodwalk.pyx``).
 
         :meth:`start` and :meth:`add_line` inline: only a heading or a link goes through
         :meth:`start` (the headline, links to author pages), any other element is looked at
@@ -232,6 +244,31 @@ class HoodWalk:
                              sorted(links, key=nearest))
 
 
+def _compiled_walk() -> Any:
+    """The compiled walk (``_hoodwalk``, built by ``pip install``) if it is there, agrees
+    with this module's sets and is not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``; else None."""
+    try:
+        if os.environ.get("NEWSSTEMMER_PURE_PYTHON", "") not in ("", "0"):
+            raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
+        module = importlib.import_module(f"{__package__}._hoodwalk")
+        if (module.SKIP_TAGS != SKIP_TAGS or module.HEADING_OR_LINK != _HEADING_OR_LINK
+                or module.MARK_PATTERN != _BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern):
+            log.warning("newsstemmer: the compiled neighbourhood walk is older than this code: the "
+                        "pure-Python one is used; rebuild it (pip install)")
+            return None
+        return module
+    except Exception as exc:  # (not built: no compiler, or an lxml without its headers)
+        log.debug("headline neighbourhood: pure-Python walk (%s)", exc)
+        return None
+
+
 def _agrees_with_titles(el: Any, own: list[frozenset[str]]) -> bool:
     text = " ".join("".join(el.itertext()).split())
     return 3 <= len(text) <= 300 and any(dice(title_words(text), t) >= 0.6 for t in own)
+
+
+_hoodwalk = _compiled_walk()
+#: the compiled module (``_hoodwalk``: the walk, ``rel_author_links``), or None where it is not used
+COMPILED = _hoodwalk
+#: which walk :meth:`HoodWalk.walk` is: ``"compiled"`` or ``"python"``
+HOOD_WALK = "python" if _hoodwalk is None else "compiled"

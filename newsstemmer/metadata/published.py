@@ -43,6 +43,7 @@ _DATE_MARKS = ("date", "publish")
 _MAX_DATE_MARKS = 200
 _MAX_DATE_MARK_CHARS = 150_000  # of the page's text from <body> on (a page's date line is not past its scripts)
 _TAG = re.compile(r"<[^>]*>")
+_DIGIT = re.compile(r"\d")  # (as dates.date_in_text's first test)
 
 Hood = Callable[[], Neighbourhood]
 
@@ -203,6 +204,8 @@ def _date_near_headline(hood: Neighbourhood) -> str | None:
     order = (list(range(at, min(len(lines), at + LINES_AFTER))) + list(range(at - 1, max(-1, at - _LINES_BEFORE), -1))
              if at >= 0 else list(range(min(len(lines), LINES_AFTER))))
     for i in order:
+        if not _DIGIT.search(lines[i]):
+            continue  # (every written date has a digit: the line's words are not joined for nothing)
         line = " ".join(lines[i].split())
         if 6 <= len(line) <= 120:
             iso = date_in_text(line)

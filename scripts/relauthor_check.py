@@ -1,0 +1,72 @@
+"""Prove that the compiled searches of ``metadata/_hoodwalk.pyx`` find what lxml's do on
+every page of the evaluation data (the same elements, in the same order):
+``rel_author_links`` (``<a rel=author>``: ``tree.iter("a")``, ``rel`` split into
+lower-cased words) and ``fact_elements`` (page facts' one pass: ``tree.iter(*facts._TAGS)``,
+``tree.iter("time")`` and the same links); and ``text_marks`` (the one scan of the text for
+the microdata's ``itemprop`` spellings and ``<dt><``: ``facts._props_named`` and ``in``).
+
+    python scripts/relauthor_check.py [--data DIR]
+
+Prints the pages, links found, pages that differ (exit 1 if one does) and the CPU time
+a page of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import newsstemmer  # noqa: E402,F401  (before ``shared``, which puts this checkout first on the path)
+
+from shared import data_dir, load_manifest  # noqa: E402
+
+from newsstemmer import Page  # noqa: E402
+from newsstemmer.metadata import _hoodwalk  # noqa: E402
+from newsstemmer.metadata.facts import _TAGS, _props_named, _text_scan  # noqa: E402
+
+
+def _same(found: list, wanted: list) -> bool:
+    return len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", help="the evaluation data's folder (default: $NEWSSTEMMER_DATASETS)")
+    args = ap.parse_args(argv)
+    pages = differ = links = 0
+    compiled = python = 0.0
+    for entry in load_manifest(data_dir(args.data)):
+        try:
+            html = entry.html()
+        except OSError:
+            continue
+        tree = Page(html, url=entry.url).tree
+        if tree is None:
+            continue
+        t0 = time.thread_time()
+        found = _hoodwalk.rel_author_links(tree)
+        t1 = time.thread_time()
+        wanted = [el for el in tree.iter("a") if (rel := el.get("rel")) and "author" in rel.lower().split()]
+        t2 = time.thread_time()
+        compiled, python = compiled + t1 - t0, python + t2 - t1
+        pages, links = pages + 1, links + len(wanted)
+        facts, times, in_pass = _hoodwalk.fact_elements(tree)
+        if not (_same(found, wanted) and _same(in_pass, wanted) and _same(facts, list(tree.iter(*_TAGS)))
+                and _same(times, list(tree.iter("time")))
+                and _text_scan(html) == (_props_named(html), "<dt><" in html)):
+            differ += 1
+            print("differs:", entry.dataset, entry.url)
+    print(f"{pages} pages, {links} rel=author links, {differ} pages differ; CPU ms a page of rel_author_links: "
+          f"compiled {1000 * compiled / max(pages, 1):.4f}, python {1000 * python / max(pages, 1):.4f}")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

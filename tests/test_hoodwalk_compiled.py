@@ -1,0 +1,191 @@
+"""The compiled headline neighbourhood walk (``metadata/_hoodwalk.pyx``) against its Python
+reference (``HoodWalk.walk_python``) on purpose-made pages: the same lines, headline,
+limit, byline marks and author links, elements compared by identity.  (The same is
+checked on every dataset page by ``scripts/hoodwalk_check.py``.)"""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+from lxml import html as lxml_html
+
+from newsstemmer.metadata import neighbourhood, page_facts
+from newsstemmer.metadata.fields import neighbourhood_walk
+from newsstemmer.metadata.neighbourhood import HoodWalk, title_words
+
+pytestmark = pytest.mark.skipif(neighbourhood.HOOD_WALK != "compiled", reason="the compiled walk is not built")
+
+_STATE = ("lines", "at", "limit", "open", "h1s", "far")
+
+
+def _page(markup: str, title: str = "A headline about things") -> str:
+    return f"<html><head><title>{title}</title></head><body>{markup}</body></html>"
+
+
+def _same(a: HoodWalk, b: HoodWalk) -> None:
+    for name in _STATE:
+        assert getattr(a, name) == getattr(b, name), name
+    for name in ("bylines", "links", "pending"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert len(x) == len(y), name
+        for p, q in zip(x, y):
+            if isinstance(p, tuple):
+                assert p[0] == q[0] and p[1] is q[1] and p[2:] == q[2:], name
+            else:
+                assert p is q, name
+    ra, rb = a.result(), b.result()
+    assert (ra.lines, ra.at) == (rb.lines, rb.at)
+    assert all(p is q for p, q in zip(ra.bylines, rb.bylines)) and len(ra.bylines) == len(rb.bylines)
+    assert [(n, id(e)) for n, e in ra.author_links] == [(n, id(e)) for n, e in rb.author_links]
+
+
+def _both(make, root, with_tail: bool = True) -> None:
+    compiled, python = make(), make()
+    compiled.walk(root, with_tail)
+    python.walk_python(root, with_tail)
+    _same(compiled, python)
+
+
+MARKUPS = [
+    # white space that str.strip() strips beyond ASCII, and text that only looks empty
+    "<p>\u00a0</p><p>\u3000 \u2009</p><p>\u00a0x\u00a0</p><p>\x1c\x1f</p><p>\u200b</p><h1>A headline about things</h1>",
+    # class and id spellings: case, hyphens, empty class, id alone, entities, non-ASCII
+    "<div class='BYLINE'>a</div><div class='User-Name'>b</div><div class='username'>c</div>"
+    "<div class='' id='Author-box'>d</div><div class='x' id='author'>e</div><div class='by&amp;line'>f</div>"
+    "<div class='post&#x17f;user'>g</div><div class='AUTH\u00d6R'>h</div><div class='autor'>i</div>"
+    "<div class='postUSER'>j</div><div class='user--name'>k</div><h1 class='byline'>A headline about things</h1>",
+    # links before and after the headline, to author pages and elsewhere, marked or not
+    "<a href='/author/menu'>Menu</a><h1>A headline about things</h1><p>By <a href='/author/ann-lee'"
+    " class='author'>Ann Lee</a> and <a href='/writers/bo'>Bo</a></p><a href='/news/x'>other</a>"
+    "<a href='?author=3' id='byline'>Cy</a>",
+    # links after the headline whose href the compiled walk looks at first (words, case, non-ASCII, empty)
+    "<h1>A headline about things</h1>" + "".join(
+        f"<a href='{h}'>name {i}</a><p>text {i}</p>" for i, h in enumerate((
+            "/AUTOREN/x", "/Journalists/ann", "/autor/jos\u00e9", "/auth\u00f6r/x", "/redakt\u00f8r/x",
+            "/forfatter/x", "/x?a=1&author=2", "", "/authors", "/author/", "/skribent/bo", "/reporters/y",
+            "/auteurs/z", "/writer/q", "/autore/w", "/autori/v", "/p?author=1", "/a\u017futhor/x"))) + "<a>no href</a>",
+    # skipped elements with tails, comments and processing instructions with tails, nesting
+    "<div>one<script>x</script>s tail<!-- c -->c tail<?pi x?>pi tail<style>y</style>st tail"
+    "<noscript><p class='byline'>n</p></noscript>ns tail<svg><text class='author'>t</text></svg>sv tail"
+    "<template><p>t</p></template>tp tail</div>after<h1>A headline about things</h1>",
+    # a page without <h1>: an <h2> that agrees with the titles, one that does not
+    "<h2>Not this one</h2><p>text</p><h3 class='author'>A headline about things</h3><p>by Ann</p>",
+    # several <h1>: a logo's first
+    "<h1>Site</h1><p>menu</p><h1>A headline about things</h1><p class='byline'>By Ann</p>"
+    "<h1>Another</h1>" + "".join(f"<p>line {i}</p>" for i in range(80)),
+    # a long page without a headline (stops at 300 lines, in an element's middle)
+    "".join(f"<div class='c{i % 7}'>line {i}<span>inner {i}</span>tail {i}</div>" for i in range(200)),
+    # entities and non-ASCII text
+    "<p>caf&eacute; &amp; cr\u00e8me</p><p>\u65e5\u672c\u8a9e</p><h1>A headline about things</h1>",
+]
+
+
+@pytest.mark.parametrize("markup", MARKUPS)
+def test_the_compiled_walk_reads_the_body_as_the_python_walk(markup):
+    doc = lxml_html.document_fromstring(_page(markup))
+    facts = page_facts(doc, _page(markup))
+    body = doc.find("body")
+    _both(lambda: neighbourhood_walk(facts), body)
+    _both(lambda: neighbourhood_walk(facts, deferred=True), body)
+    _both(lambda: HoodWalk(False, None, [title_words("A headline about things")]), body)
+    for i, h1 in enumerate(facts.h1_elements[:3]):
+        _both(lambda: HoodWalk(True, h1, []), body)
+    for child in body:
+        for with_tail in (True, False):
+            _both(lambda: neighbourhood_walk(facts), child, with_tail)
+            _both(lambda: neighbourhood_walk(facts, deferred=True), child, with_tail)
+
+
+def test_split_text_nodes_are_read_as_lxml_joins_them():
+    doc = lxml_html.document_fromstring(_page("<p>one <b>two</b> three<i>x</i>   <i>y</i></p><p>a<b> </b> b</p>"))
+    etree.strip_tags(doc, "b", "i")  # (leaves runs of several text nodes)
+    facts = page_facts(doc)
+    _both(lambda: neighbourhood_walk(facts), doc.find("body"))
+
+
+def test_namespaced_elements_are_no_headings_links_or_skipped_elements():
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><body><h1 class='byline'>Title here</h1>"
+                            "<script>code</script>tail<a href='/author/x'>x</a></body></html>")
+    body = root[0]
+    _both(lambda: HoodWalk(True, None, []), body)
+    reading = HoodWalk(True, None, [])
+    reading.walk(body)
+    assert reading.at == -1 and "code" in reading.lines and len(reading.bylines) == 1
+
+
+def test_a_skipped_root_and_an_unopened_walk():
+    body = lxml_html.document_fromstring(_page("<script>no</script>after<iframe>frame text</iframe>tail")).find("body")
+    for root in body:
+        for with_tail in (True, False):
+            _both(lambda: HoodWalk(True, None, []), root, with_tail)
+
+
+def test_every_author_page_the_pattern_finds_holds_one_of_the_compiled_walks_words():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.neighbourhood import AUTHOR_PAGE
+
+    assert _hoodwalk.AUTHOR_PAGE == AUTHOR_PAGE.pattern
+    alternatives = AUTHOR_PAGE.pattern.split("(?:")[1].split(")/")[0].replace("(?:es|en|i|e)?", "").split("|")
+    for alternative in alternatives + ["author="]:
+        word = alternative.rstrip("?").rstrip("s") if alternative.endswith("s?") else alternative.rstrip("=")
+        assert any(w in word for w in _hoodwalk.AUTHOR_WORDS), alternative
+
+
+def test_rel_author_links_are_the_links_python_finds():
+    from newsstemmer.metadata import _hoodwalk
+
+    markup = ("<a rel='author' href='/a'>A</a><a rel='AUTHOR nofollow'>B</a><a rel='nofollow\tauthor'>C</a>"
+              "<a rel='authors'>no</a><a rel='co-author'>no</a><a rel=''>no</a><a>no</a><a rel>no</a>"
+              "<a rel='\u00e1uthor'>no</a><a rel='author\u00a0x'>D</a><a rel='x\x1cauthor'>E</a>"
+              "<div rel='author'>no</div><p><a rel=' author '>F</a></p><link rel='author' href='/x'>")
+    doc = lxml_html.document_fromstring(_page(markup))
+    python = [el for el in doc.iter("a") if (rel := el.get("rel")) and "author" in rel.lower().split()]
+    compiled = _hoodwalk.rel_author_links(doc)
+    assert len(compiled) == len(python) == 6 and all(a is b for a, b in zip(compiled, python))
+    one = doc.find(".//a")
+    assert _hoodwalk.rel_author_links(one) == [one]  # (the root itself, as iter does)
+    assert page_facts(doc).author_links == ["A", "B", "C", "D", "E", "F"]
+
+
+def test_fact_elements_are_what_the_three_iterations_find():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _TAGS
+
+    assert _hoodwalk.FACT_TAGS == _TAGS
+    markup = ("<h1>One</h1><time datetime='2024-01-02'>x</time><a rel='author'>Ann</a><script>1</script>"
+              "<div><link rel='canonical' href='/c'><meta name='x' content='y'><a rel='nofollow'>no</a>"
+              "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
+    doc = lxml_html.document_fromstring(_page(markup))
+    facts, times, links = _hoodwalk.fact_elements(doc)
+    for found, wanted in ((facts, list(doc.iter(*_TAGS))), (times, list(doc.iter("time"))),
+                          (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
+        assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
+    read = page_facts(doc)
+    assert read.h1 == ["One", "Two"] and read.canonical == "/c" and read.meta["x"] == ["y"]
+    assert [v for v, _ in read.times] == ["2024-01-02"] and read.author_links == ["Ann"]
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><head><title>T</title></head>"
+                            "<body><h1 xmlns=''>plain</h1><time>t</time></body></html>")
+    facts, times, links = _hoodwalk.fact_elements(root)
+    assert [el.text for el in facts] == [el.text for el in root.iter(*_TAGS)] == ["plain"] and times == []
+
+
+def test_namespaced_links_are_not_rel_author_links():
+    from newsstemmer.metadata import _hoodwalk
+
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><body><a rel='author'>x</a>"
+                            "<a xmlns='' rel='author'>y</a></body></html>")
+    assert [el.text for el in _hoodwalk.rel_author_links(root)] == [el.text for el in root.iter("a")] == ["y"]
+
+
+@pytest.mark.parametrize("text", [
+    "", "itempro", "a itemprop='author' <dt><b>x</b></dt> ITEMPROP=\"name\" itemProp=headline x itemprop",
+    "\u65e5\u672c itemprop=author <dt>< \U0001F600 itemprop='datePublished' ItemProp=no", "<dt>\u2019<dt><",
+    "itempropitemprop=a itemPropITEMPROP=b", "<dt ><b>", "caf\u00e9 itemprop=\"creator publisher\"",
+])
+def test_one_text_scan_finds_what_the_four_finds_do(text):
+    from newsstemmer.metadata.facts import _props_named, _text_scan
+
+    assert _text_scan(text) == (_props_named(text), "<dt><" in text)
+    facts = page_facts(lxml_html.document_fromstring(_page("<p>x</p>")), text or "<p>x</p>")
+    facts.microdata("author")
+    assert facts.dt_headers_named() == ("<dt><" in (text or "<p>x</p>"))
