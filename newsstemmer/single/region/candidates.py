@@ -15,6 +15,7 @@ PageRank extracts its own (:func:`~newsstemmer.single.pagerank.region_paragraphs
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -25,7 +26,7 @@ from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from ..domgraph import float_array, int_array
 from ..pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
-__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
+__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "log1p", "region_candidates", "region_features"]
 
 #: How many elements of highest DensitySum ``g`` seed candidates (with their containers).
 TOP_K = 10
@@ -230,6 +231,19 @@ class RegionView:
         return out
 
 
+def log1p(values: np.ndarray) -> np.ndarray:
+    """``log(1 + x)`` of each value by the C library (``math.log1p``), for the feature rows.
+
+    Not numpy's ``np.log1p``: on CPUs with AVX-512 numpy takes a vector loop whose result
+    is one bit off the C library's on some values (47.0 among them).  A feature one bit off
+    moves LightGBM's bin edges, so the region models retrained on such a CPU were other
+    bytes than the shipped ones (trained where numpy calls the C library); with the C
+    library's value on every CPU the rows, and so the trained models, are the same.
+    The values are counts (0 or more)."""
+    a = np.asarray(values, dtype=np.float64)
+    return np.fromiter(map(math.log1p, a.ravel().tolist()), np.float64, a.size).reshape(a.shape)
+
+
 def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     """The elements the article region is chosen among, in page order.
 
@@ -320,7 +334,7 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     kept = ch - cleaned_chars
     columns = {
         "chars_share": ch / max(chars[0], 1.0),
-        "log_chars": np.log1p(ch),
+        "log_chars": log1p(ch),
         "link_density": np.where(ch > 0, links[C] / safe, 1.0),
         "mass_share": mass[C] / max(mass[0], 1e-9),
         "f_share": rsum("f") / max(cum["f"][-1], 1e-9),
@@ -335,7 +349,7 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
         "is_main": C == main,
         "contains_main": within(C, main) & (C != main),
         "inside_main": within(main, C) & (C != main),
-        "log_chars_vs_main": np.log1p(ch) - np.log1p(chars[main]),
+        "log_chars_vs_main": log1p(ch) - math.log1p(chars[main]),
         "has_headline": within(C, head) if head >= 0 else 0.0,
         "headline_before": (C > head) if head >= 0 else 0.0,
         "parent_mass_share": np.where(has_p, mass[C] / np.maximum(mass[pp], 1e-9), 1.0),
