@@ -26,7 +26,8 @@ from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from ..domgraph import float_array, int_array
 from ..pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
-__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "log1p", "region_candidates", "region_features"]
+__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "log1p", "region_candidates", "region_features",
+           "top_indices"]
 
 #: How many elements of highest DensitySum ``g`` seed candidates (with their containers).
 TOP_K = 10
@@ -244,6 +245,15 @@ def log1p(values: np.ndarray) -> np.ndarray:
     return np.fromiter(map(math.log1p, a.ravel().tolist()), np.float64, a.size).reshape(a.shape)
 
 
+def top_indices(values: np.ndarray, k: int) -> np.ndarray:
+    """The indices of the ``k`` highest ``values``, highest first, ties by index (lower first).
+
+    Not ``np.argpartition``: which of several equal values it keeps at the k-th place
+    depends on the CPU (numpy 2 takes a vector selection where AVX-512 is there), so the
+    candidates, and the models trained on them, were not the same on every machine."""
+    return np.argsort(-values, kind="stable")[: min(k, len(values))]
+
+
 def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     """The elements the article region is chosen among, in page order.
 
@@ -269,8 +279,7 @@ def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
 
     climb(an.scores.core, False)
     g = np.where(view.is_el, view.g, -1.0)
-    k = min(top_k, len(g))
-    top = np.argpartition(-g, k - 1)[:k] if k else []
+    top = top_indices(g, top_k)
     for j in top:
         if g[j] > 0:
             climb(int(j), True)
@@ -294,9 +303,8 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     core, main, head = an.scores.core, an.main, view.headline
     is_el = view.is_el
     eg = np.where(is_el, g, -1.0)
-    k = min(50, n)
-    top = np.argpartition(-eg, k - 1)[:k]
-    top = top[np.lexsort((top, -eg[top]))]  # (as a stable sort of all by g, descending)
+    top = top_indices(eg, 50)
+    k = len(top)
     rank = np.full(n, 50.0)
     rank[top] = np.arange(k)
     sC = size[C]
