@@ -40,6 +40,7 @@ cdef enum:
     K_MEDIA = 2
     K_LINK = 4
     K_SIDE = 8
+    K_PLAYER = 16
     R_HIDDEN = 1
     R_IN_COMMENTS = 2
     R_IN_SIDEBAR = 4
@@ -366,6 +367,10 @@ cdef class _Builder:
         return out
 
 
+#: The walk's ``images`` hold the players it leaves out too, as (their parent's node, the player).
+PLAYERS_IN_IMAGES = True
+
+
 def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object key_role,
                 object thread_shaped, object media_ok,
                 object weigh, set title_terms, set desc_terms, bint title_weighted, bint cover,
@@ -373,7 +378,8 @@ def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object 
                 double side_w, double media, Py_ssize_t min_size, bint skip_hidden, bint shape,
                 bint galleries):
     """The graph of ``body`` as ``(parent, u, elements, chars, link_chars, roles, hidden, size,
-    images)``: the lists :func:`domgraph.build_graph` makes, by the same rules (see there)."""
+    images)``: the lists :func:`domgraph.build_graph` makes, by the same rules (see there);
+    ``images``: image nodes, and (parent node, element) of players (:data:`PLAYERS_IN_IMAGES`)."""
     cdef cetree._Element root = <cetree._Element?>body
     cdef cetree._Document doc = root._doc
     cdef xmlNode* top = root._c_node
@@ -436,6 +442,8 @@ def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object 
                     else:
                         tag = (<const char*>c.name).decode("utf-8")
                     kind = kind_of.get(tag, 0)
+                    if kind & K_PLAYER and galleries and cur.node >= 0:  # (a slide's player, out of the graph)
+                        images.append((cur.node, el))
                     if not kind & K_DROP:
                         role = _element_role(c, tag, page_tags, role_memo, key_role) if _has_role_attr(c) else 0
                         if role and role & R_HIDDEN and skip_hidden:
@@ -713,11 +721,12 @@ cdef inline bint _same_name(xmlNode* a, xmlNode* b) noexcept nogil:
 
 
 cdef inline bint _is_image(xmlNode* c) noexcept nogil:
-    """``c.tag in ("img", "picture", "video")`` (an element outside any namespace)."""
+    """``c.tag in page_signals._IMAGES`` (an element outside any namespace): images and players."""
     if c.type != tree.XML_ELEMENT_NODE or (c.ns is not NULL and c.ns.href is not NULL):
         return False
     cdef const char* name = <const char*>c.name
-    return _streq(name, "img") or _streq(name, "picture") or _streq(name, "video")
+    return (_streq(name, "img") or _streq(name, "picture") or _streq(name, "video") or _streq(name, "iframe")
+            or _streq(name, "embed") or _streq(name, "object"))
 
 
 cdef bint _holds_image(xmlNode* top) noexcept nogil:

@@ -30,10 +30,10 @@ from ...blocks import Block
 from ...dom.parse import parse_html
 from ...shipped import load_model
 from ...trees import ModelFileError, TreeModel
-from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from ..pagerank import PageRankAnalysis, pagerank_analysis, region_paragraphs
 from ..typed import region_block_maker
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
-from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features, rule_cleaning
 from .embedded import MARKUP_BODY_MAX, embedded_article_html
 from .fallback import BODY_CAP, BODY_SHARE, REGION_MIN, near_empty_alternative, word_chars
 from .reveal import revealed
@@ -166,10 +166,10 @@ class RegionExtractor:
         return cands[c], X[[c, k]], float(s[c]), float(s[k]), len(cands)
 
     def cleaning_scores(self, view: RegionView, region: int) -> tuple[list[int], np.ndarray, np.ndarray]:
-        """PageRank's cleaning of ``region`` (nodes left out), the learned cleaning's
+        """The rule-based cleaning of ``region`` (nodes left out: :func:`rule_cleaning`), the learned cleaning's
         candidates and their scores (an element goes when its score passes
         :attr:`clean_threshold`; no candidates without a cleaning model)."""
-        skip = region_cleaning(view.an, region)
+        skip = rule_cleaning(view.an, region)
         J = cleaning_candidates(view, region, skip) if self.clean is not None else np.zeros(0, dtype=np.int64)
         if not len(J):
             return skip, J, np.zeros(0)
