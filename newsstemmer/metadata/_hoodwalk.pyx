@@ -8,7 +8,8 @@ page's text for what page facts look for in it (:func:`text_marks`).
 The Python walk goes through lxml's ``iterwalk``: two events and one element proxy per
 element, ``el.tag``, ``el.get("class")``, ``el.text`` and ``el.tail`` as new strings. Here
 the tree is read as the structs lxml is built on (``children``, ``next``, ``parent``,
-``content``, ``properties``), as ``_domwalk`` does, and Python objects are made only for
+``content``, ``properties``), as ``_domwalk`` does (with the node helpers of
+``newsstemmer/_libxml_nodes.pxd``, which both compile in), and Python objects are made only for
 what the walk keeps or hands on: the text lines, the elements it hands to
 :meth:`HoodWalk.start` (headings, links after the headline) and those whose class or id
 marks a byline.  What it reads is what ``iterwalk`` reads: elements only (comments and
@@ -25,6 +26,8 @@ from libc.string cimport strlen
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
+
+from newsstemmer._libxml_nodes cimport find_attribute, is_element, namespaced, streq, text_or_skip
 
 cetree.import_lxml__etree()
 
@@ -47,16 +50,9 @@ cdef enum:
     LINK = 3
 
 
-cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
-    cdef size_t k = 0
-    while a[k] != 0 and a[k] == b[k]:
-        k += 1
-    return a[k] == b[k]
-
-
 cdef int _kind(xmlNode* c) noexcept nogil:
     """Which of the walk's sets ``el.tag`` is in (a namespaced tag, ``{href}name``, is in none)."""
-    if c.ns is not NULL and c.ns.href is not NULL:
+    if namespaced(c):
         return PLAIN
     cdef const char* name = <const char*>c.name
     if name is NULL:
@@ -65,32 +61,16 @@ cdef int _kind(xmlNode* c) noexcept nogil:
         return LINK
     if name[0] == b'h' and (name[1] == b'1' or name[1] == b'2' or name[1] == b'3') and name[2] == 0:
         return HEADING
-    if (_streq(name, "script") or _streq(name, "style") or _streq(name, "noscript")
-            or _streq(name, "template") or _streq(name, "svg")):
+    if (streq(name, "script") or streq(name, "style") or streq(name, "noscript")
+            or streq(name, "template") or streq(name, "svg")):
         return SKIP
     return PLAIN
 
 
-cdef inline bint _element(xmlNode* c) noexcept nogil:
-    return c.type == tree.XML_ELEMENT_NODE
-
-
 cdef inline xmlNode* _first_element(xmlNode* c) noexcept nogil:
-    while c is not NULL and not _element(c):
+    while c is not NULL and not is_element(c):
         c = c.next
     return c
-
-
-cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
-    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
-    while c is not NULL:
-        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
-            return c
-        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
-            c = c.next
-        else:
-            return NULL
-    return NULL
 
 
 cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
@@ -101,7 +81,7 @@ cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
 cdef object _line(xmlNode* first):
     """The text run from ``first`` (lxml's ``_collectText``: ``el.text`` or ``el.tail``) if
     it has more than white space (``text.strip()``), else None."""
-    cdef xmlNode* c = _text_or_skip(first)
+    cdef xmlNode* c = text_or_skip(first)
     cdef const unsigned char* s
     cdef bint high = False, seen = False
     cdef Py_ssize_t k
@@ -119,7 +99,7 @@ cdef object _line(xmlNode* first):
                 k += 1
         if seen:
             break
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     if not seen and not high:
         return None
     cdef bytes joined = b""
@@ -127,7 +107,7 @@ cdef object _line(xmlNode* first):
     while c is not NULL:
         if c.content is not NULL:
             joined += <bytes>(<const char*>c.content)
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     text = PyUnicode_DecodeUTF8(joined, len(joined), NULL)
     if seen or text.strip():
         return text
@@ -210,11 +190,7 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
     names[0] = "class"
     names[1] = "id"
     for n in range(2):
-        a = c.properties
-        while a is not NULL:
-            if a.ns is NULL and _streq(<const char*>a.name, names[n]):
-                break
-            a = a.next
+        a = find_attribute(c, names[n])
         if a is NULL:
             continue
         # (the first such attribute is what el.get gives)
@@ -243,13 +219,9 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
 cdef bint _may_be_author_page(xmlNode* c) noexcept nogil:
     """Whether the link's ``href`` may match ``AUTHOR_PAGE`` (False: it has none, or an
     empty one, or a plain-ASCII one without any of :data:`AUTHOR_WORDS`)."""
-    cdef xmlAttr* a = c.properties
+    cdef xmlAttr* a = find_attribute(c, "href")
     cdef const unsigned char* s
     cdef Py_ssize_t k = 0
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, "href"):
-            break
-        a = a.next
     if a is NULL or a.children is NULL:
         return False
     if a.children.next is not NULL or a.children.type != tree.XML_TEXT_NODE or a.children.content is NULL:
@@ -281,7 +253,7 @@ def walk(object hw, object root, bint with_tail, object byline_marked):
     cdef int kind
     cdef bint hand
     cdef const char* name
-    if not _element(top):
+    if not is_element(top):
         raise TypeError("the neighbourhood's walk starts at an element")
     while True:
         # the start of c
@@ -347,13 +319,9 @@ cdef bint _author_token(const unsigned char* s) noexcept nogil:
 
 cdef bint _rel_author(xmlNode* c) except -1:
     """Whether the element's ``rel`` names ``author`` (``"author" in rel.lower().split()``)."""
-    cdef xmlAttr* a = c.properties
+    cdef xmlAttr* a = find_attribute(c, "rel")
     cdef const unsigned char* s
     cdef Py_ssize_t k = 0
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, "rel"):
-            break
-        a = a.next
     if a is NULL or a.children is NULL:
         return False
     if a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE and a.children.content is not NULL:
@@ -388,7 +356,7 @@ def rel_author_links(object root):
     cdef xmlNode* top = top_el._c_node
     cdef xmlNode* c = top
     cdef list out = []
-    if not _element(top):
+    if not is_element(top):
         return out
     while c is not NULL:
         if _kind(c) == LINK and _rel_author(c):
@@ -402,8 +370,8 @@ FACT_TAGS = ("meta", "script", "link", "title", "h1")
 
 
 cdef inline bint _fact_tag(const char* name) noexcept nogil:
-    return (_streq(name, "meta") or _streq(name, "script") or _streq(name, "link") or _streq(name, "title")
-            or _streq(name, "h1"))
+    return (streq(name, "meta") or streq(name, "script") or streq(name, "link") or streq(name, "title")
+            or streq(name, "h1"))
 
 
 def fact_elements(object root):
@@ -416,10 +384,10 @@ def fact_elements(object root):
     cdef xmlNode* c = top
     cdef const char* name
     cdef list facts = [], times = [], links = []
-    if not _element(top):
+    if not is_element(top):
         return facts, times, links
     while c is not NULL:
-        if c.ns is NULL or c.ns.href is NULL:
+        if not namespaced(c):
             name = <const char*>c.name
             if name is not NULL:
                 if name[0] == b'a' and name[1] == 0:
@@ -427,7 +395,7 @@ def fact_elements(object root):
                         links.append(cetree.elementFactory(doc, c))
                 elif _fact_tag(name):
                     facts.append(cetree.elementFactory(doc, c))
-                elif _streq(name, "time"):
+                elif streq(name, "time"):
                     times.append(cetree.elementFactory(doc, c))
         c = _next_in_order(c, top)
     return facts, times, links
