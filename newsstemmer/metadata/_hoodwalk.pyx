@@ -29,6 +29,8 @@ cimport lxml.includes.etreepublic as cetree
 
 from newsstemmer._libxml_nodes cimport find_attribute, is_element, namespaced, streq, text_or_skip
 
+from newsstemmer.errors import NewsstemmerError
+
 cetree.import_lxml__etree()
 
 #: what this walk passes over and what it hands to ``HoodWalk.start`` (checked against the
@@ -36,7 +38,8 @@ cetree.import_lxml__etree()
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})
 #: ``neighbourhood.AUTHOR_PAGE``'s pattern: a link's ``href`` is asked of it only where it
-#: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII)
+#: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII; the C
+#: test's table is made from this tuple at import: lower-case ASCII words, at most 32)
 AUTHOR_PAGE = (r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
                r"skribent)/[^/?#]|[?&]author=")
 AUTHOR_WORDS = ("author", "autor", "auteur", "writer", "journalist", "reporter", "forfatter", "skribent")
@@ -151,29 +154,52 @@ cdef bint _byline_words(const unsigned char* s) noexcept nogil:
     return False
 
 
+# :data:`AUTHOR_WORDS` as the C test reads them, set from the tuple at import (so the two
+# cannot differ): the words' bytes (kept alive here), sorted by first letter, and per
+# first letter the range of words starting with it
+cdef tuple _author_bytes = ()
+cdef const char* _author_word[32]
+cdef unsigned char _author_from[256]
+cdef unsigned char _author_to[256]
+
+
+cdef int _set_author_words(words) except -1:
+    """Fill the C test's table from ``words`` (non-empty lower-case ASCII, at most 32)."""
+    global _author_bytes
+    cdef bytes w
+    cdef unsigned char first
+    cdef Py_ssize_t k
+    encoded = tuple(sorted(word.encode("ascii") for word in words))  # (grouped by first letter)
+    if len(encoded) > 32:
+        raise NewsstemmerError(f"AUTHOR_WORDS holds more than 32 words: {words!r}")
+    for w in encoded:
+        if not w or w.lower() != w or b"\0" in w:
+            raise NewsstemmerError(f"AUTHOR_WORDS must be non-empty lower-case words: {w!r}")
+    _author_bytes = encoded
+    for k in range(256):
+        _author_from[k] = _author_to[k] = 0
+    for k in range(len(encoded)):
+        w = encoded[k]
+        _author_word[k] = <const char*>w
+        first = (<const unsigned char*>_author_word[k])[0]
+        if _author_to[first] == 0:
+            _author_from[first] = <unsigned char>k
+        _author_to[first] = <unsigned char>(k + 1)
+    return 0
+
+
+_set_author_words(AUTHOR_WORDS)
+
+
 cdef bint _author_words(const unsigned char* s) noexcept nogil:
-    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case (one pass)."""
-    cdef Py_ssize_t i = 0
+    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case (one pass,
+    each position against the words that start with its letter)."""
+    cdef Py_ssize_t i = 0, k
     cdef unsigned char ch
     while s[i] != 0:
         ch = _lower(s[i])
-        if ch == b'a':
-            if _at(s + i, "author") or _at(s + i, "autor") or _at(s + i, "auteur"):
-                return True
-        elif ch == b'w':
-            if _at(s + i, "writer"):
-                return True
-        elif ch == b'j':
-            if _at(s + i, "journalist"):
-                return True
-        elif ch == b'r':
-            if _at(s + i, "reporter"):
-                return True
-        elif ch == b'f':
-            if _at(s + i, "forfatter"):
-                return True
-        elif ch == b's':
-            if _at(s + i, "skribent"):
+        for k in range(_author_from[ch], _author_to[ch]):
+            if _at(s + i, _author_word[k]):
                 return True
         i += 1
     return False
