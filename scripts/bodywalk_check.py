@@ -44,8 +44,8 @@ from newsstemmer.pagetype import facts_of, features  # noqa: E402
 
 def compiled_walk(root: Any, hood: HoodWalk | None) -> features.BodyCounts:
     """The compiled walk, called as ``features`` calls it."""
-    return features._bodywalk.walk(root, hood, features._short_link, features._ROLE_CACHE, features._roles_of,
-                                   byline_marked)
+    return features._bodywalk.walk(root, hood, features._short_link, features._SHORT_LINK_CACHE, features._roles_of,
+                                   features._ROLE_CACHE, byline_marked)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -391,13 +391,15 @@ cdef inline object _parent_key(xmlNode* c):
     return <size_t>p
 
 
-def walk(object root, object hood, object short_link, dict role_cache, object roles_of, object byline_marked):
+def walk(object root, object hood, object short_link, dict short_links, object roles_of, dict role_cache,
+         object byline_marked):
     """``features.walk_python(root, hood)``: the body's counts, and ``hood`` (a ``HoodWalk``
     or None) fed as that walk feeds it.  ``short_link``, ``roles_of`` and ``byline_marked``
-    are the Python functions of those names, ``role_cache`` the one of ``roles_of``."""
+    are the Python functions of those names, ``short_links`` and ``role_cache`` the caches
+    of the first two."""
     cdef Py_ssize_t text = 0, links = 0, para_text = 0, boiler = 0
     cdef Py_ssize_t headline_links = 0, headline_chars = 0, read_more = 0, forum_links = 0
-    cdef Py_ssize_t heads = 0, linked_heads = 0, lis = 0, li_links = 0
+    cdef Py_ssize_t heads = 0, linked_heads = 0, lis = 0, li_links = 0, repeated = 0, tel = 0, mail = 0
     cdef Py_ssize_t in_link = 0, in_boiler = 0, link_start = 0, n, start_at
     cdef Py_ssize_t counted[N_COUNTED]
     cdef int which = 0, act, i
@@ -471,7 +473,15 @@ def walk(object root, object hood, object short_link, dict role_cache, object ro
                         if href_a is not NULL and href_a.children is not NULL:
                             href = _value(c, href_a)
                             if href:
-                                hrefs[href] = hrefs.get(href, 0) + 1
+                                seen = hrefs.get(href, 0)
+                                hrefs[href] = seen + 1
+                                if seen == 1:
+                                    repeated += 1
+                                elif seen == 0:
+                                    if href.startswith("tel:"):
+                                        tel += 1
+                                    elif href.startswith("mailto:"):
+                                        mail += 1
                         if open_li.size:
                             open_li.items[open_li.size - 1] = 1
                         if open_head.size:
@@ -524,7 +534,10 @@ def walk(object root, object hood, object short_link, dict role_cache, object ro
                                     headline_links += 1
                                     headline_chars += n
                                 elif n:
-                                    kind = short_link(" ".join(link_parts))
+                                    words = " ".join(link_parts)
+                                    kind = short_links.get(words)
+                                    if kind is None:
+                                        kind = short_link(words)
                                     if kind == 1:
                                         read_more += 1
                                     elif kind == 2:
@@ -588,7 +601,7 @@ def walk(object root, object hood, object short_link, dict role_cache, object ro
         free(open_head.items)
     return (text, links, para_text, boiler, paras, max(runs.values(), default=0), headline_links, headline_chars,
             read_more, forum_links, heads, linked_heads, lis, li_links, [counted[i] for i in range(N_COUNTED)],
-            roles, hrefs, list(own.values()), "\n".join(pieces))
+            roles, repeated, tel, mail, list(own.values()), "\n".join(pieces))
 
 
 cdef object _marks(xmlNode* c, xmlAttr* cls_a, xmlAttr* id_a):

@@ -278,9 +278,11 @@ _READ_MORE_LINK, _FORUM_LINK_WORD = 1, 2
 #: characters, the paragraphs' lengths, the longest run of paragraphs, headline-like links
 #: and their characters, "read more" and forum links, headings and linked headings, list
 #: items and those with links, the counts of :data:`_COUNTED_TAGS`, the role groups'
-#: counts, each ``href``'s count, the elements' own text lengths, the text nodes joined.
+#: counts, the links' ``href`` values given more than once, those of phone numbers
+#: (``tel:``) and of mail addresses (``mailto:``), the elements' own text lengths, the
+#: text nodes joined.
 BodyCounts = tuple[int, int, int, int, list[int], int, int, int, int, int, int, int, int, int, list[int],
-                   dict[str, int], dict[str, int], list[int], str]
+                   dict[str, int], int, int, int, list[int], str]
 _SHORT_LINK_CACHE: dict[str, int] = {}
 
 
@@ -459,7 +461,8 @@ def walk_python(root: Any, hood: HoodWalk | None = None) -> BodyCounts:
                 boiler += n
     return (text, links, para_text, boiler, paras, max(runs.values(), default=0), headline_links, headline_chars,
             read_more, forum_links, heads, linked_heads, lis, li_links, [counted[t] for t in _COUNTED_TAGS], roles,
-            hrefs, list(own.values()), "\n".join(pieces))
+            sum(1 for c in hrefs.values() if c > 1), sum(1 for h in hrefs if h.startswith("tel:")),
+            sum(1 for h in hrefs if h.startswith("mailto:")), list(own.values()), "\n".join(pieces))
 
 
 def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk | None = None) -> None:
@@ -469,11 +472,11 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     walk is the compiled one (:data:`BODY_WALK`) where it is built; the text is searched
     for prices, dates and shop words once, joined (:func:`_text_counts`)."""
     if _bodywalk is not None:
-        counts = _bodywalk.walk(root, hood, _short_link, _ROLE_CACHE, _roles_of, byline_marked)
+        counts = _bodywalk.walk(root, hood, _short_link, _SHORT_LINK_CACHE, _roles_of, _ROLE_CACHE, byline_marked)
     else:
         counts = walk_python(root, hood)
     (text, links, para_text, boiler, paras, best_run, headline_links, headline_chars, read_more, forum_links, heads,
-     linked_heads, lis, li_links, counts_by_tag, roles, hrefs, blocks, joined) = counts
+     linked_heads, lis, li_links, counts_by_tag, roles, repeated_hrefs, tel_links, mail_links, blocks, joined) = counts
     counted = dict(zip(_COUNTED_TAGS, counts_by_tag))
     prices, dates, carts = _text_counts(joined)
     f["text_log"] = _log(text)
@@ -488,7 +491,7 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     f["run_share"] = best_run / text if text else 0.0
     f["headline_links"] = min(headline_links, 300)
     f["headline_link_share"] = headline_chars / text if text else 0.0
-    f["repeated_hrefs"] = min(sum(1 for c in hrefs.values() if c > 1), 300)
+    f["repeated_hrefs"] = min(repeated_hrefs, 300)
     f["heads"] = min(heads, 300)
     f["linked_heads"] = min(linked_heads, 300)
     f["linked_head_share"] = linked_heads / heads if heads else -1.0
@@ -513,8 +516,8 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     for name in _ROLE_NAMES:
         f[f"role_{name}"] = min(roles.get(name, 0), 100)
     _headline_features(joined, h1, f)
-    f["tel_links"] = min(sum(1 for h in hrefs if h.startswith("tel:")), 50)  # (a business's service pages)
-    f["mail_links"] = min(sum(1 for h in hrefs if h.startswith("mailto:")), 50)
+    f["tel_links"] = min(tel_links, 50)  # (a business's service pages)
+    f["mail_links"] = min(mail_links, 50)
 
 
 def _headline_features(text: str, h1: str, f: dict[str, float]) -> None:
