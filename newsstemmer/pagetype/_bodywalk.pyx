@@ -8,9 +8,9 @@ tree is read as the structs lxml is built on, as ``metadata/_hoodwalk.pyx`` does
 Python objects are made only for what the walk keeps: the text nodes with more than
 white space, the class and id values that may name a role, the links' ``href``, and the
 elements it hands to the headline neighbourhood's reading (``HoodWalk``) it feeds.  What
-it visits is what ``iterwalk`` visits: elements, comments, processing instructions and
-entity references (the last three passed over, their tails read), each element's text
-and tail as lxml joins them.
+it visits is what ``iterwalk`` visits: elements only (comments and processing
+instructions give no event, so their tails are not read either), each element's text and
+tail as lxml joins them.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
@@ -70,9 +70,9 @@ cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
 
 
 cdef inline bint _walked(xmlNode* c) noexcept nogil:
-    """Whether ``iterwalk`` gives ``c`` an event (lxml's ``_isElement``)."""
-    return (c.type == tree.XML_ELEMENT_NODE or c.type == tree.XML_COMMENT_NODE
-            or c.type == tree.XML_ENTITY_REF_NODE or c.type == tree.XML_PI_NODE)
+    """Whether ``iterwalk`` gives ``c`` an event: elements only (lxml 6 gives comments,
+    processing instructions and entity references none: their tails are not read)."""
+    return c.type == tree.XML_ELEMENT_NODE
 
 
 cdef inline xmlNode* _first_walked(xmlNode* c) noexcept nogil:
@@ -568,7 +568,7 @@ def walk(object root, object hood, object short_link, dict short_links, object r
                     s = _text_run(c.next)
                     stripped = s.strip() if s is not None else None
                     if stripped:
-                        if reading and c.type == tree.XML_ELEMENT_NODE:  # (not a comment's tail)
+                        if reading:
                             hood_lines.append(s)
                             if len(hood_lines) > hood_limit:
                                 reading = False
