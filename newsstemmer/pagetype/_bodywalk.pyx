@@ -39,7 +39,7 @@ ROLE_WORDS = ("comment", "share", "sharing", "social", "author", "byline", "pagi
               "article__body", "content-body")
 #: the headings the neighbourhood's reading is handed (``features._HEADLINE_TAGS``)
 HEADLINE_TAGS = frozenset({"h1", "h2", "h3"})
-#: ``neighbourhood._BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_byline_words` looks for
+#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_byline_words` looks for
 MARK_PATTERN = "byline|author|user-?name|postuser"
 #: ``neighbourhood.AUTHOR_PAGE``'s pattern: a link's ``href`` is handed on only where it
 #: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII)
@@ -304,7 +304,7 @@ cdef bint _role_words(xmlAttr* a) noexcept nogil:
 
 
 cdef bint _byline_words(const unsigned char* s) noexcept nogil:
-    """``_BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
+    """``BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
     "username", "user-name", "postuser" in any case."""
     cdef Py_ssize_t i = 0
     cdef unsigned char ch

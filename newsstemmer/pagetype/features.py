@@ -24,7 +24,7 @@ from lxml import etree
 from ..metadata.dates import date_in_url
 from ..metadata.facts import PageFacts, ld_types
 from ..metadata.fields import neighbourhood_walk
-from ..metadata.neighbourhood import _BYLINE_MARK, AUTHOR_PAGE, SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
+from ..metadata.neighbourhood import AUTHOR_PAGE, BYLINE_MARK, SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
 
 __all__ = ["BODY_WALK", "FEATURES", "KIND_WORDS", "BodyCounts", "declared_signs", "declared_types",
            "page_type_features", "url_words", "walk_python"]
@@ -274,13 +274,10 @@ _ACTS: dict[str, int] = {"a": _LINK, "p": _PARA, "li": _ITEM, **dict.fromkeys(_H
                          **dict.fromkeys(_BOILER, _BOILER_PART), **dict.fromkeys(_COUNTED_TAGS, _COUNTED),
                          **dict.fromkeys(_SKIP, _SKIPPED)}
 _READ_MORE_LINK, _FORUM_LINK_WORD = 1, 2
-#: What the body's walk counts (:func:`walk_python`): text, link, paragraph and boilerplate
-#: characters, the paragraphs' lengths, the longest run of paragraphs, headline-like links
-#: and their characters, "read more" and forum links, headings and linked headings, list
-#: items and those with links, the counts of :data:`_COUNTED_TAGS`, the role groups'
-#: counts, the links' ``href`` values given more than once, those of phone numbers
-#: (``tel:``) and of mail addresses (``mailto:``), the elements' own text lengths, the
-#: text nodes joined.
+#: What the body's walk counts (:func:`walk_python`): text, link, paragraph, boilerplate characters;
+#: paragraphs' lengths, the longest run; headline links and their characters; "read more" and forum
+#: links; headings, linked ones; list items, with links; :data:`_COUNTED_TAGS`; role groups; ``href``
+#: values given twice or more, ``tel:``, ``mailto:`` ones; elements' own text lengths; the text joined.
 BodyCounts = tuple[int, int, int, int, list[int], int, int, int, int, int, int, int, int, int, list[int],
                    dict[str, int], int, int, int, list[int], str]
 _SHORT_LINK_CACHE: dict[str, int] = {}
@@ -625,7 +622,7 @@ def _compiled_walk() -> Any:
         if (module.SKIPPED_TAGS != acts[_SKIPPED] or module.HEAD_TAGS != acts[_HEAD]
                 or module.BOILER_TAGS != acts[_BOILER_PART] or module.COUNTED_TAGS != _COUNTED_TAGS
                 or module.HOOD_SKIP_TAGS != SKIP_TAGS or module.HEADLINE_TAGS != _HEADLINE_TAGS
-                or module.MARK_PATTERN != _BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern
+                or module.MARK_PATTERN != BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern
                 or module.ROLE_WORDS != tuple(_ROLE.pattern[1:-1].split("|"))
                 or set(_ACTS) != module.SKIPPED_TAGS | module.HEAD_TAGS | module.BOILER_TAGS
                 | set(module.COUNTED_TAGS) | {"a", "p", "li"}):
