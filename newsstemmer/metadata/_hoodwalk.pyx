@@ -43,7 +43,7 @@ HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})
 AUTHOR_PAGE = (r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
                r"skribent)/[^/?#]|[?&]author=")
 AUTHOR_WORDS = ("author", "autor", "auteur", "writer", "journalist", "reporter", "forfatter", "skribent")
-#: ``neighbourhood._BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_marked` looks for
+#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_marked` looks for
 MARK_PATTERN = "byline|author|user-?name|postuser"
 
 cdef enum:
@@ -132,7 +132,7 @@ cdef inline bint _at(const unsigned char* s, const char* word) noexcept nogil:
 
 
 cdef bint _byline_words(const unsigned char* s) noexcept nogil:
-    """``_BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
+    """``BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
     "username", "user-name", "postuser" in any case (one pass, by each word's first letter)."""
     cdef Py_ssize_t i = 0
     cdef unsigned char ch
