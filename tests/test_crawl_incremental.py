@@ -178,3 +178,28 @@ def test_history_schema_2_texts_become_sketches(tmp_path):
     with sqlite3.connect(tmp_path / "history.sqlite") as conn:
         tables = {t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert tables == {"sent", "archived"} and conn.execute("PRAGMA user_version").fetchone()[0] == 4  # (4: packed times, URLs emptied)
+
+
+def test_one_page_fingerprint_matching_a_grown_paragraph_does_not_hide_the_update():
+    """The sketch keeps 16 bits of each sampled shingle: a new shingle matches one of the page's 64
+    one time in ~1,000.  One such match among the grown paragraph's sampled shingles is no body
+    cut anew (issue #26: one of a year's soak's 7 missed updates, "Update Tuesday 6 July" read as
+    text of the old page); most of them matching is (a line of the page taken in)."""
+    import dataclasses
+    import random
+
+    from newsstemmer.crawl.changesketch import ChangeSketch, body_shingle_hashes
+
+    rng = random.Random(5)
+    words = [f"w{i}" for i in range(3000)]
+    paras = [" ".join(rng.choice(words) for _ in range(60)) for _ in range(12)]
+    body, page = "\n".join(paras), "Menu " + " ".join(paras) + " Related " + " ".join(rng.choice(words) for _ in range(80))
+    old = ChangeSketch.of(body, page)
+    update = paras[0] + " Update, Tuesday 6 July 2027: " + " ".join(rng.choice(words) for _ in range(25))
+    new_body = "\n".join([update, *paras[1:]])
+    sampled = [h for h in body_shingle_hashes(update, True) if h < old.page_below and h & 0xFFFF not in old.body]
+    assert len(sampled) >= 2 and old.added_words(new_body) >= 6
+    collided = dataclasses.replace(old, page=old.page | {sampled[0] & 0xFFFF})  # one fingerprint of the page matches
+    assert collided.added_words(new_body) == old.added_words(new_body)
+    everything = dataclasses.replace(old, page=old.page | {h & 0xFFFF for h in sampled})  # the text was on the page
+    assert everything.added_words(new_body) == 0
