@@ -35,10 +35,14 @@ in order, each a 16-bit fingerprint of its words and its word count (3 bytes a l
 with them and counts the words that paragraphs edited in place gained (a line replaced by one
 longer), and those of new lines where the samples show text that was not on the old page.
 A body cut anew does neither: its paragraphs keep their words, and a line it takes in from
-the page was on the old page (most of its sampled shingles say so, else it is not counted).  Since
-version 4 the body's shingles include those spanning two of its lines, so that text the page
-shows only because it runs two paragraphs together is not taken for page text (an update
-repeating two of the article's sentences read as text of the old page: :func:`body_shingle_hashes`).  ``benchmarks/change_sketch.py``
+the page was on the old page (most of its sampled shingles say so, else it is not counted).
+Some of the page's shingles are the body's own text run together: the last words of one
+paragraph and the first of the next.  Version 4 marks them in the page's sample (a bit each),
+and the lines do not take them for page text: else an update repeating two of the article's
+sentences, one ending a paragraph and the next starting as the next paragraph does ("… had
+been affected. The …"), looked like a body cut anew (issue #26: 6 of a year's soak's 7 missed
+updates).  The shares still count them as page text (a body whose paragraphs are merged anew
+holds them).  ``benchmarks/change_sketch.py``
 counts the decisions that differ from the texts' on real pages edited as sites edit them.
 """
 
@@ -54,7 +58,7 @@ from typing import Iterable
 from ..evaluation import tokens
 
 __all__ = ["BODY_SAMPLE", "EDIT_MIN_WORDS", "MAX_LINES", "PAGE_SAMPLE", "ChangeSketch", "body_lines",
-           "body_shingle_hashes", "page_shingle_hashes"]
+           "body_shingle_hashes", "junction_hashes", "page_shingle_hashes"]
 
 #: Shingles of the body kept (its lowest hashes).
 BODY_SAMPLE = 128
@@ -68,8 +72,8 @@ MAX_LINES = 96
 #: not on the old page) that make it an update whatever its length: a short sentence.
 EDIT_MIN_WORDS = 6
 _FULL = 1 << 32  # a threshold that samples everything
-_VERSION = 4  # 4: as 3, with the body's junction shingles counted as the body's (:func:`body_shingle_hashes`)
-_LINES_VERSION = 3  # version 3: lines, body samples of the shingles within lines only
+_VERSION = 4  # 4: as 3, and a bit for each page fingerprint that is a junction of two body lines
+_LINES_VERSION = 3  # 3: lines (3 bytes each) before the samples
 _HEAD_V1 = struct.Struct("<BIIH")  # version, body threshold, page threshold, body sample size; 2 bytes a fingerprint
 _HEAD_V2 = struct.Struct("<BIIHHB")  # version, thresholds, body and page sample sizes, both Rice parameters (4 bits each)
 _HEAD = struct.Struct("<BIIHHBB")  # versions 3-4: as version 2, and the number of lines (3 bytes each, before the samples)
@@ -115,34 +119,14 @@ def _window_hashes(toks: list[str], n: int = 4) -> Iterable[int]:
     return map(zlib.crc32, (" ".join(toks[i:i + n]).encode("utf-8") for i in range(len(toks) - n + 1)))
 
 
-def body_shingle_hashes(body: str, joined: bool = False) -> set[int]:
-    """Hashes of a body's 4-word shingles within each line of at least 4 words (as the change
-    measure counts them); ``joined``: also those spanning two consecutive lines (the last words
-    of one, the first of the next), which a page shows because it runs the paragraphs together.
-
-    Why ``joined`` (sketch version 4): left out, such a shingle was page text near the body,
-    and an update whose added sentences repeat two of the article's own, one ending a paragraph
-    and the next starting with the next paragraph's first words ("had been affected. The …"),
-    held a shingle "of the old page" and was taken for a body cut anew (issue #26, a soak's
-    missed update).  Counted as the body's, paragraphs split or merged anew stay unchanged too."""
+def body_shingle_hashes(body: str) -> set[int]:
+    """Hashes of a body's 4-word shingles within each line of at least 4 words (as the change measure counts them)."""
     out: set[int] = set()
-    previous: list[str] = []
     for line in body.split("\n"):
         toks = tokens(line)
         if len(toks) >= 4:
             out.update(_window_hashes(toks))
-        if joined and toks:
-            if previous:
-                out.update(_junction_hashes(previous, toks))
-            previous = toks
     return out
-
-
-def _junction_hashes(before: list[str], after: list[str]) -> Iterable[int]:
-    """CRC-32 of the 4-token windows that span the end of ``before`` and the start of ``after``."""
-    cut = min(len(before), 3)
-    joined = before[-cut:] + after[:3]
-    return (zlib.crc32(" ".join(joined[i:i + 4]).encode("utf-8")) for i in range(max(0, cut - 3), min(cut, len(joined) - 3)))
 
 
 def body_lines(body: str) -> list[tuple[int, int]]:
@@ -158,6 +142,19 @@ def _lines_and_texts(body: str) -> list[tuple[tuple[int, int], str]]:
         toks = tokens(text)
         if len(toks) >= 4:
             out.append(((zlib.crc32(" ".join(toks).encode("utf-8")) & 0xFFFF, min(len(toks), 255)), text))
+    return out
+
+
+def junction_hashes(body: str) -> set[int]:
+    """Hashes of the 4-word shingles that span two consecutive lines of ``body`` (the last words
+    of one, the first of the next): text a page shows only because it runs the paragraphs together."""
+    out: set[int] = set()
+    lines = [toks for toks in map(tokens, body.split("\n")) if toks]
+    for before, after in zip(lines, lines[1:]):
+        cut = min(len(before), 3)
+        joined = before[-cut:] + after[:3]
+        out.update(zlib.crc32(" ".join(joined[i:i + 4]).encode("utf-8"))
+                   for i in range(max(0, cut - 3), min(cut, len(joined) - 3)))
     return out
 
 
@@ -185,12 +182,12 @@ class ChangeSketch:
     body: frozenset[int]  # 16-bit fingerprints of the body's sampled shingles
     page: frozenset[int]  # 16-bit fingerprints of the sampled shingles of the page around the body, not the body's
     lines: tuple[tuple[int, int], ...] = ()  # the body's lines (:func:`body_lines`); empty: unknown
-    joined: bool = False  # the body's shingles include those spanning two lines (version 4: :func:`body_shingle_hashes`)
+    joints: frozenset[int] | None = None  # those of ``page`` that span two body lines (:func:`junction_hashes`); None: unknown (version ≤ 3)
 
     @classmethod
     def of(cls, body: str, page: str = "") -> "ChangeSketch":
         """The sketch of an article's ``body`` and its page's visible text (``""``: unknown)."""
-        body_hashes = body_shingle_hashes(body, joined=True)
+        body_hashes = body_shingle_hashes(body)
         if len(body_hashes) > BODY_SAMPLE:
             lowest = heapq.nsmallest(BODY_SAMPLE + 1, body_hashes)
             body_below = lowest[-1]  # (the kept ones are strictly below it)
@@ -206,14 +203,15 @@ class ChangeSketch:
                 lowest = heapq.nsmallest(PAGE_SAMPLE + 1, rest)
                 page_below, rest = lowest[-1], lowest[:-1]
         lines = body_lines(body)
+        joints = junction_hashes(body)
         return cls(body_below, page_below, frozenset(h & 0xFFFF for h in kept), frozenset(h & 0xFFFF for h in rest),
-                   tuple(lines) if len(lines) <= MAX_LINES else (), joined=True)
+                   tuple(lines) if len(lines) <= MAX_LINES else (), frozenset(h & 0xFFFF for h in rest if h in joints))
 
     def change(self, body: str, page: str = "") -> float:
         """How much an article changed from the one sketched: the larger of the sampled share
         of the new ``body``'s shingles missing from the old page and of the old body's missing
         from the new ``page`` (the old or new body where a page is unknown)."""
-        new_body = body_shingle_hashes(body, self.joined)
+        new_body = body_shingle_hashes(body)
         # added: among the new body's shingles sampled at the body's rate, those not in the old
         # body, times the share of those the old page lacked around the body (measured on the
         # ones sampled at the page's rate; all of them when none is)
@@ -238,7 +236,8 @@ class ChangeSketch:
         by as many or fewer new ones holding more words), and the words of new lines whose
         sampled shingles show text that was on neither the old body nor the page around it.
         Either is left out when most sampled shingles of the new lines were on the old page
-        around the body (text a body cut anew takes in)."""
+        around the body (text a body cut anew takes in; the body's own paragraphs run together
+        on the page are not counted as such: :attr:`joints`)."""
         if not self.lines:
             return 0
         new_lines = _lines_and_texts(body)
@@ -251,11 +250,12 @@ class ChangeSketch:
             gained = sum(n for _, n in new[j1:j2]) - sum(n for _, n in self.lines[i1:i2])
             if gained < EDIT_MIN_WORDS or (tag == "replace" and j2 - j1 > i2 - i1):
                 continue  # (more lines than it replaces: a paragraph split, or lines taken in: the shares tell)
-            sampled = [h for h in body_shingle_hashes("\n".join(texts[j1:j2]), self.joined)
+            sampled = [h for h in body_shingle_hashes("\n".join(texts[j1:j2]))
                        if h < self.page_below and h & 0xFFFF not in self.body]
-            if 2 * sum(1 for h in sampled if h & 0xFFFF in self.page) > len(sampled):
-                continue  # mostly text of the old page around the body: a body cut anew (one match among
-                # more is no proof: a 16-bit fingerprint of the page's sample matches a new shingle one time in ~1,000)
+            joints = self.joints or frozenset()
+            if 2 * sum(1 for h in sampled if h & 0xFFFF in self.page and h & 0xFFFF not in joints) > len(sampled):
+                continue  # mostly text of the old page around the body: a body cut anew (one match among more
+                # is no proof: a 16-bit fingerprint of the page's sample matches a new shingle one time in ~1,000)
             if tag == "insert" and not sampled:
                 continue  # new lines with no sampled evidence of new text: may be the page's, taken in
             added += gained
@@ -270,9 +270,13 @@ class ChangeSketch:
         bits = _rice_bits(body, k_body) + _rice_bits(page, k_page)
         bits += "0" * (-len(bits) % 8)
         lines = self.lines if len(self.lines) <= min(MAX_LINES, 255) else ()
-        return (_HEAD.pack(_VERSION if self.joined else _LINES_VERSION, min(self.body_below, _FULL - 1), min(self.page_below, _FULL - 1), len(body),
-                           len(page), k_body << 4 | k_page, len(lines))
-                + b"".join(_LINE.pack(f, min(n, 255)) for f, n in lines)
+        mask = b""
+        if self.joints is not None:  # version 4: a bit for each page fingerprint (in sorted order) that is a junction
+            bits_of = sum(1 << i for i, f in enumerate(page) if f in self.joints)
+            mask = bits_of.to_bytes((len(page) + 7) // 8, "little")
+        return (_HEAD.pack(_VERSION if self.joints is not None else _LINES_VERSION, min(self.body_below, _FULL - 1),
+                           min(self.page_below, _FULL - 1), len(body), len(page), k_body << 4 | k_page, len(lines))
+                + b"".join(_LINE.pack(f, min(n, 255)) for f, n in lines) + mask
                 + (int(bits, 2).to_bytes(len(bits) // 8, "big") if bits else b""))
 
     @classmethod
@@ -289,7 +293,8 @@ class ChangeSketch:
             _, body_below, page_below, n_body, n_page, ks, n_lines = head.unpack_from(data)
         else:
             return None
-        start = head.size + n_lines * _LINE.size
+        n_mask = (n_page + 7) // 8 if data[:1] == bytes([_VERSION]) else 0
+        start = head.size + n_lines * _LINE.size + n_mask
         if len(data) < start:
             return None
         lines = tuple(_LINE.unpack_from(data, head.size + i * _LINE.size) for i in range(n_lines))
@@ -302,7 +307,9 @@ class ChangeSketch:
             return None
         if (body and body[-1] > 0xFFFF) or (page and page[-1] > 0xFFFF):
             return None
-        return cls._of_values(body_below, page_below, body, page, lines, joined=data[:1] == bytes([_VERSION]))
+        mask = int.from_bytes(data[start - n_mask:start], "little") if n_mask else None
+        joints = None if mask is None else frozenset(f for i, f in enumerate(page) if mask >> i & 1)
+        return cls._of_values(body_below, page_below, body, page, lines, joints)
 
     @classmethod
     def _from_v1(cls, data: bytes) -> "ChangeSketch | None":
@@ -317,6 +324,6 @@ class ChangeSketch:
 
     @classmethod
     def _of_values(cls, body_below: int, page_below: int, body: Iterable[int], page: Iterable[int],
-                   lines: tuple[tuple[int, int], ...] = (), joined: bool = False) -> "ChangeSketch":
+                   lines: tuple[tuple[int, int], ...] = (), joints: frozenset[int] | None = None) -> "ChangeSketch":
         body_below, page_below = (_FULL if x == _FULL - 1 else x for x in (body_below, page_below))
-        return cls(body_below, page_below, frozenset(body), frozenset(page), lines, joined)
+        return cls(body_below, page_below, frozenset(body), frozenset(page), lines, joints)
