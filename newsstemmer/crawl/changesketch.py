@@ -22,7 +22,7 @@ Added text is the share of the new body's shingles sampled at the body's rate th
 body's sample lacks, times the share of those that the page's sample lacks (measured on
 the ones below the page's threshold; all count when none is); removed text, the share of
 the old body's sample that the new page (at hand, whole) lacks.  At most
-396 bytes whatever the article's length, and 3 bytes a line (~290 + 3 a line stored: :meth:`ChangeSketch.to_bytes`
+404 bytes whatever the article's length (396, and a bit for each of the page's 64 marking the body's junctions), and 3 bytes a line (~290 + 3 a line stored: :meth:`ChangeSketch.to_bytes`
 codes the sorted fingerprints' gaps, ~11 bits a fingerprint instead of 16).  What it gives up:
 precision near the threshold (a share of ≤ 128 samples), and text of the old page far
 from the body that a new cut takes in reads as added.
