@@ -6,7 +6,8 @@ one of its paragraphs and the second starting like the next one ("… had been a
 …").  On the page the paragraphs run together, so the shingle across them ("had been
 affected The") was on the old page but not in the body: the change sketch kept it as page
 text near the body, and the one sampled shingle of the grown paragraph, that one, made it
-look like a body cut anew (not counted).  Sketch version 4 counts such shingles as the body's.
+look like a body cut anew (not counted).  Sketch version 4 marks such shingles of the page's
+sample (a bit each) and the lines no longer take them for page text.
 
 Here a purpose-made site (one layout, long stories of 12 paragraphs) is crawled, then
 six of its stories get such an update (three paragraph junctions of the story repeated
