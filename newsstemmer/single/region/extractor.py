@@ -37,6 +37,7 @@ from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
 from .embedded import MARKUP_BODY_MAX, embedded_article_html
 from .fallback import BODY_CAP, BODY_SHARE, REGION_MIN, near_empty_alternative, word_chars
 from .reveal import revealed
+from .units import headline_article
 
 __all__ = ["GUARD_SHORTER", "RegionExtractor"]
 
@@ -83,6 +84,9 @@ class RegionExtractor:
         #: this share of it (characters of its lines): a body that lost most of what
         #: PageRank found is not returned without that check (0: off).
         self.guard = _margin(self.region if self.region is not None else self.clean, "guard", 0.0)
+        #: A region holding two or more articles gives way to the one holding the headline
+        #: (:func:`~.units.headline_article`).
+        self.one_article = True
 
     @staticmethod
     def _load(model, shipped: str, features: tuple[str, ...]) -> TreeModel | None:
@@ -222,6 +226,8 @@ class RegionExtractor:
             return title, "\n".join(region_paragraphs(an, an.main)), None, (an, an.main, None)
         view = RegionView.of(an)
         region = self.choose_region(view)
+        if self.one_article:
+            region = headline_article(view, region)
         skip, learned = self._left_out_parts(view, region)
         left = skip + learned
         lines = region_paragraphs(an, region, left)
