@@ -56,9 +56,13 @@ def test_teaser_cards_and_a_headline_outside_keep_the_region() -> None:
     assert headline_article(view, main) == main
 
 
-def test_the_rule_can_be_turned_off() -> None:
-    assert RegionExtractor().one_article
-    ex = RegionExtractor()
+def test_the_detail_names_the_step_and_the_rule_can_be_turned_off() -> None:
+    html = _page(_article("Council approves the bridge", 0)
+                 + '<div class="next">' + _article("Another story entirely", 5, "h2") + "</div>")
+    ex = RegionExtractor(region=False)  # PageRank's own element: here the <main> of both
+    view, main = _view_and_main(html)
+    assert view.an.main == main
+    title, body, detail = ex.extract_detail(html)
+    assert detail == "article" and "Another story" not in body
     ex.one_article = False
-    html = _page(_article("Council approves the bridge", 0) + _article("Another story entirely", 5, "h2"))
-    assert ex.extract(html)[1]
+    assert ex.extract_detail(html)[2] is None
