@@ -1,5 +1,6 @@
 """Build of the optional compiled graph walk (``newsstemmer.single._domwalk``, Cython over
-libxml2's tree through lxml's public C API) and tree models' walk (``newsstemmer._trees``);
+libxml2's tree through lxml's public C API), headline and body walks (``metadata._hoodwalk``,
+``pagetype._bodywalk``) and tree models' walk (``newsstemmer._trees``);
 everything else is in pyproject.toml.
 
 The extensions are optional: without Cython, lxml's headers or a C compiler, or if one fails
@@ -57,6 +58,9 @@ def _extensions() -> list:
                   include_dirs=lxml.get_include(), extra_compile_args=args, optional=True),
         # (the metadata's headline neighbourhood walk: lxml's structs, as _domwalk)
         Extension("newsstemmer.metadata._hoodwalk", ["newsstemmer/metadata/_hoodwalk.pyx"],
+                  include_dirs=lxml.get_include(), extra_compile_args=args, optional=True),
+        # (page typing's walk of the body, which feeds that neighbourhood: lxml's structs, as _domwalk)
+        Extension("newsstemmer.pagetype._bodywalk", ["newsstemmer/pagetype/_bodywalk.pyx"],
                   include_dirs=lxml.get_include(), extra_compile_args=args, optional=True),
         # (the tree models' leaves: comparisons only, no header beyond Python's)
         Extension("newsstemmer._trees", ["newsstemmer/_trees.pyx"], extra_compile_args=args, optional=True),

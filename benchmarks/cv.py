@@ -207,13 +207,17 @@ def trafilatura_pairs(pages: list[Entry], own: dict | None = None) -> dict[tuple
     return out
 
 
-def page_scores(method: str, sets: dict[str, list[Entry]], dev: dict, per_fold: list[dict] | None) -> list[dict]:
-    """Per page of every set: its dev F1 and held-out (CV) F1, and the gold's word count."""
+def page_scores(method: str, sets: dict[str, list[Entry]], dev: dict, per_fold: list[dict] | None,
+                texts: bool = False) -> list[dict]:
+    """Per page of every set: its dev and held-out (CV) F1, precision and recall, and the
+    gold's word count; ``texts``: the held-out prediction too (the dev one where no fold
+    predicted the page), to read what was lost."""
     from newsstemmer.evaluation import shingle_prf, tokens
 
-    def f1(pair):
+    def scores(pair, key):
         p, r = shingle_prf(*pair)
-        return round(2 * p * r / (p + r), 4) if p and r else 0.0
+        f = round(2 * p * r / (p + r), 4) if p and r else 0.0
+        return {key: f, f"{key}_p": None if p is None else round(p, 4), f"{key}_r": round(r, 4)}
 
     held = {pid: pair for fold in per_fold or [] for pid, pair in fold.items()}
     out = []
@@ -221,9 +225,12 @@ def page_scores(method: str, sets: dict[str, list[Entry]], dev: dict, per_fold: 
         for e in pages:
             pid = page_id(e)
             row = {"method": method, "set": name, "page": "/".join(pid), "lang": e.html_lang,
-                   "gold_words": len(tokens(dev[pid][1])), "dev": f1(dev[pid])}
+                   "gold_words": len(tokens(dev[pid][1]))}
+            row.update(scores(dev[pid], "dev"))
             if pid in held:
-                row["cv"] = f1(held[pid])
+                row.update(scores(held[pid], "cv"))
+            if texts:
+                row["predicted"] = (held.get(pid) or dev[pid])[0]
             out.append(row)
     return out
 
@@ -299,7 +306,11 @@ def main(argv: list[str] | None = None) -> int:
                          "(shared.conventions); both: the two side by side")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     ap.add_argument("--pages", metavar="FILE",
-                    help="region, pagerank, trafilatura: write every page's dev and CV F1 (JSON lines)")
+                    help="region, pagerank, trafilatura: write every page's dev and CV F1, precision "
+                         "and recall (JSON lines)")
+    ap.add_argument("--page-texts", action="store_true",
+                    help="with --pages: each row also holds the page's predicted text (held-out "
+                         "where CV ran), to read what was lost against the gold")
     args = ap.parse_args(argv)
 
     names = [n.strip() for n in args.datasets.split(",") if n.strip()]
@@ -367,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         elif method == "pagerank":
             dev = pagerank_pairs(pages, own)
             results[method] = figures(dev, sets, folds, dev_only=frozenset(sets) if args.dev else frozenset())
-            page_rows += page_scores(method, sets, dev, None)
+            page_rows += page_scores(method, sets, dev, None, args.page_texts)
         elif method == "region":
             dev = region_pairs(pages, own)
             if own is not None and not args.dev:
@@ -379,11 +390,11 @@ def main(argv: list[str] | None = None) -> int:
                 held = {pid: pair for fold in per_fold for pid, pair in fold.items()}
                 for name, r in results[method].items():
                     r["cv_languages"] = by_language(held, sets[name])
-            page_rows += page_scores(method, sets, dev, per_fold)
+            page_rows += page_scores(method, sets, dev, per_fold, args.page_texts)
         elif method == "trafilatura":
             dev = trafilatura_pairs(pages, own)
             results[method] = figures(dev, sets, folds)
-            page_rows += page_scores(method, sets, dev, None)
+            page_rows += page_scores(method, sets, dev, None, args.page_texts)
         else:
             from newsstemmer.single.crf import CRFExtractor
 

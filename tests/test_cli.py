@@ -460,10 +460,12 @@ def test_version(capsys):
     assert code == 0
     from newsstemmer import trees
     from newsstemmer.metadata import neighbourhood
+    from newsstemmer.pagetype import features
     from newsstemmer.single import domgraph
 
     assert " ".join(out.split()) == (f"newsstemmer {__version__} (graph walk: {domgraph.GRAPH_WALK}, "
-                                     f"tree models: {trees.TREE_EVALUATOR}, headline walk: {neighbourhood.HOOD_WALK})")
+                                     f"tree models: {trees.TREE_EVALUATOR}, headline walk: {neighbourhood.HOOD_WALK}, "
+                                     f"body walk: {features.BODY_WALK})")
 
 
 @pytest.mark.parametrize(

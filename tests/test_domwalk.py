@@ -60,6 +60,14 @@ PAGES = {
               for k in range(5))
     + "</div><img src='/icon.png' width='16' height='16'><video src='/v.mp4'></video>"
     "<img data-src='/lazy.jpg'><p>Text after the gallery about the storm.</p></body>",
+    "carousels": HEAD + "<body><div class='story'><p>Rivers rose after the storm, said the council.</p>"
+    "<div class='rail'>" + "".join(f"<div class='item'><iframe src='/e{k}'></iframe><p>Clip {k} of the rivers</p>"
+                                    "</div>" for k in range(4)) + "</div>"
+    "<ul class='Swiper-Wrapper'>" + "".join(f"<li class='swiper-slide'>Slide {k} text</li>" for k in range(4))
+    + "</ul><div class='row'>" + "".join(f"<div class='cell'><object data='/o{k}'><embed src='/e{k}'></object>"
+                                          f"<span>Cell {k}</span></div>" for k in range(3))
+    + "</div><div hidden><div class='slideshow'>" + "<p>hidden slide</p>" * 3 + "</div></div>"
+    "<p>More about the rivers after the carousels.</p></div></body>",
     "empty and whitespace": HEAD + "<body>  <div> </div><p>\t\n</p><p>___</p><p>!!! ??? ...</p>"
     "<p>\x0b\x0c</p>text</body>",
     "non-ASCII title": "<head><title>Les prix du café augmentent | Été İstanbul</title><meta name='description' "

@@ -5,6 +5,8 @@ checked on every dataset page by ``scripts/hoodwalk_check.py``.)"""
 
 from __future__ import annotations
 
+from html import escape
+
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
@@ -129,6 +131,53 @@ def test_every_author_page_the_pattern_finds_holds_one_of_the_compiled_walks_wor
     for alternative in alternatives + ["author="]:
         word = alternative.rstrip("?").rstrip("s") if alternative.endswith("s?") else alternative.rstrip("=")
         assert any(w in word for w in _hoodwalk.AUTHOR_WORDS), alternative
+
+
+class _Handed(HoodWalk):
+    """A reading that notes the ``href`` of each link the walk hands to :meth:`HoodWalk.start`."""
+
+    __slots__ = ("handed",)
+
+    def __init__(self) -> None:
+        super().__init__(True, None, [])
+        self.handed: list[str | None] = []
+
+    def start(self, el, tag: str, marks: str | None) -> None:
+        if tag == "a":
+            self.handed.append(el.get("href"))
+        super().start(el, tag, marks)
+
+
+def _author_word_probes(words: tuple[str, ...]) -> list[str]:
+    """Each word in several cases and places, and near misses: the word cut short at
+    either end, split by a hyphen, each letter in turn changed, and other words of bylines."""
+    probes = []
+    for w in words:
+        probes += [w, w.upper(), w.title(), w[:-1] + w[-1].upper(), "".join(c.upper() if i % 2 else c for i, c in enumerate(w)),
+                   f"/news/{w.upper()}S/ann-lee", f"/x?{w}=3", f"/{w}{w}"]
+        probes += [w[:-1], w[1:], f"{w[:-1]}-{w[-1]}", f"{w[:2]} {w[2:]}", f"/{w[:-1]}/{w[-1]}"]
+        probes += [w[:i] + ("q" if c != "q" else "z") + w[i + 1:] for i, c in enumerate(w)]
+    probes += ["redaktor", "editor", "staff", "contributor", "columnist", "correspondent", "byline", "/by/ann",
+               "writ", "report", "journal", "/people/ann-lee", "#", "/", "?"]
+    probes += ["/auth\u00f6r/x", "/\u017fkribent/x", "/\u212aa/x"]  # (not plain ASCII: always asked of AUTHOR_PAGE)
+    return probes
+
+
+def test_the_compiled_author_word_test_accepts_exactly_the_words_of_author_words():
+    """A link's ``href`` is handed to ``HoodWalk.start`` (where ``AUTHOR_PAGE`` is asked)
+    exactly where a plain-ASCII ``href`` holds one of ``AUTHOR_WORDS`` in any case (or where
+    it is not plain ASCII): a word the compiled test missed would lose author links."""
+    from newsstemmer.metadata import _hoodwalk
+
+    words = _hoodwalk.AUTHOR_WORDS
+    probes = _author_word_probes(words)
+    wanted = [p for p in probes if not p.isascii() or any(w in p.lower() for w in words)]
+    assert len(wanted) >= 8 * len(words) and len(probes) - len(wanted) >= 10 * len(words)  # (both sides probed)
+    links = "".join(f"<a href=\"{escape(p)}\"></a>" for p in probes)
+    body = lxml_html.document_fromstring(_page(f"<h1>A headline about things</h1>{links}<a href=''></a><a></a>")).find("body")
+    reading = _Handed()
+    reading.walk(body)
+    assert reading.handed == wanted
 
 
 def test_rel_author_links_are_the_links_python_finds():

@@ -5,8 +5,22 @@ from __future__ import annotations
 from lxml import etree
 
 from newsstemmer.dom.parse import parse_html
-from newsstemmer.single.signals.page_signals import GALLERY, IN_COMMENTS, gallery_of, role_of, thread_shaped
-from newsstemmer.single.pagerank import PageRankOptions, dom_pagerank, pagerank_extract
+from newsstemmer.single.signals.page_signals import (
+    GALLERY,
+    IN_COMMENTS,
+    gallery_of,
+    named_gallery,
+    role_of,
+    thread_shaped,
+)
+from newsstemmer.single.pagerank import (
+    PageRankOptions,
+    dom_pagerank,
+    pagerank_analysis,
+    pagerank_extract,
+    region_cleaning,
+    region_paragraphs,
+)
 
 OPINION = (
     "Cities that let the harbour wall crumble pay twice: once for the flood, once for the repair, "
@@ -158,3 +172,84 @@ def test_galleries_are_flagged_in_the_graph_and_can_be_left_out():
     assert "Slide 3:" in pagerank_extract(html, options=PageRankOptions(galleries=True)).body  # flagged only
     res = pagerank_extract(html, options=PageRankOptions(galleries=True, gallery_weight=0.3, drop_galleries=True))
     assert "Argument 3:" in res.body and "Slide 3:" not in res.body
+
+
+def carousel_page(slide: str, box: str = "rail", item: str = "item") -> str:
+    """An article with a carousel of five short items (a title, a caption, a counter)
+    between its paragraphs; ``slide`` is put in each item: a player, an image or nothing."""
+    slides = "".join(
+        f'<div class="{item}">{slide}<div class="title">Clip {i}: the council meeting in full</div>'
+        f'<p class="caption">What the mayor said of the harbour wall, and what the council will do.</p>'
+        f"<span>{i + 1} / 5</span></div>"
+        for i in range(5)
+    )
+    first = "".join(f"<p>Argument {i}: {OPINION}</p>" for i in range(3))
+    rest = "".join(f"<p>Argument {i}: {OPINION}</p>" for i in range(3, 7))
+    return (
+        "<html><head><title>The harbour wall deserves better</title></head><body><article>"
+        f"<h1>The harbour wall deserves better</h1><div class='story'>{first}"
+        f'<div class="{box}">{slides}</div>{rest}</div></article></body></html>'
+    )
+
+
+def _flagged(html: str) -> list:
+    scores = dom_pagerank(html, PageRankOptions(galleries=True))
+    return [el.get("class") for el, r in zip(scores.graph.elements, scores.graph.roles) if el is not None and r & GALLERY]
+
+
+def test_a_carousel_of_players_is_a_gallery():
+    # iframes and objects are not in the graph; their items are slides all the same
+    for player in ('<iframe src="https://video.example/embed/1"></iframe>', '<video src="/c.mp4"></video>',
+                   '<object data="/c.swf"></object>'):
+        assert _flagged(carousel_page(player)) == ["rail"], player
+    assert _flagged(carousel_page("")) == []  # no player, no name: repeated blocks, not a gallery
+
+
+def test_a_carousel_named_so_needs_no_images():
+    assert _flagged(carousel_page("", box="video-carousel")) == ["video-carousel"]  # the box named
+    assert _flagged(carousel_page("", item="swiper-slide")) == ["rail"]  # the items named
+    root = parse_html(carousel_page("", box="slideshow"))
+    box = next(el for el in root.iter("div") if el.get("class") == "slideshow")
+    assert named_gallery(box, {}) is box
+    # a name alone is not a gallery: two paragraphs in a box named so are no run of items
+    one = parse_html(f"<html><body><div class='gallery-intro'><p>{OPINION}</p><p>{OPINION}</p></div></body></html>")
+    assert named_gallery(next(one.iter("div")), {}) is None
+
+
+def test_the_region_cleaning_leaves_a_carousel_out_and_pagerank_keeps_it():
+    html = carousel_page('<iframe src="https://video.example/embed/1"></iframe>')
+    an = pagerank_analysis(html)
+    left = [an.scores.graph.elements[i].get("class") for i in region_cleaning(an, an.main)]
+    assert left == ["rail"]
+    assert "Clip 3:" in pagerank_extract(html).body  # PageRank's own cleaning only flags it
+    # the region's text without it keeps every argument
+    text = "\n".join(region_paragraphs(an, an.main))
+    assert "Clip 3:" not in text and all(f"Argument {i}:" in text for i in range(7))
+
+
+def test_the_region_cleaning_keeps_a_list_of_pictured_items():
+    # how-to steps with a picture each: flagged as a gallery, but not slides (no player, no
+    # slideshow name): the learned cleaning decides, as before
+    steps = "".join(f"<li><img src='/s{i}.jpg' width='600' height='400'><p>Step {i}: {OPINION}</p></li>" for i in range(5))
+    html = (
+        "<html><head><title>The harbour wall deserves better</title></head><body><article>"
+        f"<h1>The harbour wall deserves better</h1><div class='story'><p>Argument 0: {OPINION}</p>"
+        f"<p>Argument 1: {OPINION}</p><ol class='steps'>{steps}</ol><p>Argument 2: {OPINION}</p></div></article></body></html>"
+    )
+    assert _flagged(html) == ["steps"]
+    an = pagerank_analysis(html)
+    assert region_cleaning(an, an.main) == []
+    assert "Step 4:" in "\n".join(region_paragraphs(an, an.main))
+
+
+def test_slide_names_seed_galleries_but_leave_no_role_behind():
+    # the walk reads slide names through the role memo (SLIDES_NAMED); the graph keeps none
+    from newsstemmer.single.signals.page_signals import SLIDES_NAMED
+
+    html = carousel_page("", item="swiper-slide")
+    for galleries in (True, False):
+        scores = dom_pagerank(html, PageRankOptions(galleries=galleries))
+        assert not any(r & SLIDES_NAMED for r in scores.graph.roles)
+        flagged = [el.get("class") for el, r in zip(scores.graph.elements, scores.graph.roles)
+                   if el is not None and r & GALLERY]
+        assert flagged == (["rail"] if galleries else [])

@@ -18,7 +18,8 @@ from newsstemmer import Page
 from newsstemmer.combine.extract import extract
 from newsstemmer.single import DEFAULT_SINGLE_PAGE_METHOD, SINGLE_PAGE_METHODS, extract_single
 from newsstemmer.cli import main
-from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from newsstemmer.blocks import in_convention
+from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features, rule_cleaning
 from newsstemmer.trees import ModelFileError, TreeModel
 from newsstemmer.single.region.candidates import (REGION_FEATURES, RegionView, log1p, region_candidates, region_features,
                                                    top_indices)
@@ -26,7 +27,7 @@ from newsstemmer.single.region.extractor import RegionExtractor
 from newsstemmer.shipped import model_path
 from newsstemmer.dom.parse import HTMLParseError
 from newsstemmer.evaluation import shingle_prf
-from newsstemmer.single.pagerank import pagerank_analysis, region_cleaning, region_paragraphs
+from newsstemmer.single.pagerank import PageRankOptions, pagerank_analysis, region_cleaning, region_paragraphs
 
 _COMMON = "the of and a to in is was for on that with as by at from his her they were had have which this".split()
 _TOPIC = "river council budget school plan water road market hospital court police energy transport housing".split()
@@ -84,6 +85,19 @@ def gallery_page(seed: int) -> tuple[str, str]:
 <article><h1>{TITLE}</h1><div class="story"><div class="video-gallery">{slides}</div>{text}</div></article>
 <div class="footer">Copyright</div></body></html>"""
     return html, "\n".join(paragraphs)
+
+
+def captioned_page(seed: int) -> tuple[str, str, list[str]]:
+    """An article whose pictures have long captions, in ``<figcaption>`` paragraphs, between its
+    paragraphs (the shipped cleaning of session 20 kept them in the body)."""
+    rng = random.Random(seed)
+    paragraphs = [" ".join(_sentence(rng, rng.randint(12, 20)) for _ in range(3)) for _ in range(6)]
+    captions = [f"{_sentence(rng, 30)} {_sentence(rng, 20)}" for _ in range(2)]
+    figures = [f'<figure><img src="/p{i}.jpg"><figcaption><p>{c}</p></figcaption></figure>' for i, c in enumerate(captions)]
+    text = "".join(f"<p>{p}</p>" + (figures[k // 3] if k % 3 == 1 else "") for k, p in enumerate(paragraphs))
+    html = f"""<html><head><title>{TITLE}</title></head><body>
+<article><h1>{TITLE}</h1><div class="story">{text}</div></article></body></html>"""
+    return html, "\n".join(paragraphs), captions
 
 
 def plain_page(seed: int) -> tuple[str, str]:
@@ -268,6 +282,18 @@ def test_leaves_slides_out() -> None:
     assert sum(kept) <= 24
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_leaves_figure_captions_out_of_the_body_as_caption_blocks(seed: int) -> None:
+    html, gold, captions = captioned_page(seed)
+    article = extract_single(Page(html, url="https://example.org/a"), "region")
+    assert not any(c[:40] in article.body for c in captions)
+    assert shingle_prf(article.body, gold)[1] > 0.95
+    left_out = [b.text for b in article.blocks if b.kind == "caption" and b.in_body is False]
+    assert left_out == captions
+    kept = "\n".join(b.text for b in in_convention(article.blocks, frozenset({"caption"})))
+    assert all(c in kept for c in captions)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_keeps_what_pagerank_gets_right(seed: int) -> None:
     html, gold = plain_page(seed)
@@ -277,10 +303,16 @@ def test_keeps_what_pagerank_gets_right(seed: int) -> None:
 
 
 def test_with_both_steps_off_it_is_pagerank() -> None:
+    # PageRank's cleaning with its galleries left out: the region's rule-based cleaning
+    # drops the carousels PageRank only flags (region_cleaning)
+    dropped = PageRankOptions(drop_galleries=True)
     for html, _ in (header_only_page(0), gallery_page(0), plain_page(0)):
         an = pagerank_analysis(html)
-        assert region_paragraphs(an, an.main) == an.result.paragraphs
-        assert RegionExtractor(region=False, clean=False).extract(html) == (an.result.title, an.result.body)
+        result = pagerank_analysis(html, options=dropped).result
+        assert region_paragraphs(an, an.main) == result.paragraphs
+        assert RegionExtractor(region=False, clean=False).extract(html) == (result.title, result.body)
+    an = pagerank_analysis(gallery_page(0)[0])
+    assert " of 6" in an.result.body and " of 6" not in "\n".join(region_paragraphs(an, an.main))
 
 
 def _constant(features: tuple[str, ...], value: float, **info) -> TreeModel:
@@ -312,7 +344,7 @@ def test_cleaning_scores_are_what_left_out_decides_on() -> None:
     view = RegionView.of(an)
     ex = RegionExtractor()
     skip, J, scores = ex.cleaning_scores(view, an.main)
-    assert skip == region_cleaning(an, an.main) and len(J) == len(scores) > 0
+    assert skip == rule_cleaning(an, an.main) == region_cleaning(an, an.main) and len(J) == len(scores) > 0
     assert ex.left_out(view, an.main) == skip + J[scores > ex.clean_threshold].tolist()
     off = RegionExtractor(clean=False)
     skip_off, J_off, scores_off = off.cleaning_scores(view, an.main)

@@ -89,7 +89,9 @@ def owned_tokens(an, region: int, skip: list[int], node_of: dict) -> tuple[list[
 def cleaning_rows(an, view, region: int, title: str, with_title: bool, gold: str, node_of: dict):
     """Feature rows of a region's cleaning candidates and, per row, the page F1 change
     (and the F1 before) when that element is left out as well."""
-    skip = region_cleaning(an, region)
+    # The rows are made without the extraction-time rules (carousels, captions): the
+    # models learn on PageRank's cleaning alone, and the rules apply at extraction only.
+    skip = region_cleaning(an, region, slides=False)
     J = cleaning_candidates(view, region, skip)
     if not len(J):
         return None
@@ -158,7 +160,7 @@ def page_record(e, group: str) -> dict:
     rec["X"] = region_features(view, cands)
     f1s = []
     for c in cands:
-        body = "\n".join(region_paragraphs(an, c))
+        body = "\n".join(region_paragraphs(an, c, region_cleaning(an, c, slides=False)))
         p, r = shingle_prf(prediction(title, body, e.gold_has_title), gold)
         rec["p"].append(p)
         rec["r"].append(r)

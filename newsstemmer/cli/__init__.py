@@ -96,13 +96,21 @@ def hood_walk() -> str:
     return "compiled" if _built("metadata._hoodwalk") else "python"
 
 
+def body_walk() -> str:
+    """Which walk page typing reads the body with, told by ``--version`` likewise:
+    ``"compiled"`` when ``newsstemmer.pagetype._bodywalk`` is built, else ``"python"``
+    (``pagetype.features.BODY_WALK``)."""
+    return "compiled" if _built("pagetype._bodywalk") else "python"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``newsstemmer`` parser; each sub-command's arguments are added on its first use."""
     parser = Parser(
         prog=PROG,
         description="Learn news sites' layouts from their pages and extract clean articles.",
     )
-    compiled = f"graph walk: {graph_walk()}, tree models: {tree_models()}, headline walk: {hood_walk()}"
+    compiled = (f"graph walk: {graph_walk()}, tree models: {tree_models()}, headline walk: {hood_walk()}, "
+                f"body walk: {body_walk()}")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({compiled})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True

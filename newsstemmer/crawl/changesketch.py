@@ -22,7 +22,7 @@ Added text is the share of the new body's shingles sampled at the body's rate th
 body's sample lacks, times the share of those that the page's sample lacks (measured on
 the ones below the page's threshold; all count when none is); removed text, the share of
 the old body's sample that the new page (at hand, whole) lacks.  At most
-396 bytes whatever the article's length, and 3 bytes a line (~290 + 3 a line stored: :meth:`ChangeSketch.to_bytes`
+404 bytes whatever the article's length (396, and a bit for each of the page's 64 marking the body's junctions), and 3 bytes a line (~290 + 3 a line stored: :meth:`ChangeSketch.to_bytes`
 codes the sorted fingerprints' gaps, ~11 bits a fingerprint instead of 16).  What it gives up:
 precision near the threshold (a share of ≤ 128 samples), and text of the old page far
 from the body that a new cut takes in reads as added.
@@ -35,7 +35,14 @@ in order, each a 16-bit fingerprint of its words and its word count (3 bytes a l
 with them and counts the words that paragraphs edited in place gained (a line replaced by one
 longer), and those of new lines where the samples show text that was not on the old page.
 A body cut anew does neither: its paragraphs keep their words, and a line it takes in from
-the page was on the old page (its sampled shingles say so, else it is not counted).  ``benchmarks/change_sketch.py``
+the page was on the old page (most of its sampled shingles say so, else it is not counted).
+Some of the page's shingles are the body's own text run together: the last words of one
+paragraph and the first of the next.  Version 4 marks them in the page's sample (a bit each),
+and the lines do not take them for page text: else an update repeating two of the article's
+sentences, one ending a paragraph and the next starting as the next paragraph does ("… had
+been affected. The …"), looked like a body cut anew (issue #26: 6 of a year's soak's 7 missed
+updates).  The shares still count them as page text (a body whose paragraphs are merged anew
+holds them).  ``benchmarks/change_sketch.py``
 counts the decisions that differ from the texts' on real pages edited as sites edit them.
 """
 
@@ -51,7 +58,7 @@ from typing import Iterable
 from ..evaluation import tokens
 
 __all__ = ["BODY_SAMPLE", "EDIT_MIN_WORDS", "MAX_LINES", "PAGE_SAMPLE", "ChangeSketch", "body_lines",
-           "body_shingle_hashes", "page_shingle_hashes"]
+           "body_shingle_hashes", "junction_hashes", "page_shingle_hashes"]
 
 #: Shingles of the body kept (its lowest hashes).
 BODY_SAMPLE = 128
@@ -65,10 +72,11 @@ MAX_LINES = 96
 #: not on the old page) that make it an update whatever its length: a short sentence.
 EDIT_MIN_WORDS = 6
 _FULL = 1 << 32  # a threshold that samples everything
-_VERSION = 3
+_VERSION = 4  # 4: as 3, and a bit for each page fingerprint that is a junction of two body lines
+_LINES_VERSION = 3  # 3: lines (3 bytes each) before the samples
 _HEAD_V1 = struct.Struct("<BIIH")  # version, body threshold, page threshold, body sample size; 2 bytes a fingerprint
 _HEAD_V2 = struct.Struct("<BIIHHB")  # version, thresholds, body and page sample sizes, both Rice parameters (4 bits each)
-_HEAD = struct.Struct("<BIIHHBB")  # version 3: as version 2, and the number of lines (3 bytes each, before the samples)
+_HEAD = struct.Struct("<BIIHHBB")  # versions 3-4: as version 2, and the number of lines (3 bytes each, before the samples)
 _LINE = struct.Struct("<HB")  # a line's fingerprint and word count (at most 255)
 
 
@@ -137,6 +145,19 @@ def _lines_and_texts(body: str) -> list[tuple[tuple[int, int], str]]:
     return out
 
 
+def junction_hashes(body: str) -> set[int]:
+    """Hashes of the 4-word shingles that span two consecutive lines of ``body`` (the last words
+    of one, the first of the next): text a page shows only because it runs the paragraphs together."""
+    out: set[int] = set()
+    lines = [toks for toks in map(tokens, body.split("\n")) if toks]
+    for before, after in zip(lines, lines[1:]):
+        cut = min(len(before), 3)
+        joined = before[-cut:] + after[:3]
+        out.update(zlib.crc32(" ".join(joined[i:i + 4]).encode("utf-8"))
+                   for i in range(max(0, cut - 3), min(cut, len(joined) - 3)))
+    return out
+
+
 def page_shingle_hashes(page: str) -> set[int]:
     """Hashes of all 4-word shingles of a page's visible text."""
     return set(_window_hashes(tokens(page)))
@@ -161,6 +182,7 @@ class ChangeSketch:
     body: frozenset[int]  # 16-bit fingerprints of the body's sampled shingles
     page: frozenset[int]  # 16-bit fingerprints of the sampled shingles of the page around the body, not the body's
     lines: tuple[tuple[int, int], ...] = ()  # the body's lines (:func:`body_lines`); empty: unknown
+    joints: frozenset[int] | None = None  # those of ``page`` that span two body lines (:func:`junction_hashes`); None: unknown (version ≤ 3)
 
     @classmethod
     def of(cls, body: str, page: str = "") -> "ChangeSketch":
@@ -181,8 +203,9 @@ class ChangeSketch:
                 lowest = heapq.nsmallest(PAGE_SAMPLE + 1, rest)
                 page_below, rest = lowest[-1], lowest[:-1]
         lines = body_lines(body)
+        joints = junction_hashes(body)
         return cls(body_below, page_below, frozenset(h & 0xFFFF for h in kept), frozenset(h & 0xFFFF for h in rest),
-                   tuple(lines) if len(lines) <= MAX_LINES else ())
+                   tuple(lines) if len(lines) <= MAX_LINES else (), frozenset(h & 0xFFFF for h in rest if h in joints))
 
     def change(self, body: str, page: str = "") -> float:
         """How much an article changed from the one sketched: the larger of the sampled share
@@ -212,8 +235,9 @@ class ChangeSketch:
         sketch has none): the words gained by paragraphs edited in place (old lines replaced
         by as many or fewer new ones holding more words), and the words of new lines whose
         sampled shingles show text that was on neither the old body nor the page around it.
-        Either is left out when a sampled shingle of the new lines was on the old page
-        around the body (text a body cut anew takes in)."""
+        Either is left out when most sampled shingles of the new lines were on the old page
+        around the body (text a body cut anew takes in; the body's own paragraphs run together
+        on the page are not counted as such: :attr:`joints`)."""
         if not self.lines:
             return 0
         new_lines = _lines_and_texts(body)
@@ -228,8 +252,10 @@ class ChangeSketch:
                 continue  # (more lines than it replaces: a paragraph split, or lines taken in: the shares tell)
             sampled = [h for h in body_shingle_hashes("\n".join(texts[j1:j2]))
                        if h < self.page_below and h & 0xFFFF not in self.body]
-            if any(h & 0xFFFF in self.page for h in sampled):
-                continue  # text of the old page around the body: a body cut anew
+            joints = self.joints or frozenset()
+            if 2 * sum(1 for h in sampled if h & 0xFFFF in self.page and h & 0xFFFF not in joints) > len(sampled):
+                continue  # mostly text of the old page around the body: a body cut anew (one match among more
+                # is no proof: a 16-bit fingerprint of the page's sample matches a new shingle one time in ~1,000)
             if tag == "insert" and not sampled:
                 continue  # new lines with no sampled evidence of new text: may be the page's, taken in
             added += gained
@@ -244,9 +270,13 @@ class ChangeSketch:
         bits = _rice_bits(body, k_body) + _rice_bits(page, k_page)
         bits += "0" * (-len(bits) % 8)
         lines = self.lines if len(self.lines) <= min(MAX_LINES, 255) else ()
-        return (_HEAD.pack(_VERSION, min(self.body_below, _FULL - 1), min(self.page_below, _FULL - 1), len(body),
-                           len(page), k_body << 4 | k_page, len(lines))
-                + b"".join(_LINE.pack(f, min(n, 255)) for f, n in lines)
+        mask = b""
+        if self.joints is not None:  # version 4: a bit for each page fingerprint (in sorted order) that is a junction
+            bits_of = sum(1 << i for i, f in enumerate(page) if f in self.joints)
+            mask = bits_of.to_bytes((len(page) + 7) // 8, "little")
+        return (_HEAD.pack(_VERSION if self.joints is not None else _LINES_VERSION, min(self.body_below, _FULL - 1),
+                           min(self.page_below, _FULL - 1), len(body), len(page), k_body << 4 | k_page, len(lines))
+                + b"".join(_LINE.pack(f, min(n, 255)) for f, n in lines) + mask
                 + (int(bits, 2).to_bytes(len(bits) // 8, "big") if bits else b""))
 
     @classmethod
@@ -258,12 +288,13 @@ class ChangeSketch:
         if data[:1] == b"\x02" and len(data) >= _HEAD_V2.size:
             head, n_lines = _HEAD_V2, 0
             _, body_below, page_below, n_body, n_page, ks = head.unpack_from(data)
-        elif data[:1] == bytes([_VERSION]) and len(data) >= _HEAD.size:
+        elif data[:1] in (bytes([_LINES_VERSION]), bytes([_VERSION])) and len(data) >= _HEAD.size:
             head = _HEAD
             _, body_below, page_below, n_body, n_page, ks, n_lines = head.unpack_from(data)
         else:
             return None
-        start = head.size + n_lines * _LINE.size
+        n_mask = (n_page + 7) // 8 if data[:1] == bytes([_VERSION]) else 0
+        start = head.size + n_lines * _LINE.size + n_mask
         if len(data) < start:
             return None
         lines = tuple(_LINE.unpack_from(data, head.size + i * _LINE.size) for i in range(n_lines))
@@ -276,7 +307,9 @@ class ChangeSketch:
             return None
         if (body and body[-1] > 0xFFFF) or (page and page[-1] > 0xFFFF):
             return None
-        return cls._of_values(body_below, page_below, body, page, lines)
+        mask = int.from_bytes(data[start - n_mask:start], "little") if n_mask else None
+        joints = None if mask is None else frozenset(f for i, f in enumerate(page) if mask >> i & 1)
+        return cls._of_values(body_below, page_below, body, page, lines, joints)
 
     @classmethod
     def _from_v1(cls, data: bytes) -> "ChangeSketch | None":
@@ -291,6 +324,6 @@ class ChangeSketch:
 
     @classmethod
     def _of_values(cls, body_below: int, page_below: int, body: Iterable[int], page: Iterable[int],
-                   lines: tuple[tuple[int, int], ...] = ()) -> "ChangeSketch":
+                   lines: tuple[tuple[int, int], ...] = (), joints: frozenset[int] | None = None) -> "ChangeSketch":
         body_below, page_below = (_FULL if x == _FULL - 1 else x for x in (body_below, page_below))
-        return cls(body_below, page_below, frozenset(body), frozenset(page), lines)
+        return cls(body_below, page_below, frozenset(body), frozenset(page), lines, joints)

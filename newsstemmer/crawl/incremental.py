@@ -13,7 +13,7 @@ The pipeline asks :meth:`Incremental.check` about each article leaving the crawl
   old body's found nowhere on the new page: text added to or taken from the
   article, not a body cut differently (new layouts after a redesign).  The old side
   is not kept as texts but as a fixed-size sample of its shingles
-  (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 396 bytes and 3 a paragraph): the shares
+  (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 404 bytes and 3 a paragraph): the shares
   are measured within the sample (:func:`sketched_change`; :func:`article_change` is the
   same measure on whole texts).  An article whose record was archived (``NEWSSTEMMER_KEEP_TEXT_DAYS`` after it was last
   sent, :mod:`~newsstemmer.crawl.storage.retention`) is recognised by its hash only: a

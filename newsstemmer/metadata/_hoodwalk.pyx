@@ -8,7 +8,8 @@ page's text for what page facts look for in it (:func:`text_marks`).
 The Python walk goes through lxml's ``iterwalk``: two events and one element proxy per
 element, ``el.tag``, ``el.get("class")``, ``el.text`` and ``el.tail`` as new strings. Here
 the tree is read as the structs lxml is built on (``children``, ``next``, ``parent``,
-``content``, ``properties``), as ``_domwalk`` does, and Python objects are made only for
+``content``, ``properties``), as ``_domwalk`` does (with the node helpers of
+``newsstemmer/_libxml_nodes.pxd``, which both compile in), and Python objects are made only for
 what the walk keeps or hands on: the text lines, the elements it hands to
 :meth:`HoodWalk.start` (headings, links after the headline) and those whose class or id
 marks a byline.  What it reads is what ``iterwalk`` reads: elements only (comments and
@@ -26,6 +27,10 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
 
+from newsstemmer._libxml_nodes cimport find_attribute, is_element, namespaced, streq, text_or_skip
+
+from newsstemmer.errors import NewsstemmerError
+
 cetree.import_lxml__etree()
 
 #: what this walk passes over and what it hands to ``HoodWalk.start`` (checked against the
@@ -33,11 +38,12 @@ cetree.import_lxml__etree()
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})
 #: ``neighbourhood.AUTHOR_PAGE``'s pattern: a link's ``href`` is asked of it only where it
-#: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII)
+#: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII; the C
+#: test's table is made from this tuple at import: lower-case ASCII words, at most 32)
 AUTHOR_PAGE = (r"/(?:authors?|autor(?:es|en|i|e)?|auteurs?|writers?|journalists?|reporters?|forfatter|"
                r"skribent)/[^/?#]|[?&]author=")
 AUTHOR_WORDS = ("author", "autor", "auteur", "writer", "journalist", "reporter", "forfatter", "skribent")
-#: ``neighbourhood._BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_marked` looks for
+#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_marked` looks for
 MARK_PATTERN = "byline|author|user-?name|postuser"
 
 cdef enum:
@@ -47,16 +53,9 @@ cdef enum:
     LINK = 3
 
 
-cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
-    cdef size_t k = 0
-    while a[k] != 0 and a[k] == b[k]:
-        k += 1
-    return a[k] == b[k]
-
-
 cdef int _kind(xmlNode* c) noexcept nogil:
     """Which of the walk's sets ``el.tag`` is in (a namespaced tag, ``{href}name``, is in none)."""
-    if c.ns is not NULL and c.ns.href is not NULL:
+    if namespaced(c):
         return PLAIN
     cdef const char* name = <const char*>c.name
     if name is NULL:
@@ -65,32 +64,16 @@ cdef int _kind(xmlNode* c) noexcept nogil:
         return LINK
     if name[0] == b'h' and (name[1] == b'1' or name[1] == b'2' or name[1] == b'3') and name[2] == 0:
         return HEADING
-    if (_streq(name, "script") or _streq(name, "style") or _streq(name, "noscript")
-            or _streq(name, "template") or _streq(name, "svg")):
+    if (streq(name, "script") or streq(name, "style") or streq(name, "noscript")
+            or streq(name, "template") or streq(name, "svg")):
         return SKIP
     return PLAIN
 
 
-cdef inline bint _element(xmlNode* c) noexcept nogil:
-    return c.type == tree.XML_ELEMENT_NODE
-
-
 cdef inline xmlNode* _first_element(xmlNode* c) noexcept nogil:
-    while c is not NULL and not _element(c):
+    while c is not NULL and not is_element(c):
         c = c.next
     return c
-
-
-cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
-    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
-    while c is not NULL:
-        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
-            return c
-        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
-            c = c.next
-        else:
-            return NULL
-    return NULL
 
 
 cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
@@ -101,7 +84,7 @@ cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
 cdef object _line(xmlNode* first):
     """The text run from ``first`` (lxml's ``_collectText``: ``el.text`` or ``el.tail``) if
     it has more than white space (``text.strip()``), else None."""
-    cdef xmlNode* c = _text_or_skip(first)
+    cdef xmlNode* c = text_or_skip(first)
     cdef const unsigned char* s
     cdef bint high = False, seen = False
     cdef Py_ssize_t k
@@ -119,7 +102,7 @@ cdef object _line(xmlNode* first):
                 k += 1
         if seen:
             break
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     if not seen and not high:
         return None
     cdef bytes joined = b""
@@ -127,7 +110,7 @@ cdef object _line(xmlNode* first):
     while c is not NULL:
         if c.content is not NULL:
             joined += <bytes>(<const char*>c.content)
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     text = PyUnicode_DecodeUTF8(joined, len(joined), NULL)
     if seen or text.strip():
         return text
@@ -149,7 +132,7 @@ cdef inline bint _at(const unsigned char* s, const char* word) noexcept nogil:
 
 
 cdef bint _byline_words(const unsigned char* s) noexcept nogil:
-    """``_BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
+    """``BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
     "username", "user-name", "postuser" in any case (one pass, by each word's first letter)."""
     cdef Py_ssize_t i = 0
     cdef unsigned char ch
@@ -171,29 +154,52 @@ cdef bint _byline_words(const unsigned char* s) noexcept nogil:
     return False
 
 
+# :data:`AUTHOR_WORDS` as the C test reads them, set from the tuple at import (so the two
+# cannot differ): the words' bytes (kept alive here), sorted by first letter, and per
+# first letter the range of words starting with it
+cdef tuple _author_bytes = ()
+cdef const char* _author_word[32]
+cdef unsigned char _author_from[256]
+cdef unsigned char _author_to[256]
+
+
+cdef int _set_author_words(words) except -1:
+    """Fill the C test's table from ``words`` (non-empty lower-case ASCII, at most 32)."""
+    global _author_bytes
+    cdef bytes w
+    cdef unsigned char first
+    cdef Py_ssize_t k
+    encoded = tuple(sorted(word.encode("ascii") for word in words))  # (grouped by first letter)
+    if len(encoded) > 32:
+        raise NewsstemmerError(f"AUTHOR_WORDS holds more than 32 words: {words!r}")
+    for w in encoded:
+        if not w or w.lower() != w or b"\0" in w:
+            raise NewsstemmerError(f"AUTHOR_WORDS must be non-empty lower-case words: {w!r}")
+    _author_bytes = encoded
+    for k in range(256):
+        _author_from[k] = _author_to[k] = 0
+    for k in range(len(encoded)):
+        w = encoded[k]
+        _author_word[k] = <const char*>w
+        first = (<const unsigned char*>_author_word[k])[0]
+        if _author_to[first] == 0:
+            _author_from[first] = <unsigned char>k
+        _author_to[first] = <unsigned char>(k + 1)
+    return 0
+
+
+_set_author_words(AUTHOR_WORDS)
+
+
 cdef bint _author_words(const unsigned char* s) noexcept nogil:
-    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case (one pass)."""
-    cdef Py_ssize_t i = 0
+    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case (one pass,
+    each position against the words that start with its letter)."""
+    cdef Py_ssize_t i = 0, k
     cdef unsigned char ch
     while s[i] != 0:
         ch = _lower(s[i])
-        if ch == b'a':
-            if _at(s + i, "author") or _at(s + i, "autor") or _at(s + i, "auteur"):
-                return True
-        elif ch == b'w':
-            if _at(s + i, "writer"):
-                return True
-        elif ch == b'j':
-            if _at(s + i, "journalist"):
-                return True
-        elif ch == b'r':
-            if _at(s + i, "reporter"):
-                return True
-        elif ch == b'f':
-            if _at(s + i, "forfatter"):
-                return True
-        elif ch == b's':
-            if _at(s + i, "skribent"):
+        for k in range(_author_from[ch], _author_to[ch]):
+            if _at(s + i, _author_word[k]):
                 return True
         i += 1
     return False
@@ -210,11 +216,7 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
     names[0] = "class"
     names[1] = "id"
     for n in range(2):
-        a = c.properties
-        while a is not NULL:
-            if a.ns is NULL and _streq(<const char*>a.name, names[n]):
-                break
-            a = a.next
+        a = find_attribute(c, names[n])
         if a is NULL:
             continue
         # (the first such attribute is what el.get gives)
@@ -243,13 +245,9 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
 cdef bint _may_be_author_page(xmlNode* c) noexcept nogil:
     """Whether the link's ``href`` may match ``AUTHOR_PAGE`` (False: it has none, or an
     empty one, or a plain-ASCII one without any of :data:`AUTHOR_WORDS`)."""
-    cdef xmlAttr* a = c.properties
+    cdef xmlAttr* a = find_attribute(c, "href")
     cdef const unsigned char* s
     cdef Py_ssize_t k = 0
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, "href"):
-            break
-        a = a.next
     if a is NULL or a.children is NULL:
         return False
     if a.children.next is not NULL or a.children.type != tree.XML_TEXT_NODE or a.children.content is NULL:
@@ -281,7 +279,7 @@ def walk(object hw, object root, bint with_tail, object byline_marked):
     cdef int kind
     cdef bint hand
     cdef const char* name
-    if not _element(top):
+    if not is_element(top):
         raise TypeError("the neighbourhood's walk starts at an element")
     while True:
         # the start of c
@@ -347,13 +345,9 @@ cdef bint _author_token(const unsigned char* s) noexcept nogil:
 
 cdef bint _rel_author(xmlNode* c) except -1:
     """Whether the element's ``rel`` names ``author`` (``"author" in rel.lower().split()``)."""
-    cdef xmlAttr* a = c.properties
+    cdef xmlAttr* a = find_attribute(c, "rel")
     cdef const unsigned char* s
     cdef Py_ssize_t k = 0
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, "rel"):
-            break
-        a = a.next
     if a is NULL or a.children is NULL:
         return False
     if a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE and a.children.content is not NULL:
@@ -388,7 +382,7 @@ def rel_author_links(object root):
     cdef xmlNode* top = top_el._c_node
     cdef xmlNode* c = top
     cdef list out = []
-    if not _element(top):
+    if not is_element(top):
         return out
     while c is not NULL:
         if _kind(c) == LINK and _rel_author(c):
@@ -402,8 +396,8 @@ FACT_TAGS = ("meta", "script", "link", "title", "h1")
 
 
 cdef inline bint _fact_tag(const char* name) noexcept nogil:
-    return (_streq(name, "meta") or _streq(name, "script") or _streq(name, "link") or _streq(name, "title")
-            or _streq(name, "h1"))
+    return (streq(name, "meta") or streq(name, "script") or streq(name, "link") or streq(name, "title")
+            or streq(name, "h1"))
 
 
 def fact_elements(object root):
@@ -416,10 +410,10 @@ def fact_elements(object root):
     cdef xmlNode* c = top
     cdef const char* name
     cdef list facts = [], times = [], links = []
-    if not _element(top):
+    if not is_element(top):
         return facts, times, links
     while c is not NULL:
-        if c.ns is NULL or c.ns.href is NULL:
+        if not namespaced(c):
             name = <const char*>c.name
             if name is not NULL:
                 if name[0] == b'a' and name[1] == 0:
@@ -427,7 +421,7 @@ def fact_elements(object root):
                         links.append(cetree.elementFactory(doc, c))
                 elif _fact_tag(name):
                     facts.append(cetree.elementFactory(doc, c))
-                elif _streq(name, "time"):
+                elif streq(name, "time"):
                     times.append(cetree.elementFactory(doc, c))
         c = _next_in_order(c, top)
     return facts, times, links

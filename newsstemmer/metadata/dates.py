@@ -126,9 +126,17 @@ def date_in_text(text: str) -> str | None:
     """The first written date of ``text`` (a date line, a byline), in ISO form, or None."""
     if not text or not _DIGIT.search(text):  # (every written date has a digit)
         return None
+    # (a pattern is tried only where the text holds what each of its matches holds: a
+    # year's "19" or "20", a separator, a CJK year sign; most lines with a digit hold no date)
+    year = "19" in text or "20" in text
+    sep = "-" in text or "/" in text or "." in text
+    cjk = year and ("年" in text or "년" in text)
     found: list[tuple[int, str]] = []
-    for pattern, kind in ((_CJK, "ymd"), (_ISO, "ymd"), (_DAY_MONTH_YEAR, "dmy"), (_MONTH_DAY_YEAR, "mdy"),
-                          (_NUMERIC_DMY, "num"), (_NUMERIC_SHORT, "short")):
+    for pattern, kind, wanted in ((_CJK, "ymd", cjk), (_ISO, "ymd", year and sep), (_DAY_MONTH_YEAR, "dmy", year),
+                                  (_MONTH_DAY_YEAR, "mdy", year), (_NUMERIC_DMY, "num", year and sep),
+                                  (_NUMERIC_SHORT, "short", sep)):
+        if not wanted:
+            continue
         for m in pattern.finditer(text):
             iso = _from_match(m, kind)
             if iso:

@@ -20,11 +20,11 @@ from typing import Any
 
 from lxml import etree
 
-__all__ = ["AUTHOR_PAGE", "LINES_AFTER", "HoodWalk", "Neighbourhood", "SKIP_TAGS", "byline_marked", "dice", "in_comments",
-           "title_words"]
+__all__ = ["AUTHOR_PAGE", "BYLINE_MARK", "LINES_AFTER", "HoodWalk", "Neighbourhood", "SKIP_TAGS", "byline_marked",
+           "dice", "in_comments", "title_words"]
 
 #: class/id words of elements that hold a byline or a date line.
-_BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)  # (as in _hoodwalk.pyx)
+BYLINE_MARK = re.compile(r"byline|author|user-?name|postuser", re.IGNORECASE)  # (as in _hoodwalk.pyx)
 #: what the neighbourhood's walk passes over (with the elements in it; their tails are read)
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg"})
 _HEADING_OR_LINK = frozenset({"h1", "h2", "h3", "a"})  # (the elements :meth:`HoodWalk.start` does more for)
@@ -57,7 +57,7 @@ def byline_marked(marks: str) -> bool:
     site's pages repeat their class names)."""
     found = _MARKED.get(marks)
     if found is None:
-        found = _BYLINE_MARK.search(marks) is not None
+        found = BYLINE_MARK.search(marks) is not None
         if len(_MARKED) > 50_000:
             _MARKED.clear()
         _MARKED[marks] = found
@@ -252,7 +252,7 @@ def _compiled_walk() -> Any:
             raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
         module = importlib.import_module(f"{__package__}._hoodwalk")
         if (module.SKIP_TAGS != SKIP_TAGS or module.HEADING_OR_LINK != _HEADING_OR_LINK
-                or module.MARK_PATTERN != _BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern):
+                or module.MARK_PATTERN != BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern):
             log.warning("newsstemmer: the compiled neighbourhood walk is older than this code: the "
                         "pure-Python one is used; rebuild it (pip install)")
             return None

@@ -11,7 +11,10 @@ before, and whatever, a method extracts from it.)
 
 from __future__ import annotations
 
+import importlib
+import logging
 import math
+import os
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,9 +24,11 @@ from lxml import etree
 from ..metadata.dates import date_in_url
 from ..metadata.facts import PageFacts, ld_types
 from ..metadata.fields import neighbourhood_walk
-from ..metadata.neighbourhood import SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
+from ..metadata.neighbourhood import AUTHOR_PAGE, BYLINE_MARK, SKIP_TAGS, HoodWalk, Neighbourhood, byline_marked
 
-__all__ = ["FEATURES", "KIND_WORDS", "declared_signs", "declared_types", "page_type_features", "url_words"]
+__all__ = ["BODY_WALK", "FEATURES", "KIND_WORDS", "BodyCounts", "declared_signs", "declared_types",
+           "page_type_features", "url_words", "walk_python"]
+log = logging.getLogger(__name__)
 
 # Words of a URL path that name a kind of page (matched against whole path segments or
 # their dash/underscore-separated words).
@@ -269,6 +274,12 @@ _ACTS: dict[str, int] = {"a": _LINK, "p": _PARA, "li": _ITEM, **dict.fromkeys(_H
                          **dict.fromkeys(_BOILER, _BOILER_PART), **dict.fromkeys(_COUNTED_TAGS, _COUNTED),
                          **dict.fromkeys(_SKIP, _SKIPPED)}
 _READ_MORE_LINK, _FORUM_LINK_WORD = 1, 2
+#: What the body's walk counts (:func:`walk_python`): text, link, paragraph, boilerplate characters;
+#: paragraphs' lengths, the longest run; headline links and their characters; "read more" and forum
+#: links; headings, linked ones; list items, with links; :data:`_COUNTED_TAGS`; role groups; ``href``
+#: values given twice or more, ``tel:``, ``mailto:`` ones; elements' own text lengths; the text joined.
+BodyCounts = tuple[int, int, int, int, list[int], int, int, int, int, int, int, int, int, int, list[int],
+                   dict[str, int], int, int, int, list[int], str]
 _SHORT_LINK_CACHE: dict[str, int] = {}
 
 
@@ -284,21 +295,19 @@ def _short_link(words: str) -> int:
     return found
 
 
-def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk | None = None) -> None:
-    """The text, link and tag features of the ``<body>`` ``root`` (None: a page without one);
-    ``h1`` is the text of the page's first ``<h1>`` (:func:`_headline_features`); ``hood``
-    a reading of the metadata's headline neighbourhood, fed as the walk goes (while it is
-    open) with what its own walk would read: the elements' starts and text nodes, the
-    parts this walk passes over that it reads (``<iframe>``, ``<select>``), not the tails
-    of comments.
+def walk_python(root: Any, hood: HoodWalk | None = None) -> BodyCounts:
+    """The counts of the ``<body>`` ``root`` (None: a page without one) that its features
+    are made of (:data:`BodyCounts`); ``hood`` a reading of the metadata's headline
+    neighbourhood, fed as the walk goes (while it is open) with what its own walk would
+    read: the elements' starts and text nodes, the parts this walk passes over that it
+    reads (``<iframe>``, ``<select>``), not the tails of comments.  The reference of the
+    compiled walk (``_bodywalk.pyx``), and its fallback.
 
     One walk in document order (lxml's ``iterwalk``: no recursion), skipping what a
     reader does not see (:data:`_SKIP`); text is counted as stripped text nodes (an
-    element's ``text`` and ``tail``).  Every crawled page is typed, so per element the
-    walk does as little as it can: one look-up of its tag says what else to do
-    (:data:`_ACTS`; kept on a stack for its end), class and id names and short links'
-    words are looked up in caches, and the text is searched for prices, dates and shop
-    words once, joined, where the words they need appear (:func:`_text_counts`).
+    element's ``text`` and ``tail``).  Per element the walk does as little as it can: one
+    look-up of its tag says what else to do (:data:`_ACTS`; kept on a stack for its end),
+    class and id names and short links' words are looked up in caches.
     """
     text = links = para_text = boiler = 0
     headline_links = headline_chars = read_more = forum_links = 0
@@ -306,7 +315,7 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     runs: dict[Any, int] = {}
     heads = linked_heads = lis = li_links = 0
     counted = dict.fromkeys(_COUNTED_TAGS, 0)
-    roles = dict.fromkeys(_ROLE_NAMES, 0)
+    roles: dict[str, int] = {}
     hrefs: dict[str, int] = {}
     own: dict[Any, int] = {}  # an element's own text (its text and its children's tails), by element
     pieces: list[str] = []  # the page's text nodes, searched at once for prices and dates
@@ -354,7 +363,7 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
                     if found is None:
                         found = _roles_of(names)
                     for group in found:
-                        roles[group] += 1
+                        roles[group] = roles.get(group, 0) + 1
                 if act:
                     if act == _LINK:
                         if not in_link:
@@ -447,7 +456,25 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
                 own[holder] = own.get(holder, 0) + n  # (the element itself: an id() of an lxml proxy may be reused)
             if in_boiler:
                 boiler += n
-    joined = "\n".join(pieces)
+    return (text, links, para_text, boiler, paras, max(runs.values(), default=0), headline_links, headline_chars,
+            read_more, forum_links, heads, linked_heads, lis, li_links, [counted[t] for t in _COUNTED_TAGS], roles,
+            sum(1 for c in hrefs.values() if c > 1), sum(1 for h in hrefs if h.startswith("tel:")),
+            sum(1 for h in hrefs if h.startswith("mailto:")), list(own.values()), "\n".join(pieces))
+
+
+def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk | None = None) -> None:
+    """The text, link and tag features of the ``<body>`` ``root`` (None: a page without one);
+    ``h1`` is the text of the page's first ``<h1>`` (:func:`_headline_features`); ``hood``
+    a reading of the headline neighbourhood the walk feeds (:func:`walk_python`).  The
+    walk is the compiled one (:data:`BODY_WALK`) where it is built; the text is searched
+    for prices, dates and shop words once, joined (:func:`_text_counts`)."""
+    if _bodywalk is not None:
+        counts = _bodywalk.walk(root, hood, _short_link, _SHORT_LINK_CACHE, _roles_of, _ROLE_CACHE, byline_marked)
+    else:
+        counts = walk_python(root, hood)
+    (text, links, para_text, boiler, paras, best_run, headline_links, headline_chars, read_more, forum_links, heads,
+     linked_heads, lis, li_links, counts_by_tag, roles, repeated_hrefs, tel_links, mail_links, blocks, joined) = counts
+    counted = dict(zip(_COUNTED_TAGS, counts_by_tag))
     prices, dates, carts = _text_counts(joined)
     f["text_log"] = _log(text)
     f["link_share"] = links / text if text else 1.0
@@ -457,12 +484,11 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     f["paras"] = min(len(paras), 400)
     f["long_paras"] = min(sum(1 for n in paras if n >= 150), 200)
     f["top3_paras_log"] = _log(sum(paras[:3]))
-    best_run = max(runs.values(), default=0)
     f["run_log"] = _log(best_run)
     f["run_share"] = best_run / text if text else 0.0
     f["headline_links"] = min(headline_links, 300)
     f["headline_link_share"] = headline_chars / text if text else 0.0
-    f["repeated_hrefs"] = min(sum(1 for c in hrefs.values() if c > 1), 300)
+    f["repeated_hrefs"] = min(repeated_hrefs, 300)
     f["heads"] = min(heads, 300)
     f["linked_heads"] = min(linked_heads, 300)
     f["linked_head_share"] = linked_heads / heads if heads else -1.0
@@ -477,7 +503,7 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     f["forum_links"] = min(forum_links, 200)
     f["carts"] = min(carts, 100)
     f["date_texts"] = min(dates, 200)
-    blocks = sorted(own.values(), reverse=True)
+    blocks = sorted(blocks, reverse=True)
     top = blocks[0] if blocks else 0
     f["blocks_200"] = min(sum(1 for n in blocks if n >= 200), 300)
     f["blocks_80"] = min(sum(1 for n in blocks if n >= 80), 500)
@@ -485,10 +511,10 @@ def _body_features(root: Any, f: dict[str, float], h1: str = "", hood: HoodWalk 
     f["block_second_ratio"] = blocks[1] / top if len(blocks) > 1 and top else 0.0
     f["blocks_top5_share"] = sum(blocks[:5]) / text if text else 0.0
     for name in _ROLE_NAMES:
-        f[f"role_{name}"] = min(roles[name], 100)
+        f[f"role_{name}"] = min(roles.get(name, 0), 100)
     _headline_features(joined, h1, f)
-    f["tel_links"] = min(sum(1 for h in hrefs if h.startswith("tel:")), 50)  # (a business's service pages)
-    f["mail_links"] = min(sum(1 for h in hrefs if h.startswith("mailto:")), 50)
+    f["tel_links"] = min(tel_links, 50)  # (a business's service pages)
+    f["mail_links"] = min(mail_links, 50)
 
 
 def _headline_features(text: str, h1: str, f: dict[str, float]) -> None:
@@ -582,6 +608,36 @@ def _count_carts(text: str) -> int:
     if any(phrase in low for phrase in _CART_PHRASES) or any(c in text for c in _CASE_FOLDED):
         return len(_CART.findall(text))
     return 0
+
+
+def _compiled_walk() -> Any:
+    """The compiled body walk (``_bodywalk``, built by ``pip install``) if it is there, agrees
+    with this module's tags and words and is not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``;
+    else None."""
+    try:
+        if os.environ.get("NEWSSTEMMER_PURE_PYTHON", "") not in ("", "0"):
+            raise ImportError("NEWSSTEMMER_PURE_PYTHON is set")
+        module = importlib.import_module(f"{__package__}._bodywalk")
+        acts = {act: frozenset(t for t, a in _ACTS.items() if a == act) for act in (_SKIPPED, _HEAD, _BOILER_PART)}
+        if (module.SKIPPED_TAGS != acts[_SKIPPED] or module.HEAD_TAGS != acts[_HEAD]
+                or module.BOILER_TAGS != acts[_BOILER_PART] or module.COUNTED_TAGS != _COUNTED_TAGS
+                or module.HOOD_SKIP_TAGS != SKIP_TAGS or module.HEADLINE_TAGS != _HEADLINE_TAGS
+                or module.MARK_PATTERN != BYLINE_MARK.pattern or module.AUTHOR_PAGE != AUTHOR_PAGE.pattern
+                or module.ROLE_WORDS != tuple(_ROLE.pattern[1:-1].split("|"))
+                or set(_ACTS) != module.SKIPPED_TAGS | module.HEAD_TAGS | module.BOILER_TAGS
+                | set(module.COUNTED_TAGS) | {"a", "p", "li"}):
+            log.warning("newsstemmer: the compiled body walk is older than this code: the pure-Python one "
+                        "is used; rebuild it (pip install)")
+            return None
+        return module
+    except Exception as exc:  # (not built: no compiler, or an lxml without its headers)
+        log.debug("page typing: pure-Python body walk (%s)", exc)
+        return None
+
+
+_bodywalk = _compiled_walk()
+#: which walk :func:`page_type_features` reads the body with: ``"compiled"`` or ``"python"``
+BODY_WALK = "python" if _bodywalk is None else "compiled"
 
 
 def _names() -> tuple[str, ...]:

@@ -5,7 +5,8 @@
 The pure-Python walk goes through lxml's ``iterwalk``: one Python event, one element proxy,
 ``el.tag``, ``el.keys()``, ``el.text`` and ``el.tail`` per node, and a ``re`` scan per text.
 Here the tree is read as the plain structs lxml is built on (``children``, ``next``,
-``content``, ``properties``: no libxml2 call, so nothing to link against), with an explicit
+``content``, ``properties``: no libxml2 call, so nothing to link against; the node helpers it
+shares with ``metadata/_hoodwalk`` are in ``newsstemmer/_libxml_nodes.pxd``), with an explicit
 stack (any depth). Python is called only where the reference does rare or intricate work:
 an element's role when it carries one of the role attributes (``element_role``, memoised
 there), a comment-named element's shape, an image's ``media_ok``, and the weight of a text
@@ -33,6 +34,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
 
+from newsstemmer._libxml_nodes cimport find_attribute, is_element, namespaced, streq, text_or_skip
+
 cetree.import_lxml__etree()
 
 cdef enum:
@@ -40,6 +43,7 @@ cdef enum:
     K_MEDIA = 2
     K_LINK = 4
     K_SIDE = 8
+    K_PLAYER = 16
     R_HIDDEN = 1
     R_IN_COMMENTS = 2
     R_IN_SIDEBAR = 4
@@ -57,25 +61,6 @@ cdef inline xmlNode* _next_element_like(xmlNode* c) noexcept nogil:
     return c
 
 
-cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
-    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
-    while c is not NULL:
-        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
-            return c
-        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
-            c = c.next
-        else:
-            return NULL
-    return NULL
-
-
-cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
-    cdef size_t k = 0
-    while a[k] != 0 and a[k] == b[k]:
-        k += 1
-    return a[k] == b[k]
-
-
 cdef bint _has_role_attr(xmlNode* c) noexcept nogil:
     """Whether ``el.keys()`` holds one of ROLE_ATTRS (a namespaced name is ``{href}name``)."""
     cdef xmlAttr* a = c.properties
@@ -83,8 +68,8 @@ cdef bint _has_role_attr(xmlNode* c) noexcept nogil:
     while a is not NULL:
         if a.ns is NULL or a.ns.href is NULL:
             name = <const char*>a.name
-            if (_streq(name, "class") or _streq(name, "id") or _streq(name, "style")
-                    or _streq(name, "hidden") or _streq(name, "aria-hidden")):
+            if (streq(name, "class") or streq(name, "id") or streq(name, "style")
+                    or streq(name, "hidden") or streq(name, "aria-hidden")):
                 return True
         a = a.next
     return False
@@ -92,12 +77,8 @@ cdef bint _has_role_attr(xmlNode* c) noexcept nogil:
 
 cdef inline object _attr_value(xmlNode* c, const char* name):
     """``el.get(name)``: the first attribute of that name outside any namespace, or None."""
-    cdef xmlAttr* a = c.properties
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, name):
-            return cetree.attributeValue(c, a)
-        a = a.next
-    return None
+    cdef xmlAttr* a = find_attribute(c, name)
+    return None if a is NULL else cetree.attributeValue(c, a)
 
 
 cdef long _element_role(xmlNode* c, str tag, frozenset page_tags, dict role_memo,
@@ -206,7 +187,7 @@ cdef class _Builder:
 
     cdef int text_node(self, xmlNode* first, Py_ssize_t p, bint in_link, double factor) except -1:
         """The text run starting at ``first`` (an element's text or tail), as a node of ``p``."""
-        cdef xmlNode* c = _text_or_skip(first)
+        cdef xmlNode* c = text_or_skip(first)
         if c is NULL or p < 0:
             return 0
         cdef const unsigned char* s
@@ -224,7 +205,7 @@ cdef class _Builder:
                     s += 1
                 length += s - <const unsigned char*>d.content
             runs += 1
-            d = _text_or_skip(d.next)
+            d = text_or_skip(d.next)
         if length == 0:
             return 0
         if runs == 1:
@@ -241,7 +222,7 @@ cdef class _Builder:
                         k += 1
                     memcpy(<char*>s + length, d.content, k)
                     length += k
-                d = _text_or_skip(d.next)
+                d = text_or_skip(d.next)
         for k in range(length):
             ch = s[k]
             if ch >= 0x80:
@@ -366,6 +347,10 @@ cdef class _Builder:
         return out
 
 
+#: The walk's ``images`` hold the players it leaves out too, as (their parent's node, the player).
+PLAYERS_IN_IMAGES = True
+
+
 def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object key_role,
                 object thread_shaped, object media_ok,
                 object weigh, set title_terms, set desc_terms, bint title_weighted, bint cover,
@@ -373,7 +358,8 @@ def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object 
                 double side_w, double media, Py_ssize_t min_size, bint skip_hidden, bint shape,
                 bint galleries):
     """The graph of ``body`` as ``(parent, u, elements, chars, link_chars, roles, hidden, size,
-    images)``: the lists :func:`domgraph.build_graph` makes, by the same rules (see there)."""
+    images)``: the lists :func:`domgraph.build_graph` makes, by the same rules (see there);
+    ``images``: image nodes, and (parent node, element) of players (:data:`PLAYERS_IN_IMAGES`)."""
     cdef cetree._Element root = <cetree._Element?>body
     cdef cetree._Document doc = root._doc
     cdef xmlNode* top = root._c_node
@@ -429,13 +415,15 @@ def build_lists(body, dict kind_of, frozenset page_tags, dict role_memo, object 
             if descending:
                 opened = False
                 role = 0
-                if c.type == tree.XML_ELEMENT_NODE:
+                if is_element(c):
                     el = cetree.elementFactory(doc, c)
-                    if c.ns is not NULL and c.ns.href is not NULL:
+                    if namespaced(c):
                         tag = el.tag
                     else:
                         tag = (<const char*>c.name).decode("utf-8")
                     kind = kind_of.get(tag, 0)
+                    if kind & K_PLAYER and galleries and cur.node >= 0:  # (a slide's player, out of the graph)
+                        images.append((cur.node, el))
                     if not kind & K_DROP:
                         role = _element_role(c, tag, page_tags, role_memo, key_role) if _has_role_attr(c) else 0
                         if role and role & R_HIDDEN and skip_hidden:
@@ -705,19 +693,20 @@ def fill_ints(list values, long long[::1] out):
 
 cdef inline bint _same_name(xmlNode* a, xmlNode* b) noexcept nogil:
     """Whether two elements have the same tag (``el.tag``: name and namespace)."""
-    if not _streq(<const char*>a.name, <const char*>b.name):
+    if not streq(<const char*>a.name, <const char*>b.name):
         return False
-    if a.ns is NULL or a.ns.href is NULL:
-        return b.ns is NULL or b.ns.href is NULL
-    return b.ns is not NULL and b.ns.href is not NULL and _streq(<const char*>a.ns.href, <const char*>b.ns.href)
+    if not namespaced(a):
+        return not namespaced(b)
+    return namespaced(b) and streq(<const char*>a.ns.href, <const char*>b.ns.href)
 
 
 cdef inline bint _is_image(xmlNode* c) noexcept nogil:
-    """``c.tag in ("img", "picture", "video")`` (an element outside any namespace)."""
-    if c.type != tree.XML_ELEMENT_NODE or (c.ns is not NULL and c.ns.href is not NULL):
+    """``c.tag in page_signals._IMAGES`` (an element outside any namespace): images and players."""
+    if not is_element(c) or namespaced(c):
         return False
     cdef const char* name = <const char*>c.name
-    return _streq(name, "img") or _streq(name, "picture") or _streq(name, "video")
+    return (streq(name, "img") or streq(name, "picture") or streq(name, "video") or streq(name, "iframe")
+            or streq(name, "embed") or streq(name, "object"))
 
 
 cdef bint _holds_image(xmlNode* top) noexcept nogil:
@@ -726,7 +715,7 @@ cdef bint _holds_image(xmlNode* top) noexcept nogil:
     while True:
         if _is_image(c):
             return True
-        if c.type == tree.XML_ELEMENT_NODE and c.children is not NULL:
+        if is_element(c) and c.children is not NULL:
             c = c.children
             continue
         while c is not top and c.next is NULL:
@@ -757,7 +746,7 @@ cdef Py_ssize_t _text_chars(xmlNode* top) noexcept nogil:
         elif (c.type == tree.XML_ENTITY_REF_NODE or c.type == tree.XML_XINCLUDE_START
               or c.type == tree.XML_XINCLUDE_END):
             return -1
-        elif c.type == tree.XML_ELEMENT_NODE and c.children is not NULL:
+        elif is_element(c) and c.children is not NULL:
             c = c.children
             continue
         while c.next is NULL:
@@ -794,7 +783,7 @@ cdef xmlNode* _gallery(cetree._Document doc, xmlNode* parent, xmlNode* item, obj
         return NULL
     c = parent.children
     while c is not NULL:
-        if c.type == tree.XML_ELEMENT_NODE and _same_name(c, item):
+        if is_element(c) and _same_name(c, item):
             same += 1
         c = c.next
     if same < min_items:
@@ -803,7 +792,7 @@ cdef xmlNode* _gallery(cetree._Document doc, xmlNode* parent, xmlNode* item, obj
     cdef list items = []
     c = parent.children
     while c is not NULL:
-        if c.type == tree.XML_ELEMENT_NODE and _same_name(c, item) and _first_class_word(c) == first:
+        if is_element(c) and _same_name(c, item) and _first_class_word(c) == first:
             items.append(<size_t>c)
         c = c.next
     if len(items) < min_items:

@@ -35,6 +35,9 @@ from .signals.page_signals import (
     PAGE_TAGS,
     ROLE_MEMO,
     flag_galleries,
+    PLAYER_TAGS,
+    drop_slide_names,
+    gallery_seeds,
     key_role,
     media_ok,
     terms,
@@ -62,8 +65,9 @@ DROP_TAGS = frozenset(
 MEDIA_TAGS = frozenset(("img", "video"))
 
 # What the graph's walk does with a tag, as bits (one dict look-up an element).
-_DROP, _MEDIA, _LINK, _SIDE = 1, 2, 4, 8
+_DROP, _MEDIA, _LINK, _SIDE, _PLAYER = 1, 2, 4, 8, 16
 _TAG_KIND: dict[str, int] = {tag: _DROP for tag in DROP_TAGS}
+_TAG_KIND.update({tag: _DROP | _PLAYER for tag in PLAYER_TAGS})  # (left out, but seeds of galleries)
 _TAG_KIND.update({tag: _MEDIA for tag in MEDIA_TAGS})
 _TAG_KIND.update(a=_LINK, aside=_SIDE, nav=_SIDE)
 #: Whether an element's attribute names (``el.keys()``) leave out all those a role is read from.
@@ -73,7 +77,7 @@ log = logging.getLogger(__name__)
 
 #: What this code calls in the compiled module; a build without one of them is not used.
 COMPILED_NAMES = ("build_lists", "solve_tree", "subtree_sums", "density_sums", "fill_floats", "fill_ints",
-                  "gallery_of")
+                  "gallery_of", "PLAYERS_IN_IMAGES")
 
 # The compiled walk (``_domwalk``, Cython over libxml2's tree, built by ``pip install``) when
 # it is there and not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``; else the Python walk below,
@@ -319,8 +323,12 @@ def build_graph_compiled(body: etree._Element, opts: PageRankOptions, sig: Signa
         max(1, opts.text_cap), opts.beta, opts.link_weight, opts.comment_weight,
         opts.sidebar_weight, opts.media_weight, opts.media_min_size, opts.skip_hidden,
         opts.comment_shape, opts.galleries)
-    if images:
-        flag_galleries(images, parent, u, elements, roles, opts.gallery_weight, compiled_gallery_of)
+    if opts.galleries:  # (the seeds read after the walk: players and slide names too)
+        seeds = gallery_seeds(elements, roles, images)
+        if seeds:
+            flag_galleries(seeds, parent, u, elements, roles, opts.gallery_weight, compiled_gallery_of)
+    else:
+        drop_slide_names(roles)
     return DomGraph(parent, u, elements, chars, link_chars, roles, hidden, size)
 
 
@@ -349,7 +357,7 @@ def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals
     link_w, comment_w, side_w = opts.link_weight, opts.comment_weight, opts.sidebar_weight
     media, min_size = opts.media_weight, opts.media_min_size
     skip_hidden, shape, galleries = opts.skip_hidden, opts.comment_shape, opts.galleries
-    images: list[int] = []
+    images: list = []  # image nodes, and (parent node, element) of the players left out
     kind_of = _TAG_KIND.get
     hidden: set[etree._Element] = set()
 
@@ -374,6 +382,8 @@ def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals
             tag = el.tag
             kind = kind_of(tag, 0)
             if kind & _DROP or tag.__class__ is not str:  # scripts..., entities
+                if kind & _PLAYER and galleries and p >= 0:  # (a slide's player, out of the graph)
+                    images.append((p, el))
                 skip_subtree()
                 left_out = el
                 continue
@@ -442,8 +452,12 @@ def build_graph_python(body: etree._Element, opts: PageRankOptions, sig: Signals
         chars.append(n)
         roles.append(0)
         size.append(1)
-    if images:
-        flag_galleries(images, parent, u, elements, roles, opts.gallery_weight)
+    if galleries:
+        seeds = gallery_seeds(elements, roles, images)
+        if seeds:
+            flag_galleries(seeds, parent, u, elements, roles, opts.gallery_weight)
+    else:
+        drop_slide_names(roles)
     return DomGraph(parent, u, elements, chars, link_chars, roles, hidden, size)
 
 

@@ -55,7 +55,7 @@ from .domgraph import (
     solve_tree,
     subtree_sums,
 )
-from .signals.page_signals import BOILER, GALLERY, IN_COMMENTS, Signals, norm, page_signals
+from .signals.page_signals import BOILER, GALLERY, IN_COMMENTS, Signals, norm, page_signals, slide_like
 
 __all__ = [
     "BLOCK_TAGS",
@@ -216,8 +216,11 @@ def _widen(
         best = a
 
 
-def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions) -> list[int]:
-    """Descendants of the main element to leave out of its text, in page order (never the core's ancestors)."""
+def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOptions,
+                    slides: bool = False) -> list[int]:
+    """Descendants of the main element to leave out of its text, in page order (never the
+    core's ancestors); flagged galleries too if ``opts.drop_galleries``, else the slide-like
+    ones (:func:`slide_like`) if ``slides``."""
     total, links, mass, size = sums
     graph = scores.graph
     elements, roles = graph.elements, graph.roles
@@ -227,7 +230,7 @@ def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOpt
         protected.add(i)
         i = graph.parent[i]
     skip = []
-    named = BOILER | GALLERY if opts.drop_galleries else BOILER
+    named = BOILER | GALLERY if opts.drop_galleries or slides else BOILER
     # Node indices are a preorder: the subtree of ``main`` is one contiguous range.
     for i in range(main + 1, main + size[main]):
         el = elements[i]
@@ -239,7 +242,8 @@ def _left_out_nodes(scores: DomScores, main: int, sums: tuple, opts: PageRankOpt
         elif opts.drop_comments and role & IN_COMMENTS:
             skip.append(i)
         elif opts.drop_named and role & named and mass[i] <= 0.5 * mass[main]:
-            skip.append(i)
+            if role & BOILER or opts.drop_galleries or slide_like(el):
+                skip.append(i)
     return skip
 
 
@@ -326,11 +330,16 @@ def _titleless(paragraphs: list[str], title: str, opts: PageRankOptions) -> list
     return paragraphs
 
 
-def region_cleaning(analysis: PageRankAnalysis, node: int) -> list[int]:
+def region_cleaning(analysis: PageRankAnalysis, node: int, slides: bool = True) -> list[int]:
     """The descendants of element ``node`` PageRank's cleaning leaves out had it chosen
-    that element as the main one (node indices, in page order)."""
+    that element as the main one (node indices, in page order), carousels included
+    (``GALLERY`` elements whose items are slides: :func:`slide_like`): the region
+    extractor's rule-based cleaning.  Its learned cleaning does not see carousels (slides'
+    titles and captions read like the article's own short paragraphs; issue #23); lists
+    of pictured items (steps, products) stay with it: golds keep many.  ``slides=False``:
+    without carousels (the cleaning the region models' training rows use)."""
     sums = (analysis.chars, analysis.link_chars, analysis.mass, analysis.size)
-    return _left_out_nodes(analysis.scores, node, sums, analysis.options)
+    return _left_out_nodes(analysis.scores, node, sums, analysis.options, slides=slides)
 
 
 def region_element(

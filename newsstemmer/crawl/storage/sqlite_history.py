@@ -7,7 +7,7 @@ canonical URL and emits it only when it is new, or when its body changed beyond
 ``version``).  A record is written once the article is in the feeds
 (``item_scraped``), so a crash can only make an article come twice, never go
 missing.  What measures the next change is a fixed-size sketch of the last emitted body
-and page text (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 396 bytes and 3 a paragraph), not
+and page text (:class:`~newsstemmer.crawl.changesketch.ChangeSketch`, ≤ 404 bytes and 3 a paragraph), not
 the texts.  Once the article was last sent more than ``NEWSSTEMMER_KEEP_TEXT_DAYS`` ago,
 pruning (:mod:`.retention`) replaces its row by an 8-byte digest of its key and the day it
 was last sent (table ``archived``): it stays known (never sent again) and costs ~25 bytes.

@@ -7,6 +7,8 @@ clearly higher) and which of that element's parts to leave out beyond PageRank's
 own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
 
+A region that holds two or more articles (a next story loaded under the first) gives
+way to the ``<article>`` holding the headline (:mod:`.units`).
 Around them, four safety steps against near-empty bodies on today's pages (issue 23):
 the page is read as a browser shows it (:mod:`.reveal`), the guard that falls back on
 PageRank's own text never trades a body for one less than half as long, a body left
@@ -30,13 +32,14 @@ from ...blocks import Block
 from ...dom.parse import parse_html
 from ...shipped import load_model
 from ...trees import ModelFileError, TreeModel
-from ..pagerank import PageRankAnalysis, pagerank_analysis, region_cleaning, region_paragraphs
+from ..pagerank import PageRankAnalysis, pagerank_analysis, region_paragraphs
 from ..typed import region_block_maker
 from .candidates import REGION_FEATURES, RegionView, region_candidates, region_features
-from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features
+from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features, rule_cleaning
 from .embedded import MARKUP_BODY_MAX, embedded_article_html
 from .fallback import BODY_CAP, BODY_SHARE, REGION_MIN, near_empty_alternative, word_chars
 from .reveal import revealed
+from .units import headline_article
 
 __all__ = ["GUARD_SHORTER", "RegionExtractor"]
 
@@ -83,6 +86,9 @@ class RegionExtractor:
         #: this share of it (characters of its lines): a body that lost most of what
         #: PageRank found is not returned without that check (0: off).
         self.guard = _margin(self.region if self.region is not None else self.clean, "guard", 0.0)
+        #: A region holding two or more articles gives way to the one holding the headline
+        #: (:func:`~.units.headline_article`).
+        self.one_article = True
 
     @staticmethod
     def _load(model, shipped: str, features: tuple[str, ...]) -> TreeModel | None:
@@ -103,7 +109,8 @@ class RegionExtractor:
     def extract_detail(self, tree: etree._Element | str, url: str | None = None) -> tuple[str, str, str | None]:
         """(title, body, detail) of one page on its own: ``detail`` names, joined by
         ``+``, what changed the plain path (``react``, ``noscript``, ``button``: hidden
-        content read; ``pagerank``: the guard returned PageRank's own text;
+        content read; ``article``: the region held two or more articles and gave way to
+        the one holding the headline; ``pagerank``: the guard returned PageRank's own text;
         ``paragraphs``: the near-empty body gave way to the paragraph region;
         ``embedded``: to the article in the page's script data), or None."""
         return self.extract_typed(tree, url)[:3]
@@ -166,10 +173,10 @@ class RegionExtractor:
         return cands[c], X[[c, k]], float(s[c]), float(s[k]), len(cands)
 
     def cleaning_scores(self, view: RegionView, region: int) -> tuple[list[int], np.ndarray, np.ndarray]:
-        """PageRank's cleaning of ``region`` (nodes left out), the learned cleaning's
+        """The rule-based cleaning of ``region`` (nodes left out: :func:`rule_cleaning`), the learned cleaning's
         candidates and their scores (an element goes when its score passes
         :attr:`clean_threshold`; no candidates without a cleaning model)."""
-        skip = region_cleaning(view.an, region)
+        skip = rule_cleaning(view.an, region)
         J = cleaning_candidates(view, region, skip) if self.clean is not None else np.zeros(0, dtype=np.int64)
         if not len(J):
             return skip, J, np.zeros(0)
@@ -221,13 +228,14 @@ class RegionExtractor:
         if self.region is None and self.clean is None:
             return title, "\n".join(region_paragraphs(an, an.main)), None, (an, an.main, None)
         view = RegionView.of(an)
-        region = self.choose_region(view)
+        chosen_region = self.choose_region(view)
+        region = headline_article(view, chosen_region) if self.one_article else chosen_region
         skip, learned = self._left_out_parts(view, region)
         left = skip + learned
         lines = region_paragraphs(an, region, left)
         # PageRank's own element with nothing more left out: the lines are PageRank's own text.
         kept = self.guarded(an, lines, lines if region == an.main and not learned else None)
-        step = "pagerank" if kept is not lines else None
+        step = "pagerank" if kept is not lines else ("article" if region != chosen_region else None)
         chosen: Chosen = (an, region, left) if kept is lines else (an, an.main, None)
         body = "\n".join(kept)
         alternative = near_empty_alternative(an, word_chars(body, BODY_CAP))

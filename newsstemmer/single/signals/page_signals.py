@@ -33,9 +33,16 @@ __all__ = [
     "role_of",
     "element_role",
     "terms",
+    "PLAYER_TAGS",
+    "SLIDES_NAMED",
+    "drop_slide_names",
     "flag_galleries",
+    "gallery_seeds",
     "gallery_of",
     "media_ok",
+    "named_gallery",
+    "slide_like",
+    "slides_named",
     "thread_shaped",
 ]
 
@@ -100,12 +107,26 @@ GALLERY_MEDIA_SHARE = 0.8
 GALLERY_TEXT_SHARE = 0.8
 #: How many levels above an image its gallery item may be.
 GALLERY_DEPTH = 4
-_IMAGES = ("img", "picture", "video")
+#: What makes an item a slide: an image or a player (embedded frames and objects too:
+#: a carousel of videos is one of iframes as often as of ``<video>``).  The compiled
+#: check (``_domwalk._is_image``) reads the same tags.
+_IMAGES = ("img", "picture", "video", "iframe", "embed", "object")
+#: Players: the graph leaves them out (``DROP_TAGS``) but they still make an item a slide.
+PLAYER_TAGS = ("iframe", "embed", "object")
+#: Class or id words naming a slideshow or its slides (the names of the common slider
+#: scripts: names, not words of a language).  Items of one kind named so, or under an
+#: element named so, are a gallery without images (their media loaded by script).
+_SLIDES_NAME = re.compile(r"carousel|slide|swiper|gallery")
+_SLIDES_CACHE: dict[tuple, bool] = {}
 
 #: Role flags of an element (bits of :func:`role_of`'s result).
 HIDDEN, IN_COMMENTS, IN_SIDEBAR, BOILER = 1, 2, 4, 8
 #: Set by DOM PageRank (not by names) on a gallery's element (:func:`gallery_of`).
 GALLERY = 16
+#: Set by names on an element whose class or id names a slideshow or a slide
+#: (:func:`slides_named`); the graph's walk gets it through the role memo, and
+#: :func:`gallery_seeds` takes it off again (a seed of the galleries, not a role).
+SLIDES_NAMED = 32  # (the highest role bit: gallery_seeds looks for it with max())
 
 
 # -- words -------------------------------------------------------------------------------
@@ -264,6 +285,8 @@ def _key_role(key: tuple) -> int:
         role |= HIDDEN
     if not page_level:
         role |= _names_role(cls, ident)
+    if (cls or ident) and _named_slides(cls, ident):
+        role |= SLIDES_NAMED
     return role
 
 
@@ -388,25 +411,108 @@ def _kind(el: etree._Element) -> tuple:
 
 
 def gallery_of(img: etree._Element, seen: dict) -> etree._Element | None:
-    """The gallery an image belongs to, if any: the element whose children are
-    ``GALLERY_ITEMS`` or more items of one kind (tag, first class word), most with an
-    image, holding most of its text (slides, not paragraphs with a figure between
-    them).  ``seen`` caches the verdict per candidate parent (one dict per page)."""
-    item = img
-    for _ in range(GALLERY_DEPTH):
+    """The gallery an image (or player) belongs to, if any: the element whose children
+    are ``GALLERY_ITEMS`` or more items of one kind (tag, first class word), most with an
+    image or player, holding most of its text (slides, not paragraphs with a figure
+    between them).  ``seen`` caches the verdict per candidate parent (one dict per page)."""
+    return _gallery_above(img, seen, GALLERY_DEPTH, False)
+
+
+def _gallery_above(item: etree._Element, seen: dict, depth: int, named: bool) -> etree._Element | None:
+    """The first of ``item``'s ``depth`` ancestors that is a gallery with ``item`` (or the
+    ancestor's child on its way) as one of its items; ``named``: no images needed (its
+    verdicts cached apart, under ``(parent, True)``)."""
+    for _ in range(depth):
         parent = item.getparent()
         if parent is None:
             return None
-        verdict = seen.get(parent, False)
+        key = (parent, True) if named else parent
+        verdict = seen.get(key, False)
         if verdict is False:
-            verdict = seen[parent] = _gallery(parent, _kind(item))
+            verdict = seen[key] = _gallery(parent, _kind(item), named)
         if verdict is not None:
             return verdict
         item = parent
     return None
 
 
-def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
+def slides_named(el: etree._Element) -> bool:
+    """Whether an element's class or id names a slideshow or a slide (:data:`_SLIDES_NAME`)."""
+    return _named_slides(el.get("class"), el.get("id"))
+
+
+def _named_slides(cls: str | None, ident: str | None) -> bool:
+    key = (cls, ident)
+    found = _SLIDES_CACHE.get(key)
+    if found is None:
+        found = bool(_SLIDES_NAME.search(" ".join(v for v in key if v).lower()))
+        _remember(_SLIDES_CACHE, key, found)
+    return found
+
+
+_PLAYERS = ("video",) + PLAYER_TAGS
+
+
+def slide_like(gallery: etree._Element) -> bool:
+    """Whether a gallery's items are slides (a carousel), not a list of pictured items:
+    it or its first item is named as a slideshow or slide, or it holds a player."""
+    if slides_named(gallery):
+        return True
+    first = next((c for c in gallery if c.tag.__class__ is str), None)
+    if first is not None and slides_named(first):
+        return True
+    return next(gallery.iter(*_PLAYERS), None) is not None
+
+
+def named_gallery(el: etree._Element, seen: dict) -> etree._Element | None:
+    """The gallery an element named as a slideshow or slide (:func:`slides_named`) makes,
+    if any: the element itself when its children are a gallery's items (the commonest kind
+    among them), else its parent when it is one of that parent's items.  The items need
+    no image (a carousel's media are often loaded by script), but must still be
+    ``GALLERY_ITEMS`` or more of one kind holding most of the text."""
+    key = (el, True)
+    verdict = seen.get(key, False)
+    if verdict is False:
+        verdict = None
+        if len(el) >= GALLERY_ITEMS:
+            kinds: dict[tuple, int] = {}
+            for c in el:
+                if c.tag.__class__ is str:
+                    k = (c.tag, tuple((c.get("class") or "").split()[:1]))
+                    kinds[k] = kinds.get(k, 0) + 1
+            if kinds:
+                (tag, first), n = max(kinds.items(), key=lambda kv: kv[1])
+                if n >= GALLERY_ITEMS:
+                    verdict = _gallery(el, (tag, list(first)), True)
+        seen[key] = verdict
+    return verdict if verdict is not None else _gallery_above(el, seen, 1, True)
+
+
+def gallery_seeds(elements: list, roles: list[int], images: list) -> list[tuple[int, etree._Element, bool]]:
+    """What :func:`flag_galleries` starts from, in node order: the walk's ``images`` (image
+    nodes, and (parent node, element) of the players the graph leaves out) and the
+    elements named as slides (role :data:`SLIDES_NAMED`, taken off ``roles`` here).  Each
+    is (node, element, named).  Read after the walk, so both walks share it."""
+    seeds = [(i, elements[i], False) if i.__class__ is int else (i[0], i[1], False) for i in images]
+    if roles and max(roles) >= SLIDES_NAMED:  # (the highest bit: a look in C before the loop)
+        for i, r in enumerate(roles):
+            if r & SLIDES_NAMED:
+                roles[i] = r & ~SLIDES_NAMED
+                seeds.append((i, elements[i], True))
+    seeds.sort(key=lambda s: s[0])  # (stable: a player after the images of its parent's node)
+    return seeds
+
+
+def drop_slide_names(roles: list[int]) -> None:
+    """Take :data:`SLIDES_NAMED` off a graph's roles (a graph built without galleries)."""
+    if not roles or max(roles) < SLIDES_NAMED:
+        return
+    for i, r in enumerate(roles):
+        if r & SLIDES_NAMED:
+            roles[i] = r & ~SLIDES_NAMED
+
+
+def _gallery(parent: etree._Element, kind: tuple, named: bool = False) -> etree._Element | None:
     if len(parent) < GALLERY_ITEMS:  # (fewer children than a gallery's items)
         return None
     tag, first = kind
@@ -416,30 +522,35 @@ def _gallery(parent: etree._Element, kind: tuple) -> etree._Element | None:
     items = [c for c in items if (c.get("class") or "").split()[:1] == first]
     if len(items) < GALLERY_ITEMS:
         return None
-    media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
-    if media < GALLERY_MEDIA_SHARE * len(items):
-        return None
+    if not named:
+        media = sum(1 for c in items if c.tag in _IMAGES or next(c.iter(*_IMAGES), None) is not None)
+        if media < GALLERY_MEDIA_SHARE * len(items):
+            return None
     inside = sum(_chars("".join(c.itertext())) for c in items)
     total = _chars("".join(parent.itertext()))
     return parent if total and inside >= GALLERY_TEXT_SHARE * total else None
 
 
-def flag_galleries(images: list[int], parent: list[int], u: list[float], elements: list, roles: list[int],
-                     w: float, find: Callable[[etree._Element, dict], etree._Element | None] | None = None) -> None:
-    """Flag the galleries (:func:`gallery_of`) of a page's graph as ``GALLERY`` and cut u
-    of the text nodes inside them by ``w``.  ``images`` are the nodes of its images; the
-    graph is given as DOM PageRank builds it (``parent[i] < i``, None for a text node).
-    ``find``: another form of :func:`gallery_of` giving the same verdicts (the compiled one)."""
+def flag_galleries(seeds: list[tuple[int, etree._Element, bool]], parent: list[int], u: list[float], elements: list,
+                   roles: list[int], w: float,
+                   find: Callable[[etree._Element, dict], etree._Element | None] | None = None) -> None:
+    """Flag the galleries (:func:`gallery_of`, :func:`named_gallery`) of a page's graph as
+    ``GALLERY`` and cut u of the text nodes inside them by ``w``.  ``seeds`` are
+    :func:`gallery_seeds`' (node, element, named): the page's images and players and its
+    elements named as slides; the graph is given as DOM PageRank builds it
+    (``parent[i] < i``, None for a text node).  ``find``: another form of
+    :func:`gallery_of` giving the same verdicts (the compiled one; its cache keys are
+    node addresses, apart from :func:`named_gallery`'s)."""
     find = find or gallery_of
     seen: dict = {}
     found: set = set()
     first = len(parent)  # the first gallery's node: nothing before it is inside one
-    for i in images:
-        g = find(elements[i], seen)
+    for i, el, named in seeds:
+        g = named_gallery(el, seen) if named else find(el, seen)
         if g is None:
             continue
         found.add(g)
-        j = parent[i]
+        j = i  # (a player's node is its parent's, which may be the gallery itself)
         while j >= 0 and elements[j] is not g:
             j = parent[j]
         if j >= 0:  # (else the gallery lies above the graph's root)
