@@ -1,5 +1,6 @@
 # Inline helpers over libxml2's nodes (the structs lxml's tree is made of), shared by the
-# compiled walks ``single/_domwalk.pyx`` and ``metadata/_hoodwalk.pyx``: each cimports them
+# compiled walks ``single/_domwalk.pyx``, ``metadata/_hoodwalk.pyx`` and
+# ``pagetype/_bodywalk.pyx``: each cimports them
 # and compiles them into itself (there is no module of this name). Each reads the tree as
 # lxml reads it, so that a walk sees what the Python reference's lxml calls see.
 

@@ -21,6 +21,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
 
+from newsstemmer._libxml_nodes cimport find_attribute, streq, text_or_skip
+
 cetree.import_lxml__etree()
 
 #: the tags of each action (checked against ``features``' own where it is imported: a
@@ -62,13 +64,6 @@ cdef enum:
     N_COUNTED = 10
 
 
-cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
-    cdef size_t k = 0
-    while a[k] != 0 and a[k] == b[k]:
-        k += 1
-    return a[k] == b[k]
-
-
 cdef inline bint _walked(xmlNode* c) noexcept nogil:
     """Whether ``iterwalk`` gives ``c`` an event: elements only (lxml 6 gives comments,
     processing instructions and entity references none: their tails are not read)."""
@@ -102,19 +97,19 @@ cdef int _act(xmlNode* c, int* counted) noexcept nogil:
     if h == b'h':
         if n[2] == 0 and b'2' <= n[1] <= b'5':
             return HEAD
-        if _streq(n, "header"):
+        if streq(n, "header"):
             return BOILER
-        if _streq(n, "head"):
+        if streq(n, "head"):
             return SKIPPED
         return PLAIN
     if h == b'l':
-        return ITEM if _streq(n, "li") else PLAIN
-    if _streq(n, "div") or _streq(n, "span"):
+        return ITEM if streq(n, "li") else PLAIN
+    if streq(n, "div") or streq(n, "span"):
         return PLAIN
-    if _streq(n, "nav") or _streq(n, "footer") or _streq(n, "aside"):
+    if streq(n, "nav") or streq(n, "footer") or streq(n, "aside"):
         return BOILER
-    if (_streq(n, "script") or _streq(n, "style") or _streq(n, "noscript") or _streq(n, "template")
-            or _streq(n, "svg") or _streq(n, "iframe") or _streq(n, "select") or _streq(n, "option")):
+    if (streq(n, "script") or streq(n, "style") or streq(n, "noscript") or streq(n, "template")
+            or streq(n, "svg") or streq(n, "iframe") or streq(n, "select") or streq(n, "option")):
         return SKIPPED
     cdef int i = _counted_index(n)
     if i >= 0:
@@ -125,25 +120,25 @@ cdef int _act(xmlNode* c, int* counted) noexcept nogil:
 
 cdef int _counted_index(const char* n) noexcept nogil:
     """The index of the tag ``n`` in :data:`COUNTED_TAGS`, -1 if it is not there."""
-    if _streq(n, "form"):
+    if streq(n, "form"):
         return 0
-    if _streq(n, "input"):
+    if streq(n, "input"):
         return 1
-    if _streq(n, "textarea"):
+    if streq(n, "textarea"):
         return 2
-    if _streq(n, "button"):
+    if streq(n, "button"):
         return 3
-    if _streq(n, "img"):
+    if streq(n, "img"):
         return 4
-    if _streq(n, "table"):
+    if streq(n, "table"):
         return 5
-    if _streq(n, "pre"):
+    if streq(n, "pre"):
         return 6
-    if _streq(n, "code"):
+    if streq(n, "code"):
         return 7
-    if _streq(n, "article"):
+    if streq(n, "article"):
         return 8
-    if _streq(n, "time"):
+    if streq(n, "time"):
         return 9
     return -1
 
@@ -161,20 +156,8 @@ cdef inline bint _hood_skipped(xmlNode* c) noexcept nogil:
     if (c.ns is not NULL and c.ns.href is not NULL) or c.name is NULL:
         return False
     cdef const char* n = <const char*>c.name
-    return (_streq(n, "script") or _streq(n, "style") or _streq(n, "noscript") or _streq(n, "template")
-            or _streq(n, "svg"))
-
-
-cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
-    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
-    while c is not NULL:
-        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
-            return c
-        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
-            c = c.next
-        else:
-            return NULL
-    return NULL
+    return (streq(n, "script") or streq(n, "style") or streq(n, "noscript") or streq(n, "template")
+            or streq(n, "svg"))
 
 
 cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
@@ -185,7 +168,7 @@ cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
 cdef object _text_run(xmlNode* first):
     """The text run from ``first`` (``el.text`` or ``el.tail``, as lxml joins it), None
     where it is missing or ASCII white space alone (no string made for it)."""
-    cdef xmlNode* c = _text_or_skip(first)
+    cdef xmlNode* c = text_or_skip(first)
     cdef const unsigned char* s
     cdef Py_ssize_t k
     cdef xmlNode* run = c
@@ -199,28 +182,18 @@ cdef object _text_run(xmlNode* first):
                     worth = True
                     break
                 k += 1
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     if not worth:
         return None
-    if _text_or_skip(run.next) is NULL:
+    if text_or_skip(run.next) is NULL:
         return PyUnicode_DecodeUTF8(<const char*>run.content, strlen(<const char*>run.content), NULL)
     joined = b""
     c = run
     while c is not NULL:
         if c.content is not NULL:
             joined += <bytes>(<const char*>c.content)
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     return joined.decode("utf-8")
-
-
-cdef xmlAttr* _attr(xmlNode* c, const char* name) noexcept nogil:
-    """The element's first attribute ``name`` without a namespace (what ``el.get`` reads), or NULL."""
-    cdef xmlAttr* a = c.properties
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, name):
-            return a
-        a = a.next
-    return NULL
 
 
 cdef object _value(xmlNode* c, xmlAttr* a):
@@ -442,13 +415,13 @@ def walk(object root, object hood, object short_link, dict short_links, object r
                         hood.walk(cetree.elementFactory(doc, c), with_tail=False)  # (an <iframe>'s text)
                         reading, hood_limit = hood.open, hood.limit
                 else:
-                    cls_a = _attr(c, "class") if c.properties is not NULL else NULL
-                    id_a = _attr(c, "id") if c.properties is not NULL else NULL
+                    cls_a = find_attribute(c, "class") if c.properties is not NULL else NULL
+                    id_a = find_attribute(c, "id") if c.properties is not NULL else NULL
                     named = _nonempty(c, cls_a) or _nonempty(c, id_a)  # (``cls or ident``)
                     if reading:  # (HoodWalk.start where it does more than note a byline mark)
                         hand = _headline_tag(c)
                         if not hand and act == LINK:
-                            hand = hood.at >= 0 and _may_be_author_page(_attr(c, "href"))
+                            hand = hood.at >= 0 and _may_be_author_page(find_attribute(c, "href"))
                         if hand:
                             hood.start(cetree.elementFactory(doc, c), (<bytes>c.name).decode("utf-8"),
                                        _marks(c, cls_a, id_a))
@@ -469,7 +442,7 @@ def walk(object root, object hood, object short_link, dict short_links, object r
                             link_start = text
                             link_parts = []
                         in_link += 1
-                        href_a = _attr(c, "href") if c.properties is not NULL else NULL
+                        href_a = find_attribute(c, "href") if c.properties is not NULL else NULL
                         if href_a is not NULL and href_a.children is not NULL:
                             href = _value(c, href_a)
                             if href:
