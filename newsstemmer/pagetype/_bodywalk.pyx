@@ -21,7 +21,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
 
-from newsstemmer._libxml_nodes cimport find_attribute, streq, text_or_skip
+from newsstemmer._libxml_nodes cimport (WordTable, ascii_lower, byline_words, fill_word_table, find_attribute,
+                                        holds_word, opens_with, streq, text_or_skip)
 
 cetree.import_lxml__etree()
 
@@ -41,7 +42,7 @@ ROLE_WORDS = ("comment", "share", "sharing", "social", "author", "byline", "pagi
               "article__body", "content-body")
 #: the headings the neighbourhood's reading is handed (``features._HEADLINE_TAGS``)
 HEADLINE_TAGS = frozenset({"h1", "h2", "h3"})
-#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_byline_words` looks for
+#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words ``byline_words`` (``_libxml_nodes.pxd``) looks for
 MARK_PATTERN = "byline|author|user-?name|postuser"
 #: ``neighbourhood.AUTHOR_PAGE``'s pattern: a link's ``href`` is handed on only where it
 #: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII)
@@ -205,20 +206,6 @@ cdef object _value(xmlNode* c, xmlAttr* a):
     return cetree.attributeValue(c, a)
 
 
-cdef inline unsigned char _lower(unsigned char b) noexcept nogil:
-    return b + 32 if 65 <= b <= 90 else b
-
-
-cdef inline bint _at(const unsigned char* s, const char* word) noexcept nogil:
-    """Whether ``s`` opens with ``word`` (lower-case ASCII), in any case."""
-    cdef Py_ssize_t k = 0
-    while word[k] != 0:
-        if s[k] == 0 or _lower(s[k]) != <unsigned char>word[k]:
-            return False
-        k += 1
-    return True
-
-
 cdef bint _plain(xmlAttr* a) noexcept nogil:
     """Whether the attribute's value is one plain-ASCII text node (or empty)."""
     if a is NULL or a.children is NULL:
@@ -242,89 +229,44 @@ cdef bint _role_words(xmlAttr* a) noexcept nogil:
     cdef Py_ssize_t i = 0
     cdef unsigned char ch
     while s[i] != 0:
-        ch = _lower(s[i])
+        ch = ascii_lower(s[i])
         if ch == b'c':
-            if _at(s + i, "comment") or _at(s + i, "card") or _at(s + i, "cart") or _at(s + i, "content-body"):
+            if opens_with(s + i, "comment") or opens_with(s + i, "card") or opens_with(s + i, "cart") or opens_with(s + i, "content-body"):
                 return True
         elif ch == b's':
-            if (_at(s + i, "share") or _at(s + i, "sharing") or _at(s + i, "social") or _at(s + i, "sidebar")
-                    or _at(s + i, "story-body")):
+            if (opens_with(s + i, "share") or opens_with(s + i, "sharing") or opens_with(s + i, "social") or opens_with(s + i, "sidebar")
+                    or opens_with(s + i, "story-body")):
                 return True
         elif ch == b'a':
-            if _at(s + i, "author") or _at(s + i, "article-body") or _at(s + i, "article__body"):
+            if opens_with(s + i, "author") or opens_with(s + i, "article-body") or opens_with(s + i, "article__body"):
                 return True
         elif ch == b'b':
-            if _at(s + i, "byline") or _at(s + i, "breadcrumb"):
+            if opens_with(s + i, "byline") or opens_with(s + i, "breadcrumb"):
                 return True
         elif ch == b'p':
-            if (_at(s + i, "pagination") or _at(s + i, "pager") or _at(s + i, "post-item") or _at(s + i, "product")
-                    or _at(s + i, "price") or _at(s + i, "post-body")):
+            if (opens_with(s + i, "pagination") or opens_with(s + i, "pager") or opens_with(s + i, "post-item") or opens_with(s + i, "product")
+                    or opens_with(s + i, "price") or opens_with(s + i, "post-body")):
                 return True
         elif ch == b't':
-            if _at(s + i, "teaser") or _at(s + i, "tile") or _at(s + i, "thread"):
+            if opens_with(s + i, "teaser") or opens_with(s + i, "tile") or opens_with(s + i, "thread"):
                 return True
         elif ch == b'e':
-            if _at(s + i, "entry-title") or _at(s + i, "entry-content"):
+            if opens_with(s + i, "entry-title") or opens_with(s + i, "entry-content"):
                 return True
         elif ch == b'f':
-            if _at(s + i, "forum"):
+            if opens_with(s + i, "forum"):
                 return True
         elif ch == b'r':
-            if _at(s + i, "reply") or _at(s + i, "replies") or _at(s + i, "related"):
+            if opens_with(s + i, "reply") or opens_with(s + i, "replies") or opens_with(s + i, "related"):
                 return True
         i += 1
     return False
 
 
-cdef bint _byline_words(const unsigned char* s) noexcept nogil:
-    """``BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
-    "username", "user-name", "postuser" in any case."""
-    cdef Py_ssize_t i = 0
-    cdef unsigned char ch
-    while s[i] != 0:
-        ch = _lower(s[i])
-        if ch == b'b':
-            if _at(s + i, "byline"):
-                return True
-        elif ch == b'a':
-            if _at(s + i, "author"):
-                return True
-        elif ch == b'u':
-            if _at(s + i, "username") or _at(s + i, "user-name"):
-                return True
-        elif ch == b'p':
-            if _at(s + i, "postuser"):
-                return True
-        i += 1
-    return False
-
-
-cdef bint _author_words(const unsigned char* s) noexcept nogil:
-    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case."""
-    cdef Py_ssize_t i = 0
-    cdef unsigned char ch
-    while s[i] != 0:
-        ch = _lower(s[i])
-        if ch == b'a':
-            if _at(s + i, "author") or _at(s + i, "autor") or _at(s + i, "auteur"):
-                return True
-        elif ch == b'w':
-            if _at(s + i, "writer"):
-                return True
-        elif ch == b'j':
-            if _at(s + i, "journalist"):
-                return True
-        elif ch == b'r':
-            if _at(s + i, "reporter"):
-                return True
-        elif ch == b'f':
-            if _at(s + i, "forfatter"):
-                return True
-        elif ch == b's':
-            if _at(s + i, "skribent"):
-                return True
-        i += 1
-    return False
+# :data:`AUTHOR_WORDS` as the C test reads them, set from the tuple at import (so the two
+# cannot differ; the bytes kept alive here)
+cdef WordTable _author_table
+cdef tuple _author_bytes = fill_word_table(&_author_table, AUTHOR_WORDS)
 
 
 cdef bint _may_be_author_page(xmlAttr* href) noexcept nogil:
@@ -334,7 +276,7 @@ cdef bint _may_be_author_page(xmlAttr* href) noexcept nogil:
         return False
     if not _plain(href):
         return True
-    return _author_words(<const unsigned char*>href.children.content)
+    return holds_word(<const unsigned char*>href.children.content, &_author_table)
 
 
 cdef struct _Stack:
@@ -599,7 +541,7 @@ cdef bint _byline(xmlNode* c, xmlAttr* cls_a, xmlAttr* id_a, dict marked, object
     two, with no string made for a plain-ASCII value."""
     cdef xmlAttr* a = cls_a if _nonempty(c, cls_a) else id_a
     if _plain(a):
-        return _byline_words(<const unsigned char*>a.children.content)
+        return byline_words(<const unsigned char*>a.children.content)
     value = _value(c, a)
     found = marked.get(value)
     if found is None:
