@@ -27,9 +27,9 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
 
-from newsstemmer._libxml_nodes cimport find_attribute, is_element, namespaced, streq, text_or_skip
+from newsstemmer._libxml_nodes cimport (WordTable, byline_words, fill_word_table, find_attribute, holds_word,
+                                        is_element, namespaced, opens_with, streq, text_or_skip)
 
-from newsstemmer.errors import NewsstemmerError
 
 cetree.import_lxml__etree()
 
@@ -117,92 +117,10 @@ cdef object _line(xmlNode* first):
     return None
 
 
-cdef inline unsigned char _lower(unsigned char b) noexcept nogil:
-    return b + 32 if 65 <= b <= 90 else b
-
-
-cdef inline bint _at(const unsigned char* s, const char* word) noexcept nogil:
-    """Whether ``s`` opens with ``word`` (lower-case ASCII), in any case."""
-    cdef Py_ssize_t k = 0
-    while word[k] != 0:
-        if s[k] == 0 or _lower(s[k]) != <unsigned char>word[k]:
-            return False
-        k += 1
-    return True
-
-
-cdef bint _byline_words(const unsigned char* s) noexcept nogil:
-    """``BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
-    "username", "user-name", "postuser" in any case (one pass, by each word's first letter)."""
-    cdef Py_ssize_t i = 0
-    cdef unsigned char ch
-    while s[i] != 0:
-        ch = _lower(s[i])
-        if ch == b'b':
-            if _at(s + i, "byline"):
-                return True
-        elif ch == b'a':
-            if _at(s + i, "author"):
-                return True
-        elif ch == b'u':
-            if _at(s + i, "username") or _at(s + i, "user-name"):
-                return True
-        elif ch == b'p':
-            if _at(s + i, "postuser"):
-                return True
-        i += 1
-    return False
-
-
 # :data:`AUTHOR_WORDS` as the C test reads them, set from the tuple at import (so the two
-# cannot differ): the words' bytes (kept alive here), sorted by first letter, and per
-# first letter the range of words starting with it
-cdef tuple _author_bytes = ()
-cdef const char* _author_word[32]
-cdef unsigned char _author_from[256]
-cdef unsigned char _author_to[256]
-
-
-cdef int _set_author_words(words) except -1:
-    """Fill the C test's table from ``words`` (non-empty lower-case ASCII, at most 32)."""
-    global _author_bytes
-    cdef bytes w
-    cdef unsigned char first
-    cdef Py_ssize_t k
-    encoded = tuple(sorted(word.encode("ascii") for word in words))  # (grouped by first letter)
-    if len(encoded) > 32:
-        raise NewsstemmerError(f"AUTHOR_WORDS holds more than 32 words: {words!r}")
-    for w in encoded:
-        if not w or w.lower() != w or b"\0" in w:
-            raise NewsstemmerError(f"AUTHOR_WORDS must be non-empty lower-case words: {w!r}")
-    _author_bytes = encoded
-    for k in range(256):
-        _author_from[k] = _author_to[k] = 0
-    for k in range(len(encoded)):
-        w = encoded[k]
-        _author_word[k] = <const char*>w
-        first = (<const unsigned char*>_author_word[k])[0]
-        if _author_to[first] == 0:
-            _author_from[first] = <unsigned char>k
-        _author_to[first] = <unsigned char>(k + 1)
-    return 0
-
-
-_set_author_words(AUTHOR_WORDS)
-
-
-cdef bint _author_words(const unsigned char* s) noexcept nogil:
-    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case (one pass,
-    each position against the words that start with its letter)."""
-    cdef Py_ssize_t i = 0, k
-    cdef unsigned char ch
-    while s[i] != 0:
-        ch = _lower(s[i])
-        for k in range(_author_from[ch], _author_to[ch]):
-            if _at(s + i, _author_word[k]):
-                return True
-        i += 1
-    return False
+# cannot differ; the bytes kept alive here)
+cdef WordTable _author_table
+cdef tuple _author_bytes = fill_word_table(&_author_table, AUTHOR_WORDS)
 
 
 cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
@@ -231,7 +149,7 @@ cdef int _marked(xmlNode* c, dict marked, object byline_marked) except -1:
             while s[k] != 0 and s[k] < 0x80:
                 k += 1
             if s[k] == 0:
-                return _byline_words(s)
+                return byline_words(s)
         value = cetree.attributeValue(c, a)
         if not value:
             continue
@@ -257,7 +175,7 @@ cdef bint _may_be_author_page(xmlNode* c) noexcept nogil:
         if s[k] >= 0x80:
             return True
         k += 1
-    return _author_words(s)
+    return holds_word(s, &_author_table)
 
 
 def walk(object hw, object root, bint with_tail, object byline_marked):
@@ -336,7 +254,7 @@ cdef bint _author_token(const unsigned char* s) noexcept nogil:
             i += 1
         if s[i] == 0:
             return False
-        if _at(s + i, "author") and (s[i + 6] == 0 or _ascii_space(s[i + 6])):
+        if opens_with(s + i, "author") and (s[i + 6] == 0 or _ascii_space(s[i + 6])):
             return True
         while s[i] != 0 and not _ascii_space(s[i]):
             i += 1

@@ -21,6 +21,9 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 cimport lxml.includes.etreepublic as cetree
 
+from newsstemmer._libxml_nodes cimport (WordTable, ascii_lower, byline_words, fill_word_table, find_attribute,
+                                        holds_word, opens_with, streq, text_or_skip)
+
 cetree.import_lxml__etree()
 
 #: the tags of each action (checked against ``features``' own where it is imported: a
@@ -39,7 +42,7 @@ ROLE_WORDS = ("comment", "share", "sharing", "social", "author", "byline", "pagi
               "article__body", "content-body")
 #: the headings the neighbourhood's reading is handed (``features._HEADLINE_TAGS``)
 HEADLINE_TAGS = frozenset({"h1", "h2", "h3"})
-#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words :func:`_byline_words` looks for
+#: ``neighbourhood.BYLINE_MARK``'s pattern (case-insensitive), whose words ``byline_words`` (``_libxml_nodes.pxd``) looks for
 MARK_PATTERN = "byline|author|user-?name|postuser"
 #: ``neighbourhood.AUTHOR_PAGE``'s pattern: a link's ``href`` is handed on only where it
 #: holds one of the words of :data:`AUTHOR_WORDS` in any case (or is not plain ASCII)
@@ -60,13 +63,6 @@ cdef enum:
 
 cdef enum:
     N_COUNTED = 10
-
-
-cdef inline bint _streq(const char* a, const char* b) noexcept nogil:
-    cdef size_t k = 0
-    while a[k] != 0 and a[k] == b[k]:
-        k += 1
-    return a[k] == b[k]
 
 
 cdef inline bint _walked(xmlNode* c) noexcept nogil:
@@ -102,19 +98,19 @@ cdef int _act(xmlNode* c, int* counted) noexcept nogil:
     if h == b'h':
         if n[2] == 0 and b'2' <= n[1] <= b'5':
             return HEAD
-        if _streq(n, "header"):
+        if streq(n, "header"):
             return BOILER
-        if _streq(n, "head"):
+        if streq(n, "head"):
             return SKIPPED
         return PLAIN
     if h == b'l':
-        return ITEM if _streq(n, "li") else PLAIN
-    if _streq(n, "div") or _streq(n, "span"):
+        return ITEM if streq(n, "li") else PLAIN
+    if streq(n, "div") or streq(n, "span"):
         return PLAIN
-    if _streq(n, "nav") or _streq(n, "footer") or _streq(n, "aside"):
+    if streq(n, "nav") or streq(n, "footer") or streq(n, "aside"):
         return BOILER
-    if (_streq(n, "script") or _streq(n, "style") or _streq(n, "noscript") or _streq(n, "template")
-            or _streq(n, "svg") or _streq(n, "iframe") or _streq(n, "select") or _streq(n, "option")):
+    if (streq(n, "script") or streq(n, "style") or streq(n, "noscript") or streq(n, "template")
+            or streq(n, "svg") or streq(n, "iframe") or streq(n, "select") or streq(n, "option")):
         return SKIPPED
     cdef int i = _counted_index(n)
     if i >= 0:
@@ -125,25 +121,25 @@ cdef int _act(xmlNode* c, int* counted) noexcept nogil:
 
 cdef int _counted_index(const char* n) noexcept nogil:
     """The index of the tag ``n`` in :data:`COUNTED_TAGS`, -1 if it is not there."""
-    if _streq(n, "form"):
+    if streq(n, "form"):
         return 0
-    if _streq(n, "input"):
+    if streq(n, "input"):
         return 1
-    if _streq(n, "textarea"):
+    if streq(n, "textarea"):
         return 2
-    if _streq(n, "button"):
+    if streq(n, "button"):
         return 3
-    if _streq(n, "img"):
+    if streq(n, "img"):
         return 4
-    if _streq(n, "table"):
+    if streq(n, "table"):
         return 5
-    if _streq(n, "pre"):
+    if streq(n, "pre"):
         return 6
-    if _streq(n, "code"):
+    if streq(n, "code"):
         return 7
-    if _streq(n, "article"):
+    if streq(n, "article"):
         return 8
-    if _streq(n, "time"):
+    if streq(n, "time"):
         return 9
     return -1
 
@@ -161,20 +157,8 @@ cdef inline bint _hood_skipped(xmlNode* c) noexcept nogil:
     if (c.ns is not NULL and c.ns.href is not NULL) or c.name is NULL:
         return False
     cdef const char* n = <const char*>c.name
-    return (_streq(n, "script") or _streq(n, "style") or _streq(n, "noscript") or _streq(n, "template")
-            or _streq(n, "svg"))
-
-
-cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept nogil:
-    # lxml's _textNodeOrSkip: a text run is text and CDATA nodes, XInclude markers passed over
-    while c is not NULL:
-        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
-            return c
-        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
-            c = c.next
-        else:
-            return NULL
-    return NULL
+    return (streq(n, "script") or streq(n, "style") or streq(n, "noscript") or streq(n, "template")
+            or streq(n, "svg"))
 
 
 cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
@@ -185,7 +169,7 @@ cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
 cdef object _text_run(xmlNode* first):
     """The text run from ``first`` (``el.text`` or ``el.tail``, as lxml joins it), None
     where it is missing or ASCII white space alone (no string made for it)."""
-    cdef xmlNode* c = _text_or_skip(first)
+    cdef xmlNode* c = text_or_skip(first)
     cdef const unsigned char* s
     cdef Py_ssize_t k
     cdef xmlNode* run = c
@@ -199,28 +183,18 @@ cdef object _text_run(xmlNode* first):
                     worth = True
                     break
                 k += 1
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     if not worth:
         return None
-    if _text_or_skip(run.next) is NULL:
+    if text_or_skip(run.next) is NULL:
         return PyUnicode_DecodeUTF8(<const char*>run.content, strlen(<const char*>run.content), NULL)
     joined = b""
     c = run
     while c is not NULL:
         if c.content is not NULL:
             joined += <bytes>(<const char*>c.content)
-        c = _text_or_skip(c.next)
+        c = text_or_skip(c.next)
     return joined.decode("utf-8")
-
-
-cdef xmlAttr* _attr(xmlNode* c, const char* name) noexcept nogil:
-    """The element's first attribute ``name`` without a namespace (what ``el.get`` reads), or NULL."""
-    cdef xmlAttr* a = c.properties
-    while a is not NULL:
-        if a.ns is NULL and _streq(<const char*>a.name, name):
-            return a
-        a = a.next
-    return NULL
 
 
 cdef object _value(xmlNode* c, xmlAttr* a):
@@ -230,20 +204,6 @@ cdef object _value(xmlNode* c, xmlAttr* a):
     if a.children.next is NULL and a.children.type == tree.XML_TEXT_NODE and a.children.content is not NULL:
         return (<bytes>(<const char*>a.children.content)).decode("utf-8")
     return cetree.attributeValue(c, a)
-
-
-cdef inline unsigned char _lower(unsigned char b) noexcept nogil:
-    return b + 32 if 65 <= b <= 90 else b
-
-
-cdef inline bint _at(const unsigned char* s, const char* word) noexcept nogil:
-    """Whether ``s`` opens with ``word`` (lower-case ASCII), in any case."""
-    cdef Py_ssize_t k = 0
-    while word[k] != 0:
-        if s[k] == 0 or _lower(s[k]) != <unsigned char>word[k]:
-            return False
-        k += 1
-    return True
 
 
 cdef bint _plain(xmlAttr* a) noexcept nogil:
@@ -269,89 +229,44 @@ cdef bint _role_words(xmlAttr* a) noexcept nogil:
     cdef Py_ssize_t i = 0
     cdef unsigned char ch
     while s[i] != 0:
-        ch = _lower(s[i])
+        ch = ascii_lower(s[i])
         if ch == b'c':
-            if _at(s + i, "comment") or _at(s + i, "card") or _at(s + i, "cart") or _at(s + i, "content-body"):
+            if opens_with(s + i, "comment") or opens_with(s + i, "card") or opens_with(s + i, "cart") or opens_with(s + i, "content-body"):
                 return True
         elif ch == b's':
-            if (_at(s + i, "share") or _at(s + i, "sharing") or _at(s + i, "social") or _at(s + i, "sidebar")
-                    or _at(s + i, "story-body")):
+            if (opens_with(s + i, "share") or opens_with(s + i, "sharing") or opens_with(s + i, "social") or opens_with(s + i, "sidebar")
+                    or opens_with(s + i, "story-body")):
                 return True
         elif ch == b'a':
-            if _at(s + i, "author") or _at(s + i, "article-body") or _at(s + i, "article__body"):
+            if opens_with(s + i, "author") or opens_with(s + i, "article-body") or opens_with(s + i, "article__body"):
                 return True
         elif ch == b'b':
-            if _at(s + i, "byline") or _at(s + i, "breadcrumb"):
+            if opens_with(s + i, "byline") or opens_with(s + i, "breadcrumb"):
                 return True
         elif ch == b'p':
-            if (_at(s + i, "pagination") or _at(s + i, "pager") or _at(s + i, "post-item") or _at(s + i, "product")
-                    or _at(s + i, "price") or _at(s + i, "post-body")):
+            if (opens_with(s + i, "pagination") or opens_with(s + i, "pager") or opens_with(s + i, "post-item") or opens_with(s + i, "product")
+                    or opens_with(s + i, "price") or opens_with(s + i, "post-body")):
                 return True
         elif ch == b't':
-            if _at(s + i, "teaser") or _at(s + i, "tile") or _at(s + i, "thread"):
+            if opens_with(s + i, "teaser") or opens_with(s + i, "tile") or opens_with(s + i, "thread"):
                 return True
         elif ch == b'e':
-            if _at(s + i, "entry-title") or _at(s + i, "entry-content"):
+            if opens_with(s + i, "entry-title") or opens_with(s + i, "entry-content"):
                 return True
         elif ch == b'f':
-            if _at(s + i, "forum"):
+            if opens_with(s + i, "forum"):
                 return True
         elif ch == b'r':
-            if _at(s + i, "reply") or _at(s + i, "replies") or _at(s + i, "related"):
+            if opens_with(s + i, "reply") or opens_with(s + i, "replies") or opens_with(s + i, "related"):
                 return True
         i += 1
     return False
 
 
-cdef bint _byline_words(const unsigned char* s) noexcept nogil:
-    """``BYLINE_MARK.search`` on a plain-ASCII ``s``: one of "byline", "author",
-    "username", "user-name", "postuser" in any case."""
-    cdef Py_ssize_t i = 0
-    cdef unsigned char ch
-    while s[i] != 0:
-        ch = _lower(s[i])
-        if ch == b'b':
-            if _at(s + i, "byline"):
-                return True
-        elif ch == b'a':
-            if _at(s + i, "author"):
-                return True
-        elif ch == b'u':
-            if _at(s + i, "username") or _at(s + i, "user-name"):
-                return True
-        elif ch == b'p':
-            if _at(s + i, "postuser"):
-                return True
-        i += 1
-    return False
-
-
-cdef bint _author_words(const unsigned char* s) noexcept nogil:
-    """Whether a plain-ASCII ``s`` holds one of :data:`AUTHOR_WORDS` in any case."""
-    cdef Py_ssize_t i = 0
-    cdef unsigned char ch
-    while s[i] != 0:
-        ch = _lower(s[i])
-        if ch == b'a':
-            if _at(s + i, "author") or _at(s + i, "autor") or _at(s + i, "auteur"):
-                return True
-        elif ch == b'w':
-            if _at(s + i, "writer"):
-                return True
-        elif ch == b'j':
-            if _at(s + i, "journalist"):
-                return True
-        elif ch == b'r':
-            if _at(s + i, "reporter"):
-                return True
-        elif ch == b'f':
-            if _at(s + i, "forfatter"):
-                return True
-        elif ch == b's':
-            if _at(s + i, "skribent"):
-                return True
-        i += 1
-    return False
+# :data:`AUTHOR_WORDS` as the C test reads them, set from the tuple at import (so the two
+# cannot differ; the bytes kept alive here)
+cdef WordTable _author_table
+cdef tuple _author_bytes = fill_word_table(&_author_table, AUTHOR_WORDS)
 
 
 cdef bint _may_be_author_page(xmlAttr* href) noexcept nogil:
@@ -361,7 +276,7 @@ cdef bint _may_be_author_page(xmlAttr* href) noexcept nogil:
         return False
     if not _plain(href):
         return True
-    return _author_words(<const unsigned char*>href.children.content)
+    return holds_word(<const unsigned char*>href.children.content, &_author_table)
 
 
 cdef struct _Stack:
@@ -442,13 +357,13 @@ def walk(object root, object hood, object short_link, dict short_links, object r
                         hood.walk(cetree.elementFactory(doc, c), with_tail=False)  # (an <iframe>'s text)
                         reading, hood_limit = hood.open, hood.limit
                 else:
-                    cls_a = _attr(c, "class") if c.properties is not NULL else NULL
-                    id_a = _attr(c, "id") if c.properties is not NULL else NULL
+                    cls_a = find_attribute(c, "class") if c.properties is not NULL else NULL
+                    id_a = find_attribute(c, "id") if c.properties is not NULL else NULL
                     named = _nonempty(c, cls_a) or _nonempty(c, id_a)  # (``cls or ident``)
                     if reading:  # (HoodWalk.start where it does more than note a byline mark)
                         hand = _headline_tag(c)
                         if not hand and act == LINK:
-                            hand = hood.at >= 0 and _may_be_author_page(_attr(c, "href"))
+                            hand = hood.at >= 0 and _may_be_author_page(find_attribute(c, "href"))
                         if hand:
                             hood.start(cetree.elementFactory(doc, c), (<bytes>c.name).decode("utf-8"),
                                        _marks(c, cls_a, id_a))
@@ -469,7 +384,7 @@ def walk(object root, object hood, object short_link, dict short_links, object r
                             link_start = text
                             link_parts = []
                         in_link += 1
-                        href_a = _attr(c, "href") if c.properties is not NULL else NULL
+                        href_a = find_attribute(c, "href") if c.properties is not NULL else NULL
                         if href_a is not NULL and href_a.children is not NULL:
                             href = _value(c, href_a)
                             if href:
@@ -626,7 +541,7 @@ cdef bint _byline(xmlNode* c, xmlAttr* cls_a, xmlAttr* id_a, dict marked, object
     two, with no string made for a plain-ASCII value."""
     cdef xmlAttr* a = cls_a if _nonempty(c, cls_a) else id_a
     if _plain(a):
-        return _byline_words(<const unsigned char*>a.children.content)
+        return byline_words(<const unsigned char*>a.children.content)
     value = _value(c, a)
     found = marked.get(value)
     if found is None:
