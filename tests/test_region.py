@@ -7,6 +7,7 @@ Pages are built here; nothing is read from the datasets.
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -20,7 +21,8 @@ from newsstemmer.cli import main
 from newsstemmer.blocks import in_convention
 from newsstemmer.single.region.cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features, rule_cleaning
 from newsstemmer.trees import ModelFileError, TreeModel
-from newsstemmer.single.region.candidates import REGION_FEATURES, RegionView, region_candidates, region_features
+from newsstemmer.single.region.candidates import (REGION_FEATURES, RegionView, log1p, region_candidates, region_features,
+                                                   top_indices)
 from newsstemmer.single.region.extractor import RegionExtractor
 from newsstemmer.shipped import model_path
 from newsstemmer.dom.parse import HTMLParseError
@@ -133,6 +135,37 @@ def test_shipped_models_load_and_fit_their_features() -> None:
     J = cleaning_candidates(view, an.main, region_cleaning(an, an.main))
     Xc = cleaning_features(view, an.main, J)
     assert len(J) and Xc.shape == (len(J), len(ex.clean.features)) and np.isfinite(Xc).all()
+
+
+def test_feature_logs_are_the_c_librarys_on_every_cpu() -> None:
+    # numpy's np.log1p is one bit off math.log1p on some counts where it takes its AVX-512
+    # loop (47.0 among them); the region models retrained on such a CPU were then other bytes
+    # than the shipped ones (training/README.md, "Reproducible").  The rows use the C library's.
+    counts = np.arange(0.0, 3000.0)
+    assert log1p(counts).tolist() == [math.log1p(c) for c in counts.tolist()]
+    assert log1p(np.array([[47.0, 0.0]])).tolist() == [[math.log1p(47.0), 0.0]] and log1p(np.zeros(0)).shape == (0,)
+    an = pagerank_analysis(plain_page(0)[0], text=False)
+    view = RegionView.of(an)
+    cands = region_candidates(view)
+    X = region_features(view, cands)
+    chars = view.chars[np.asarray(cands)].tolist()
+    assert X[:, REGION_FEATURES.index("log_chars")].tolist() == [math.log1p(c) for c in chars]
+    J = cleaning_candidates(view, an.main, region_cleaning(an, an.main))
+    Xc = cleaning_features(view, an.main, J)
+    assert Xc[:, CLEAN_FEATURES.index("log_chars")].tolist() == [math.log1p(c) for c in view.chars[J].tolist()]
+
+
+def test_top_elements_break_ties_by_page_order_on_every_cpu() -> None:
+    # np.argpartition kept other elements among equal DensitySums where numpy takes its
+    # AVX-512 selection (the candidates of 134 dataset pages moved): ties go by index.
+    values = np.array([1.0, 3.0, 3.0, 3.0, 2.0, 3.0, -1.0])
+    assert top_indices(values, 2).tolist() == [1, 2]
+    assert top_indices(values, 5).tolist() == [1, 2, 3, 5, 4]
+    assert top_indices(values, 50).tolist() == [1, 2, 3, 5, 4, 0, 6] and len(top_indices(values[:0], 3)) == 0
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # (many ties: a stable sort by value, descending)
+        v = rng.integers(0, 4, 200).astype(float)
+        assert top_indices(v, 10).tolist() == sorted(range(200), key=lambda i: (-v[i], i))[:10]
 
 
 def test_region_is_the_default_single_page_method() -> None:

@@ -6,7 +6,8 @@ the page-choice records and the page-type rows hold the region extractor's bodie
 (``region_share``, ``body_share``, ...), so those models are trained after the region
 models they were computed with.  Each step runs its trainer (training/README.md) as its own process, so it loads
 the models the steps before it wrote.  Training is deterministic: the same checkout,
-data and LightGBM version give the same bytes.
+data and LightGBM version give the same bytes, on any CPU (training/README.md,
+"Reproducible on every CPU").
 
     python training/rebuild.py                        # every model, written into newsstemmer/models
     python training/rebuild.py --only sections,pagechoice

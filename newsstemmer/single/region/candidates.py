@@ -15,6 +15,7 @@ PageRank extracts its own (:func:`~newsstemmer.single.pagerank.region_paragraphs
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -25,7 +26,8 @@ from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from ..domgraph import float_array, int_array
 from ..pagerank import CLEAN_TAGS, CONTAINER_TAGS, PageRankAnalysis
 
-__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "region_candidates", "region_features"]
+__all__ = ["CLEANABLE", "CLEANABLE_TAGS", "CONTAINER", "ELEMENT", "REGION_FEATURES", "RegionView", "log1p", "region_candidates", "region_features",
+           "top_indices"]
 
 #: How many elements of highest DensitySum ``g`` seed candidates (with their containers).
 TOP_K = 10
@@ -230,6 +232,28 @@ class RegionView:
         return out
 
 
+def log1p(values: np.ndarray) -> np.ndarray:
+    """``log(1 + x)`` of each value by the C library (``math.log1p``), for the feature rows.
+
+    Not numpy's ``np.log1p``: on CPUs with AVX-512 numpy takes a vector loop whose result
+    is one bit off the C library's on some values (47.0 among them).  A feature one bit off
+    moves LightGBM's bin edges, so the region models retrained on such a CPU were other
+    bytes than the shipped ones (trained where numpy calls the C library); with the C
+    library's value on every CPU the rows, and so the trained models, are the same.
+    The values are counts (0 or more)."""
+    a = np.asarray(values, dtype=np.float64)
+    return np.fromiter(map(math.log1p, a.ravel().tolist()), np.float64, a.size).reshape(a.shape)
+
+
+def top_indices(values: np.ndarray, k: int) -> np.ndarray:
+    """The indices of the ``k`` highest ``values``, highest first, ties by index (lower first).
+
+    Not ``np.argpartition``: which of several equal values it keeps at the k-th place
+    depends on the CPU (numpy 2 takes a vector selection where AVX-512 is there), so the
+    candidates, and the models trained on them, were not the same on every machine."""
+    return np.argsort(-values, kind="stable")[: min(k, len(values))]
+
+
 def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
     """The elements the article region is chosen among, in page order.
 
@@ -255,8 +279,7 @@ def region_candidates(view: RegionView, top_k: int = TOP_K) -> list[int]:
 
     climb(an.scores.core, False)
     g = np.where(view.is_el, view.g, -1.0)
-    k = min(top_k, len(g))
-    top = np.argpartition(-g, k - 1)[:k] if k else []
+    top = top_indices(g, top_k)
     for j in top:
         if g[j] > 0:
             climb(int(j), True)
@@ -280,9 +303,8 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     core, main, head = an.scores.core, an.main, view.headline
     is_el = view.is_el
     eg = np.where(is_el, g, -1.0)
-    k = min(50, n)
-    top = np.argpartition(-eg, k - 1)[:k]
-    top = top[np.lexsort((top, -eg[top]))]  # (as a stable sort of all by g, descending)
+    top = top_indices(eg, 50)
+    k = len(top)
     rank = np.full(n, 50.0)
     rank[top] = np.arange(k)
     sC = size[C]
@@ -320,7 +342,7 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
     kept = ch - cleaned_chars
     columns = {
         "chars_share": ch / max(chars[0], 1.0),
-        "log_chars": np.log1p(ch),
+        "log_chars": log1p(ch),
         "link_density": np.where(ch > 0, links[C] / safe, 1.0),
         "mass_share": mass[C] / max(mass[0], 1e-9),
         "f_share": rsum("f") / max(cum["f"][-1], 1e-9),
@@ -335,7 +357,7 @@ def region_features(view: RegionView, cands: list[int]) -> np.ndarray:
         "is_main": C == main,
         "contains_main": within(C, main) & (C != main),
         "inside_main": within(main, C) & (C != main),
-        "log_chars_vs_main": np.log1p(ch) - np.log1p(chars[main]),
+        "log_chars_vs_main": log1p(ch) - math.log1p(chars[main]),
         "has_headline": within(C, head) if head >= 0 else 0.0,
         "headline_before": (C > head) if head >= 0 else 0.0,
         "parent_mass_share": np.where(has_p, mass[C] / np.maximum(mass[pp], 1e-9), 1.0),

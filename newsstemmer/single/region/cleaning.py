@@ -13,13 +13,15 @@ page's shingle F1 against the gold, says whether to leave it out too.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..signals.hints import HINTS, element_hints
 from ..signals.page_signals import BOILER, GALLERY, IN_COMMENTS, IN_SIDEBAR
 from .context import CONTEXT_FEATURES, part_context
 from ..pagerank import PageRankAnalysis, region_cleaning
-from .candidates import CLEANABLE, CLEANABLE_TAGS, RegionView
+from .candidates import CLEANABLE, CLEANABLE_TAGS, RegionView, log1p
 
 __all__ = ["CLEANABLE_TAGS", "CLEAN_FEATURES", "CAPTION_TAGS", "cleaning_candidates", "cleaning_features", "rule_cleaning"]
 
@@ -166,7 +168,7 @@ def cleaning_features(view: RegionView, region: int, J: np.ndarray) -> np.ndarra
     n_num = len(_NUMERIC)
     cols = [
         chJ / rch,
-        np.log1p(chJ),
+        log1p(chJ),
         links[J] / safe,
         mass[J] / max(mass[R], 1e-9),
         rsum("f") / max(cum["f"][R + size[R]] - cum["f"][R], 1e-9),
@@ -198,7 +200,7 @@ def cleaning_features(view: RegionView, region: int, J: np.ndarray) -> np.ndarra
     k_role = len(cols)
     k_tag = n_num
     k_hint = n_num + len(_TAG_GROUPS)
-    X[:, n_num - 1] = np.log1p(rch)
+    X[:, n_num - 1] = math.log1p(rch)
     for r, j in enumerate(J.tolist()):
         role = roles[j]
         if role:

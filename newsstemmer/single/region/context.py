@@ -19,6 +19,8 @@ cross-validation (benchmarks/README.md, "Where region loses").
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..signals.hints import HINTS, element_hints
@@ -89,7 +91,7 @@ def part_context(view: RegionView, region: int, J: np.ndarray) -> np.ndarray:
             q = p + region
             # (``view.range_sum("p_chars", q)``'s float64 difference, over the parent's text)
             row[2] = float(p_chars[q + sizes[p]] - p_chars[q]) / max(float(chars[q]), 1.0)
-            row[4] = float(np.log1p(n))
+            row[4] = math.log1p(n)  # (the C library's: see candidates.log1p)
             for c in hints_above(p):
                 row[c] = 1.0
             known = rows_of[p] = (row, where, counts)
