@@ -2,7 +2,9 @@
 every page of the evaluation data (the same elements, in the same order):
 ``rel_author_links`` (``<a rel=author>``: ``tree.iter("a")``, ``rel`` split into
 lower-cased words) and ``fact_elements`` (page facts' one pass: ``tree.iter(*facts._TAGS)``,
-``tree.iter("time")`` and the same links); and ``text_marks`` (the one scan of the text for
+``tree.iter("time")``, the same links and the ``itemprop`` elements: ``//*[@itemprop]``);
+the microdata page facts give with those elements known (most pages: none, the text not
+scanned) and without (the text scanned, the tree searched), for every property; and ``text_marks`` (the one scan of the text for
 the microdata's ``itemprop`` spellings and ``<dt><``: ``facts._props_named`` and ``in``).
 
     python scripts/relauthor_check.py [--data DIR]
@@ -29,11 +31,29 @@ from shared import data_dir, load_manifest  # noqa: E402
 
 from newsstemmer import Page  # noqa: E402
 from newsstemmer.metadata import _hoodwalk  # noqa: E402
-from newsstemmer.metadata.facts import _TAGS, _props_named, _text_scan  # noqa: E402
+from newsstemmer.metadata.facts import _ITEMPROPS, _TAGS, _ITEMPROP_XPATH, _props_named, _text_scan  # noqa: E402
+from newsstemmer.metadata.facts import page_facts  # noqa: E402
 
 
 def _same(found: list, wanted: list) -> bool:
     return len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
+
+
+def _same_microdata(tree: object, html: str) -> bool:
+    """Whether the page facts' microdata, property by property (each asked of fresh facts, and
+    all of one), are the same with the ``itemprop`` elements known and searched for."""
+    for props in [[p] for p in sorted(_ITEMPROPS)] + [sorted(_ITEMPROPS)]:
+        known, searched = page_facts(tree, html), page_facts(tree, html)
+        searched._itemprop_elements = None
+        if known._itemprop_elements is None:
+            return False  # (the pass should have found them on a document's root)
+        for prop in props:
+            a, b = known.microdata(prop), searched.microdata(prop)
+            if [v for v, _ in a] != [v for v, _ in b] or not _same([e for _, e in a], [e for _, e in b]):
+                return False
+        if known._items is not None and known.microdata_order() != searched.microdata_order():
+            return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,10 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         t2 = time.thread_time()
         compiled, python = compiled + t1 - t0, python + t2 - t1
         pages, links = pages + 1, links + len(wanted)
-        facts, times, in_pass = _hoodwalk.fact_elements(tree)
+        facts, times, in_pass, items = _hoodwalk.fact_elements(tree)
         if not (_same(found, wanted) and _same(in_pass, wanted) and _same(facts, list(tree.iter(*_TAGS)))
-                and _same(times, list(tree.iter("time")))
-                and _text_scan(html) == (_props_named(html), "<dt><" in html)):
+                and _same(times, list(tree.iter("time"))) and _same(items, _ITEMPROP_XPATH(tree))
+                and _text_scan(html) == (_props_named(html), "<dt><" in html)
+                and _same_microdata(tree, html)):
             differ += 1
             print("differs:", entry.dataset, entry.url)
     print(f"{pages} pages, {links} rel=author links, {differ} pages differ; CPU ms a page of rel_author_links: "

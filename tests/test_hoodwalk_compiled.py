@@ -205,7 +205,7 @@ def test_fact_elements_are_what_the_three_iterations_find():
               "<div><link rel='canonical' href='/c'><meta name='x' content='y'><a rel='nofollow'>no</a>"
               "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
     doc = lxml_html.document_fromstring(_page(markup))
-    facts, times, links = _hoodwalk.fact_elements(doc)
+    facts, times, links, items = _hoodwalk.fact_elements(doc)
     for found, wanted in ((facts, list(doc.iter(*_TAGS))), (times, list(doc.iter("time"))),
                           (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
         assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
@@ -214,7 +214,7 @@ def test_fact_elements_are_what_the_three_iterations_find():
     assert [v for v, _ in read.times] == ["2024-01-02"] and read.author_links == ["Ann"]
     root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><head><title>T</title></head>"
                             "<body><h1 xmlns=''>plain</h1><time>t</time></body></html>")
-    facts, times, links = _hoodwalk.fact_elements(root)
+    facts, times, links, items = _hoodwalk.fact_elements(root)
     assert [el.text for el in facts] == [el.text for el in root.iter(*_TAGS)] == ["plain"] and times == []
 
 
@@ -238,3 +238,56 @@ def test_one_text_scan_finds_what_the_four_finds_do(text):
     facts = page_facts(lxml_html.document_fromstring(_page("<p>x</p>")), text or "<p>x</p>")
     facts.microdata("author")
     assert facts.dt_headers_named() == ("<dt><" in (text or "<p>x</p>"))
+
+
+def test_fact_elements_find_the_itemprop_elements_the_search_finds():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _ITEMPROP_XPATH
+
+    assert _hoodwalk.FACT_PASS == 2
+    doc = lxml_html.document_fromstring(_page(
+        "<div itemprop='author'><span ItemProp='name'>Ann</span></div><!-- <p itemprop='x'> -->"
+        "<script>itemprop='no'</script><time itemprop='datePublished' datetime='2024-01-02'>x</time>"
+        "<p itemprop=''>empty</p>"))
+    items = _hoodwalk.fact_elements(doc)[3]
+    assert [el.tag for el in items] == ["div", "span", "time", "p"]
+    assert len(items) == len(_ITEMPROP_XPATH(doc)) and all(a is b for a, b in zip(items, _ITEMPROP_XPATH(doc)))
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml' itemprop='a'><body>"
+                            "<p xmlns:x='urn:x' x:itemprop='b'>no</p><p itemprop='c'>yes</p></body></html>")
+    found = _hoodwalk.fact_elements(root)[3]
+    assert [el.get("itemprop") for el in found] == [el.get("itemprop") for el in _ITEMPROP_XPATH(root)] == ["a", "c"]
+
+
+MICRODATA_PAGES = [
+    # no itemprop element; the text names some (a comment, a script, an attribute's value)
+    "<!-- itemprop='author' --><script>x = \"itemprop='datePublished'\"</script><p title=\"itemprop=author\">x</p>",
+    # a spelling the text scan does not look for: lxml lower-cases the attribute's name
+    "<div ItemProp='author'>Ann Lee</div>",
+    # microdata as pages write it, mixed case values, several properties in one
+    "<div itemscope><span itemprop='author creator'><span itemprop='name'>Ann Lee</span></span>"
+    "<time itemprop='datePublished' datetime='2024-03-02T10:00'>March 2</time>"
+    "<meta itemprop='DateModified' content='2024-03-03'><span itemprop='headline'>A title</span></div>",
+]
+
+
+@pytest.mark.parametrize("markup", MICRODATA_PAGES)
+def test_microdata_with_the_itemprop_elements_known_is_what_the_search_gives(markup):
+    from newsstemmer.metadata.facts import _ITEMPROPS
+
+    html = _page(markup)
+    doc = lxml_html.document_fromstring(html)
+    for props in [[p] for p in sorted(_ITEMPROPS)] + [sorted(_ITEMPROPS)]:
+        known, searched = page_facts(doc, html), page_facts(doc, html)
+        assert known._itemprop_elements is not None
+        searched._itemprop_elements = None
+        for prop in props:
+            a, b = known.microdata(prop), searched.microdata(prop)
+            assert [v for v, _ in a] == [v for v, _ in b] and all(x is y for (_, x), (_, y) in zip(a, b)), prop
+
+
+def test_a_page_without_itemprop_elements_is_not_scanned_for_them():
+    html = _page("<!-- itemprop='author' --><p>text</p>")
+    facts = page_facts(lxml_html.document_fromstring(html), html)
+    assert facts.microdata("author") == [] and facts._named is None and facts._items is None
+    part = lxml_html.document_fromstring(html).find("body")  # (not a document's root: searched as before)
+    assert page_facts(part, html)._itemprop_elements is None
