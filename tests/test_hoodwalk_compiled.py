@@ -205,8 +205,8 @@ def test_fact_elements_are_what_the_three_iterations_find():
               "<div><link rel='canonical' href='/c'><meta name='x' content='y'><a rel='nofollow'>no</a>"
               "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
     doc = lxml_html.document_fromstring(_page(markup))
-    facts, times, links, items = _hoodwalk.fact_elements(doc)
-    for found, wanted in ((facts, list(doc.iter(*_TAGS))), (times, list(doc.iter("time"))),
+    facts, times, links, items, dt = _hoodwalk.fact_elements(doc)
+    for found, wanted in ((facts, [el for el in doc.iter(*_TAGS) if el.tag != "script"]), (times, list(doc.iter("time"))),
                           (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
         assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
     read = page_facts(doc)
@@ -214,7 +214,7 @@ def test_fact_elements_are_what_the_three_iterations_find():
     assert [v for v, _ in read.times] == ["2024-01-02"] and read.author_links == ["Ann"]
     root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><head><title>T</title></head>"
                             "<body><h1 xmlns=''>plain</h1><time>t</time></body></html>")
-    facts, times, links, items = _hoodwalk.fact_elements(root)
+    facts, times, links, items, dt = _hoodwalk.fact_elements(root)
     assert [el.text for el in facts] == [el.text for el in root.iter(*_TAGS)] == ["plain"] and times == []
 
 
@@ -235,7 +235,9 @@ def test_one_text_scan_finds_what_the_four_finds_do(text):
     from newsstemmer.metadata.facts import _props_named, _text_scan
 
     assert _text_scan(text) == (_props_named(text), "<dt><" in text)
-    facts = page_facts(lxml_html.document_fromstring(_page("<p>x</p>")), text or "<p>x</p>")
+    # (a tree with a <dt> and an author property: the microdata's scan of the text is made)
+    tree = lxml_html.document_fromstring(_page("<dl><dt>x</dt></dl><span itemprop='author'>a</span>"))
+    facts = page_facts(tree, text or "<p>x</p>")
     facts.microdata("author")
     assert facts.dt_headers_named() == ("<dt><" in (text or "<p>x</p>"))
 
@@ -291,3 +293,54 @@ def test_a_page_without_itemprop_elements_is_not_scanned_for_them():
     assert facts.microdata("author") == [] and facts._named is None and facts._items is None
     part = lxml_html.document_fromstring(html).find("body")  # (not a document's root: searched as before)
     assert page_facts(part, html)._itemprop_elements is None
+
+
+@pytest.mark.parametrize("markup, has_dt", [
+    ("<p>&lt;dt&gt;&lt;b&gt; in text: <!-- <dt><b>x</b></dt> --></p>", False),
+    ("<dl><dt><strong>ann</strong></dt><dd>Member</dd></dl><p class='byline'>x</p>", True),
+    ("<dl><dt> <b>ann</b></dt></dl>", True),
+])
+def test_post_headers_are_not_looked_for_in_a_tree_without_dt(markup, has_dt):
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.threads import post_headers
+
+    html = _page(markup)
+    doc = lxml_html.document_fromstring(html)
+    assert _hoodwalk.fact_elements(doc)[4] is has_dt
+    facts = page_facts(doc, html)
+    assert facts.dt_headers_named() == (has_dt and "<dt><" in html)
+    assert post_headers(doc, html if facts.dt_headers_named() else None) == post_headers(doc, html)
+
+
+_FACT_MARKUP = (
+    "<meta content='no name'><meta name='a' content=' x  y '><meta property='og:title' content='T'>"
+    "<meta http-equiv='content-language' content='de'><meta itemprop='headline' content='H'><meta name='b'>"
+    "<meta NAME='c' content='upper'><meta name='' content='empty name'><meta charset='utf-8'>"
+    "<meta name='d' content=''><meta name='e' property='f' content='both'>"
+    "<script>var a = 1;</script><script type='text/javascript'>{}</script><script type=''>{}</script>"
+    "<script type=' Application/LD+JSON\\n'>{\"@type\": \"NewsArticle\", \"headline\": \"A\"}</script>"
+    "<script type='application/ld+json '>{\"@type\": \"Person\", \"name\": \"B\"}</script>"
+    "<script type='application/ld+jsonx'>{\"name\": \"no\"}</script>"
+    "<script type='application/ld+json\u00a0'>{\"name\": \"nbsp\"}</script>"
+    "<script type='application/ld&#43;json'>{\"name\": \"entity\"}</script>"
+    "<link rel='stylesheet' href='/s.css'><link href='/no-rel'><link rel='' href='/empty'>"
+    "<link rel='alternate CANONICAL' href=' /c '><link rel='canonical' href='/second'>"
+    "<link rel='canonical\u00a0x' href='/nbsp'><title>T</title>")
+
+
+@pytest.mark.parametrize("head", [_FACT_MARKUP, _FACT_MARKUP.replace("<link rel='alternate CANONICAL' href=' /c '>", "")])
+def test_fact_elements_leave_out_only_what_read_takes_nothing_from(head):
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _TAGS, PageFacts, _read
+
+    doc = lxml_html.document_fromstring(f"<html><head>{head}</head><body><h1>One</h1></body></html>")
+    kept = _hoodwalk.fact_elements(doc)[0]
+    every = list(doc.iter(*_TAGS))
+    assert len(kept) < len(every) and all(any(k is e for e in every) for k in kept)
+    read = []
+    for elements in (kept, every):
+        facts, scripts = PageFacts(), []
+        _read(facts, elements, scripts)
+        read.append((dict(facts.meta), scripts, facts.canonical, facts.title, facts.h1))
+    assert read[0] == read[1]
+    assert read[0][0]["a"] == ["x y"] and len(read[0][1]) >= 2

@@ -248,13 +248,19 @@ def walk(object hw, object root, bint with_tail, object byline_marked):
 
 cdef bint _author_token(const unsigned char* s) noexcept nogil:
     """``"author" in s.lower().split()`` for a plain-ASCII ``s``."""
+    return _token(s, "author")
+
+
+cdef bint _token(const unsigned char* s, const char* word) noexcept nogil:
+    """``word in s.lower().split()`` for a plain-ASCII ``s`` (``word``: lower-case ASCII)."""
     cdef Py_ssize_t i = 0
+    cdef size_t n = strlen(word)
     while s[i] != 0:
         while s[i] != 0 and _ascii_space(s[i]):
             i += 1
         if s[i] == 0:
             return False
-        if opens_with(s + i, "author") and (s[i + 6] == 0 or _ascii_space(s[i + 6])):
+        if opens_with(s + i, word) and (s[i + n] == 0 or _ascii_space(s[i + n])):
             return True
         while s[i] != 0 and not _ascii_space(s[i]):
             i += 1
@@ -318,28 +324,90 @@ cdef inline bint _fact_tag(const char* name) noexcept nogil:
             or streq(name, "h1"))
 
 
-#: what :func:`fact_elements` gives: version 2 adds the ``itemprop`` elements (checked by
-#: ``facts``, which reads a build of version 1 the slower way)
+cdef const unsigned char* _plain(xmlAttr* a) noexcept nogil:
+    """The value of an attribute that is one plain-ASCII text node, else NULL (an empty
+    value has no node: NULL too)."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t k = 0
+    if a is NULL or a.children is NULL or a.children.next is not NULL or a.children.type != tree.XML_TEXT_NODE:
+        return NULL
+    s = <const unsigned char*>a.children.content
+    if s is NULL:
+        return NULL
+    while s[k] != 0:
+        if s[k] >= 0x80:
+            return NULL
+        k += 1
+    return s
+
+
+cdef bint _is_ld_json(const unsigned char* s) noexcept nogil:
+    """``s.strip().lower() == "application/ld+json"`` for a plain-ASCII ``s``."""
+    cdef Py_ssize_t i = 0, k
+    while s[i] != 0 and _ascii_space(s[i]):
+        i += 1
+    if not opens_with(s + i, "application/ld+json"):
+        return False
+    k = i + 19
+    while s[k] != 0 and _ascii_space(s[k]):
+        k += 1
+    return s[k] == 0
+
+
+cdef bint _may_be_read(xmlNode* c, const char* name) noexcept nogil:
+    """Whether ``facts._read`` may take something from a fact element (False only where it
+    certainly takes nothing: a ``<meta>`` without ``content`` or without any of the names it
+    files the content under, a ``<script>`` whose plain-ASCII ``type`` is not JSON-LD or
+    that has none, a ``<link>`` whose plain-ASCII ``rel`` does not name ``canonical`` or that
+    has none)."""
+    cdef xmlAttr* a
+    cdef const unsigned char* s
+    if name[0] == b'm':  # meta
+        return find_attribute(c, "content") is not NULL and (
+            find_attribute(c, "property") is not NULL or find_attribute(c, "name") is not NULL
+            or find_attribute(c, "itemprop") is not NULL or find_attribute(c, "http-equiv") is not NULL)
+    if name[0] == b's':  # script
+        a = find_attribute(c, "type")
+        if a is NULL or a.children is NULL:
+            return False
+        s = _plain(a)
+        return s is NULL or _is_ld_json(s)
+    if name[0] == b'l':  # link
+        a = find_attribute(c, "rel")
+        if a is NULL or a.children is NULL:
+            return False
+        s = _plain(a)
+        return s is NULL or _token(s, "canonical")
+    return True
+
+
+#: what :func:`fact_elements` gives: version 2 adds the ``itemprop`` elements and whether there
+#: is a ``<dt>`` (checked by ``facts``, which reads a build of version 1 the slower way)
 FACT_PASS = 2
 
 
 def fact_elements(object root):
     """In one pass over ``root`` (itself included, in document order): the elements of
-    :data:`FACT_TAGS` (``list(root.iter(*FACT_TAGS))``), the ``<time>`` elements
+    :data:`FACT_TAGS` (``list(root.iter(*FACT_TAGS))``) but those ``facts._read`` would take
+    nothing from (:func:`_may_be_read`), the ``<time>`` elements
     (``list(root.iter("time"))``), the links :func:`rel_author_links` finds, and the
     elements with an ``itemprop`` attribute in no namespace, in any namespace themselves
-    (``root.xpath("descendant-or-self::*[@itemprop]")``)."""
+    (``root.xpath("descendant-or-self::*[@itemprop]")``), and whether an element is named
+    ``dt`` in any namespace (``post_headers`` finds none where there is none)."""
     cdef cetree._Element top_el = <cetree._Element?>root
     cdef cetree._Document doc = top_el._doc
     cdef xmlNode* top = top_el._c_node
     cdef xmlNode* c = top
     cdef const char* name
     cdef list facts = [], times = [], links = [], items = []
+    cdef bint dt = False
     if not is_element(top):
-        return facts, times, links, items
+        return facts, times, links, items, dt
     while c is not NULL:
         if c.properties is not NULL and find_attribute(c, "itemprop") is not NULL:
             items.append(cetree.elementFactory(doc, c))
+        if not dt and c.name is not NULL and streq(<const char*>c.name, "dt"):
+            dt = True
         if not namespaced(c):
             name = <const char*>c.name
             if name is not NULL:
@@ -347,11 +415,12 @@ def fact_elements(object root):
                     if _rel_author(c):
                         links.append(cetree.elementFactory(doc, c))
                 elif _fact_tag(name):
-                    facts.append(cetree.elementFactory(doc, c))
+                    if _may_be_read(c, name):
+                        facts.append(cetree.elementFactory(doc, c))
                 elif streq(name, "time"):
                     times.append(cetree.elementFactory(doc, c))
         c = _next_in_order(c, top)
-    return facts, times, links, items
+    return facts, times, links, items, dt
 
 
 cdef extern from "Python.h":

@@ -71,6 +71,7 @@ class PageFacts:
     _time_elements: list[Any] | None = field(default=None, repr=False)
     _rel_authors: list[Any] | None = field(default=None, repr=False)
     _dt_headers: bool | None = field(default=None, repr=False)  # whether the html has "<dt><"
+    _no_dt: bool = field(default=False, repr=False)  # whether the compiled pass found no <dt> element
     #: the elements with an ``itemprop`` attribute, where :func:`page_facts`'s compiled pass
     #: went over the whole document (None: not known; the microdata's search finds them)
     _itemprop_elements: list[Any] | None = field(default=None, repr=False)
@@ -122,7 +123,10 @@ class PageFacts:
 
     def dt_headers_named(self) -> bool:
         """Whether the page's text holds ``<dt><`` (:func:`.threads.post_headers`' test of
-        the text), from the microdata's scan of it where that was made."""
+        the text), from the microdata's scan of it where that was made; False without a
+        scan where the tree has no ``<dt>`` (no post header to find: the same answer)."""
+        if self._no_dt:
+            return False
         if self._dt_headers is None:
             self._dt_headers = self.html is not None and "<dt><" in self.html
         return self._dt_headers
@@ -223,7 +227,8 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
     if _ONE_PASS and isinstance(tree, etree._Element):
         # (one pass in C also finds what ``times`` and ``author_links`` read: each is a pass
         # over the whole tree, as costly as this one, on a large page ~0.05 ms)
-        elements, facts._time_elements, facts._rel_authors, items = _COMPILED.fact_elements(tree)
+        elements, facts._time_elements, facts._rel_authors, items, dt = _COMPILED.fact_elements(tree)
+        facts._no_dt = not dt  # (post headers are searched for in this tree: tree.iter("dt"))
         if tree.getparent() is None:  # (the document's root: the pass saw every element the search would)
             facts._itemprop_elements = items
     else:
