@@ -4,7 +4,8 @@ every page of the evaluation data (the same elements, in the same order):
 lower-cased words) and ``fact_elements`` (page facts' one pass: ``tree.iter(*facts._TAGS)``
 less the elements ``facts._read`` takes nothing from: the same facts read from them,
 ``tree.iter("time")``, the same links and the ``itemprop`` elements: ``//*[@itemprop]``);
-whether the tree holds a ``<dt>`` (post headers are looked for only then); the microdata page facts give with those elements known (most pages: none, the text not
+whether the tree holds a ``<dt>`` and a ``<p>`` opening with a bold element (the
+bold line of names the same with this known), (post headers are looked for only then); the microdata page facts give with those elements known (most pages: none, the text not
 scanned) and without (the text scanned, the tree searched), for every property; and ``text_marks`` (the one scan of the text for
 the microdata's ``itemprop`` spellings and ``<dt><``: ``facts._props_named`` and ``in``).
 
@@ -36,6 +37,7 @@ from newsstemmer.metadata import _hoodwalk  # noqa: E402
 from newsstemmer.metadata.facts import _ITEMPROPS, _TAGS, _ITEMPROP_XPATH, _props_named, _text_scan  # noqa: E402
 from newsstemmer.metadata.facts import PageFacts, _read, page_facts  # noqa: E402
 from newsstemmer.metadata.threads import post_headers  # noqa: E402
+from newsstemmer.metadata.fields import _bold_names_opening  # noqa: E402
 
 
 def _same(found: list, wanted: list) -> bool:
@@ -86,6 +88,16 @@ def _same_post_headers(tree: Any, html: str, dt: bool) -> bool:
     return _same(post_headers(tree, html if facts.dt_headers_named() else None), post_headers(tree, html))
 
 
+def _same_bold_line(tree: Any, html: str, bold: bool) -> bool:
+    """Whether the pass's bold-paragraph flag is right (a ``<p>`` whose ``p[0]`` is a
+    ``<strong>``/``<b>``) and the bold line of names is the same with the flag and without."""
+    if bold != any(len(p) and p[0].tag in ("strong", "b") for p in tree.iter("p")):
+        return False
+    told, searched = page_facts(tree, html), page_facts(tree, html)
+    searched.bold_paragraph = None
+    return _bold_names_opening(tree, told) == _bold_names_opening(tree, searched)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", help="the evaluation data's folder (default: $NEWSSTEMMER_DATASETS)")
@@ -107,11 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         t2 = time.thread_time()
         compiled, python = compiled + t1 - t0, python + t2 - t1
         pages, links = pages + 1, links + len(wanted)
-        facts, times, in_pass, items, dt = _hoodwalk.fact_elements(tree)
+        facts, times, in_pass, items, dt, bold = _hoodwalk.fact_elements(tree)
         if not (_same(found, wanted) and _same(in_pass, wanted) and _same_read(facts, list(tree.iter(*_TAGS)))
                 and _same(times, list(tree.iter("time"))) and _same(items, _ITEMPROP_XPATH(tree))
                 and _text_scan(html) == (_props_named(html), "<dt><" in html)
-                and _same_microdata(tree, html) and _same_post_headers(tree, html, dt)):
+                and _same_microdata(tree, html) and _same_post_headers(tree, html, dt)
+                and _same_bold_line(tree, html, bold)):
             differ += 1
             print("differs:", entry.dataset, entry.url)
     print(f"{pages} pages, {links} rel=author links, {differ} pages differ; CPU ms a page of rel_author_links: "

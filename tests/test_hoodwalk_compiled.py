@@ -205,7 +205,7 @@ def test_fact_elements_are_what_the_three_iterations_find():
               "<div><link rel='canonical' href='/c'><meta name='x' content='y'><a rel='nofollow'>no</a>"
               "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
     doc = lxml_html.document_fromstring(_page(markup))
-    facts, times, links, items, dt = _hoodwalk.fact_elements(doc)
+    facts, times, links, items, dt, bold = _hoodwalk.fact_elements(doc)
     for found, wanted in ((facts, [el for el in doc.iter(*_TAGS) if el.tag != "script"]), (times, list(doc.iter("time"))),
                           (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
         assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
@@ -214,7 +214,7 @@ def test_fact_elements_are_what_the_three_iterations_find():
     assert [v for v, _ in read.times] == ["2024-01-02"] and read.author_links == ["Ann"]
     root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><head><title>T</title></head>"
                             "<body><h1 xmlns=''>plain</h1><time>t</time></body></html>")
-    facts, times, links, items, dt = _hoodwalk.fact_elements(root)
+    facts, times, links, items, dt, bold = _hoodwalk.fact_elements(root)
     assert [el.text for el in facts] == [el.text for el in root.iter(*_TAGS)] == ["plain"] and times == []
 
 
@@ -344,3 +344,24 @@ def test_fact_elements_leave_out_only_what_read_takes_nothing_from(head):
         read.append((dict(facts.meta), scripts, facts.canonical, facts.title, facts.h1))
     assert read[0] == read[1]
     assert read[0][0]["a"] == ["x y"] and len(read[0][1]) >= 2
+
+
+@pytest.mark.parametrize("markup, bold, names", [
+    ("<h1>A headline about things</h1><p><strong>Ann Lee</strong><br>Paper.com</p><p>Text of the story.</p>",
+     True, ["Ann Lee"]),
+    ("<h1>A headline about things</h1><p><!-- c --><strong>Ann Lee</strong><br>x</p>", False, []),
+    ("<h1>A headline about things</h1><p> <b>Ann Lee</b><br>x</p><p><i>no</i></p>", True, ["Ann Lee"]),
+    ("<h1>A headline about things</h1><div><strong>Ann Lee</strong><br>x</div><p>prose</p>", False, []),
+    ("<p><span><b>Ann Lee</b></span></p>", False, []),
+])
+def test_the_bold_line_is_not_looked_for_where_no_paragraph_opens_bold(markup, bold, names):
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.fields import _bold_names_opening
+
+    html = _page(markup)
+    doc = lxml_html.document_fromstring(html)
+    assert _hoodwalk.fact_elements(doc)[5] is bold
+    told, searched = page_facts(doc, html), page_facts(doc, html)
+    searched.bold_paragraph = None
+    assert told.bold_paragraph is bold
+    assert _bold_names_opening(doc, told) == _bold_names_opening(doc, searched) == names

@@ -381,8 +381,20 @@ cdef bint _may_be_read(xmlNode* c, const char* name) noexcept nogil:
     return True
 
 
-#: what :func:`fact_elements` gives: version 2 adds the ``itemprop`` elements and whether there
-#: is a ``<dt>`` (checked by ``facts``, which reads a build of version 1 the slower way)
+cdef bint _opens_bold(xmlNode* c) noexcept nogil:
+    """Whether a ``<p>``'s first child as lxml counts them (``p[0]``: an element, comment,
+    processing instruction or entity reference) is a ``<strong>`` or ``<b>`` in no namespace."""
+    c = c.children
+    while c is not NULL and not (c.type == tree.XML_ELEMENT_NODE or c.type == tree.XML_COMMENT_NODE
+                                 or c.type == tree.XML_PI_NODE or c.type == tree.XML_ENTITY_REF_NODE):
+        c = c.next
+    return (c is not NULL and is_element(c) and not namespaced(c) and c.name is not NULL
+            and (streq(<const char*>c.name, "strong") or streq(<const char*>c.name, "b")))
+
+
+#: what :func:`fact_elements` gives: version 2 adds the ``itemprop`` elements, whether there
+#: is a ``<dt>`` and whether a ``<p>`` opens with a bold element (checked by ``facts``, which
+#: reads a build of version 1 the slower way)
 FACT_PASS = 2
 
 
@@ -392,17 +404,19 @@ def fact_elements(object root):
     nothing from (:func:`_may_be_read`), the ``<time>`` elements
     (``list(root.iter("time"))``), the links :func:`rel_author_links` finds, and the
     elements with an ``itemprop`` attribute in no namespace, in any namespace themselves
-    (``root.xpath("descendant-or-self::*[@itemprop]")``), and whether an element is named
-    ``dt`` in any namespace (``post_headers`` finds none where there is none)."""
+    (``root.xpath("descendant-or-self::*[@itemprop]")``), whether an element is named
+    ``dt`` in any namespace (``post_headers`` finds none where there is none), and whether
+    a ``<p>`` opens with a ``<strong>`` or ``<b>`` (:func:`_opens_bold`; a bold line of
+    names, ``people.bold_names_opening``, is in none where none does)."""
     cdef cetree._Element top_el = <cetree._Element?>root
     cdef cetree._Document doc = top_el._doc
     cdef xmlNode* top = top_el._c_node
     cdef xmlNode* c = top
     cdef const char* name
     cdef list facts = [], times = [], links = [], items = []
-    cdef bint dt = False
+    cdef bint dt = False, bold = False
     if not is_element(top):
-        return facts, times, links, items, dt
+        return facts, times, links, items, dt, bold
     while c is not NULL:
         if c.properties is not NULL and find_attribute(c, "itemprop") is not NULL:
             items.append(cetree.elementFactory(doc, c))
@@ -419,8 +433,10 @@ def fact_elements(object root):
                         facts.append(cetree.elementFactory(doc, c))
                 elif streq(name, "time"):
                     times.append(cetree.elementFactory(doc, c))
+                elif not bold and name[0] == b'p' and name[1] == 0:
+                    bold = _opens_bold(c)
         c = _next_in_order(c, top)
-    return facts, times, links, items, dt
+    return facts, times, links, items, dt, bold
 
 
 cdef extern from "Python.h":

@@ -72,6 +72,8 @@ class PageFacts:
     _rel_authors: list[Any] | None = field(default=None, repr=False)
     _dt_headers: bool | None = field(default=None, repr=False)  # whether the html has "<dt><"
     _no_dt: bool = field(default=False, repr=False)  # whether the compiled pass found no <dt> element
+    #: whether a ``<p>`` of the tree opens with ``<strong>``/``<b>`` (None: not known)
+    bold_paragraph: bool | None = field(default=None, repr=False)
     #: the elements with an ``itemprop`` attribute, where :func:`page_facts`'s compiled pass
     #: went over the whole document (None: not known; the microdata's search finds them)
     _itemprop_elements: list[Any] | None = field(default=None, repr=False)
@@ -227,10 +229,11 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
     if _ONE_PASS and isinstance(tree, etree._Element):
         # (one pass in C also finds what ``times`` and ``author_links`` read: each is a pass
         # over the whole tree, as costly as this one, on a large page ~0.05 ms)
-        elements, facts._time_elements, facts._rel_authors, items, dt = _COMPILED.fact_elements(tree)
+        elements, facts._time_elements, facts._rel_authors, items, dt, bold = _COMPILED.fact_elements(tree)
         facts._no_dt = not dt  # (post headers are searched for in this tree: tree.iter("dt"))
         if tree.getparent() is None:  # (the document's root: the pass saw every element the search would)
             facts._itemprop_elements = items
+            facts.bold_paragraph = bold
     else:
         elements = tree.iter(*_TAGS)
     _read(facts, elements, scripts)
