@@ -48,7 +48,7 @@ def _same_read(found: list, every: list) -> bool:
     """Whether the fact elements the pass keeps are some of ``every`` (``tree.iter(*_TAGS)``)
     in its order, and ``facts._read`` takes the same facts from them as from all."""
     place = {id(el): i for i, el in enumerate(every)}
-    at = [place.get(id(el), -1) for el in found]
+    at = [place.get(id(el), -1) for el in found if type(el) is not tuple]  # (a tuple: a <meta> as read)
     if -1 in at or at != sorted(set(at)):
         return False
     (a, sa), (b, sb) = (_read_facts(found), _read_facts(every))

@@ -206,7 +206,10 @@ def test_fact_elements_are_what_the_three_iterations_find():
               "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
     doc = lxml_html.document_fromstring(_page(markup))
     facts, times, links, items, dt, bold = _hoodwalk.fact_elements(doc)
-    for found, wanted in ((facts, [el for el in doc.iter(*_TAGS) if el.tag != "script"]), (times, list(doc.iter("time"))),
+    assert [entry for entry in facts if type(entry) is tuple] == [("y", ["x"])]  # (the <meta>, as read)
+    facts = [entry for entry in facts if type(entry) is not tuple]
+    for found, wanted in ((facts, [el for el in doc.iter(*_TAGS) if el.tag not in ("script", "meta")]),
+                          (times, list(doc.iter("time"))),
                           (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
         assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
     read = page_facts(doc)
@@ -336,14 +339,16 @@ def test_fact_elements_leave_out_only_what_read_takes_nothing_from(head):
     doc = lxml_html.document_fromstring(f"<html><head>{head}</head><body><h1>One</h1></body></html>")
     kept = _hoodwalk.fact_elements(doc)[0]
     every = list(doc.iter(*_TAGS))
-    assert len(kept) < len(every) and all(any(k is e for e in every) for k in kept)
+    elements = [k for k in kept if type(k) is not tuple]  # (a tuple: a <meta> as _read takes it)
+    assert len(kept) < len(every) and all(any(k is e for e in every) for k in elements)
     read = []
     for elements in (kept, every):
         facts, scripts = PageFacts(), []
         _read(facts, elements, scripts)
         read.append((dict(facts.meta), scripts, facts.canonical, facts.title, facts.h1))
     assert read[0] == read[1]
-    assert read[0][0]["a"] == ["x y"] and len(read[0][1]) >= 2
+    assert read[0][0]["a"] == ["x y"] and len(read[0][1]) >= 2 and read[0][0]["c"] == ["upper"]
+    assert read[0][0]["e"] == read[0][0]["f"] == ["both"] and read[0][0]["d"] == [""]
 
 
 @pytest.mark.parametrize("markup, bold, names", [
@@ -365,3 +370,19 @@ def test_the_bold_line_is_not_looked_for_where_no_paragraph_opens_bold(markup, b
     searched.bold_paragraph = None
     assert told.bold_paragraph is bold
     assert _bold_names_opening(doc, told) == _bold_names_opening(doc, searched) == names
+
+
+def test_a_meta_with_a_namespaced_attribute_is_read_from_its_element():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _TAGS, PageFacts, _read
+
+    root = etree.fromstring("<html xmlns:x='urn:x'><head><meta x:name='no' name='n' content=' c  d '/>"
+                            "<meta name='m' content='e'/><meta x:content='z' name='o'/></head><body/></html>")
+    kept = _hoodwalk.fact_elements(root)[0]
+    assert [type(k) is tuple for k in kept] == [False, True, False]
+    read = []
+    for elements in (kept, list(root.iter(*_TAGS))):
+        facts = PageFacts()
+        _read(facts, elements, [])
+        read.append(dict(facts.meta))
+    assert read[0] == read[1] == {"n": ["c d"], "m": ["e"]}

@@ -355,17 +355,12 @@ cdef bint _is_ld_json(const unsigned char* s) noexcept nogil:
 
 
 cdef bint _may_be_read(xmlNode* c, const char* name) noexcept nogil:
-    """Whether ``facts._read`` may take something from a fact element (False only where it
-    certainly takes nothing: a ``<meta>`` without ``content`` or without any of the names it
-    files the content under, a ``<script>`` whose plain-ASCII ``type`` is not JSON-LD or
+    """Whether ``facts._read`` may take something from a fact element other than ``<meta>``
+    (False only where it certainly takes nothing: a ``<script>`` whose plain-ASCII ``type`` is not JSON-LD or
     that has none, a ``<link>`` whose plain-ASCII ``rel`` does not name ``canonical`` or that
     has none)."""
     cdef xmlAttr* a
     cdef const unsigned char* s
-    if name[0] == b'm':  # meta
-        return find_attribute(c, "content") is not NULL and (
-            find_attribute(c, "property") is not NULL or find_attribute(c, "name") is not NULL
-            or find_attribute(c, "itemprop") is not NULL or find_attribute(c, "http-equiv") is not NULL)
     if name[0] == b's':  # script
         a = find_attribute(c, "type")
         if a is NULL or a.children is NULL:
@@ -392,6 +387,37 @@ cdef bint _opens_bold(xmlNode* c) noexcept nogil:
             and (streq(<const char*>c.name, "strong") or streq(<const char*>c.name, "b")))
 
 
+cdef object _meta_entry(xmlNode* c, cetree._Document doc):
+    """What ``facts._read`` takes from a ``<meta>``: ``(content, names)``, its ``content`` value
+    and, in attribute order, the non-empty values of its ``property``, ``name``, ``itemprop``
+    and ``http-equiv`` attributes (``el.items()``' keys of ``facts._META_KEYS``); None where it
+    takes nothing (no ``content``, no name); the element itself where an attribute is in a
+    namespace (read from it)."""
+    cdef xmlAttr* a = c.properties
+    cdef xmlAttr* content = NULL
+    cdef const char* n
+    cdef list names = []
+    while a is not NULL:
+        if a.ns is not NULL:
+            return cetree.elementFactory(doc, c)
+        n = <const char*>a.name
+        if n is not NULL:
+            if streq(n, "content"):
+                if content is NULL:
+                    content = a  # (the first, as el.get gives)
+            elif streq(n, "property") or streq(n, "name") or streq(n, "itemprop") or streq(n, "http-equiv"):
+                value = cetree.attributeValue(c, a)
+                if value:
+                    names.append(value)
+        a = a.next
+    if content is NULL or not names:
+        return None
+    return cetree.attributeValue(c, content), names
+
+
+#: the ``<meta>`` attributes whose values :func:`_meta_entry` gives as names (``facts._META_KEYS``)
+META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
+
 #: what :func:`fact_elements` gives: version 2 adds the ``itemprop`` elements, whether there
 #: is a ``<dt>`` and whether a ``<p>`` opens with a bold element (checked by ``facts``, which
 #: reads a build of version 1 the slower way)
@@ -401,7 +427,8 @@ FACT_PASS = 2
 def fact_elements(object root):
     """In one pass over ``root`` (itself included, in document order): the elements of
     :data:`FACT_TAGS` (``list(root.iter(*FACT_TAGS))``) but those ``facts._read`` would take
-    nothing from (:func:`_may_be_read`), the ``<time>`` elements
+    nothing from (:func:`_may_be_read`), each ``<meta>`` as what it takes from it
+    (:func:`_meta_entry`: no proxy made), the ``<time>`` elements
     (``list(root.iter("time"))``), the links :func:`rel_author_links` finds, and the
     elements with an ``itemprop`` attribute in no namespace, in any namespace themselves
     (``root.xpath("descendant-or-self::*[@itemprop]")``), whether an element is named
@@ -428,6 +455,10 @@ def fact_elements(object root):
                 if name[0] == b'a' and name[1] == 0:
                     if _rel_author(c):
                         links.append(cetree.elementFactory(doc, c))
+                elif name[0] == b'm' and streq(name, "meta"):
+                    entry = _meta_entry(c, doc)
+                    if entry is not None:
+                        facts.append(entry)
                 elif _fact_tag(name):
                     if _may_be_read(c, name):
                         facts.append(cetree.elementFactory(doc, c))

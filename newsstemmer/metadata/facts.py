@@ -242,18 +242,24 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
 
 
 _TAGS = ("meta", "script", "link", "title", "h1")
-_ONE_PASS = (_COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags
-             and getattr(_COMPILED, "FACT_PASS", 1) == 2)  # and of four lists)
+_META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
+_ONE_PASS = (_COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags,
+             and getattr(_COMPILED, "FACT_PASS", 1) == 2 and _COMPILED.META_KEYS == _META_KEYS)  # this pass, keys)
 _TEXT_SCAN = (_COMPILED is not None and getattr(_COMPILED, "ITEMPROP_SPELLINGS", None) == _ITEMPROP_SPELLINGS
               and _COMPILED.DT_HEADER == "<dt><")
-_META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
 
 
 def _read(facts: PageFacts, elements: Any, scripts: list[str]) -> None:
     """Take the facts of ``elements`` (``<meta>``, JSON-LD ``<script>``, ``<link>``,
-    ``<title>``, ``<h1>``)."""
+    ``<title>``, ``<h1>``; a ``<meta>`` may be given as the compiled pass reads it:
+    ``(content, names)``)."""
     meta = facts.meta
     for el in elements:
+        if type(el) is tuple:
+            content = " ".join(el[0].split())
+            for name in el[1]:
+                meta[name.strip().lower()].append(content)
+            continue
         tag = el.tag
         if tag == "meta":
             content = el.get("content")
