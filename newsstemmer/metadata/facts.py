@@ -244,7 +244,7 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
 _TAGS = ("meta", "script", "link", "title", "h1")
 _META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
 _ONE_PASS = (_COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags,
-             and getattr(_COMPILED, "FACT_PASS", 1) == 2 and _COMPILED.META_KEYS == _META_KEYS)  # this pass, keys)
+             and getattr(_COMPILED, "FACT_PASS", 1) == 2 and getattr(_COMPILED, "META_KEYS", None) == _META_KEYS)
 _TEXT_SCAN = (_COMPILED is not None and getattr(_COMPILED, "ITEMPROP_SPELLINGS", None) == _ITEMPROP_SPELLINGS
               and _COMPILED.DT_HEADER == "<dt><")
 
