@@ -1,13 +1,19 @@
 """Prove that the compiled searches of ``metadata/_hoodwalk.pyx`` find what lxml's do on
 every page of the evaluation data (the same elements, in the same order):
-``rel_author_links`` (``<a rel=author>``: ``tree.iter("a")``, ``rel`` split into
-lower-cased words) and ``fact_elements`` (page facts' one pass: ``tree.iter(*facts._TAGS)``
-less the elements ``facts._read`` takes nothing from: the same facts read from them,
-``tree.iter("time")``, the same links and the ``itemprop`` elements: ``//*[@itemprop]``);
-whether the tree holds a ``<dt>`` and a ``<p>`` opening with a bold element (the
-bold line of names the same with this known), (post headers are looked for only then); the microdata page facts give with those elements known (most pages: none, the text not
-scanned) and without (the text scanned, the tree searched), for every property; and ``text_marks`` (the one scan of the text for
-the microdata's ``itemprop`` spellings and ``<dt><``: ``facts._props_named`` and ``in``).
+
+* ``rel_author_links`` (``<a rel=author>``: ``tree.iter("a")``, ``rel`` split into
+  lower-cased words);
+* ``fact_elements``, page facts' one pass: ``tree.iter(*facts._TAGS)`` less the elements
+  ``facts._read`` takes nothing from (``_read`` takes the same facts from what is kept, a
+  ``<meta>`` given as what it reads), ``tree.iter("time")``, the same links, the
+  ``itemprop`` elements (``//*[@itemprop]``), whether the tree holds a ``<dt>`` (post
+  headers are looked for only then: the same post headers) and whether a ``<p>`` opens
+  with a bold element (the bold line of names the same with this known and without);
+* the microdata page facts give with the ``itemprop`` elements known (most pages have
+  none: the text is not scanned) and without (the text scanned, the tree searched), for
+  every property;
+* ``text_marks``, the one scan of the text for the microdata's ``itemprop`` spellings and
+  ``<dt><`` (``facts._props_named`` and ``in``).
 
     python scripts/relauthor_check.py [--data DIR]
 
