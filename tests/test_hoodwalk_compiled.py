@@ -205,8 +205,11 @@ def test_fact_elements_are_what_the_three_iterations_find():
               "<div><link rel='canonical' href='/c'><meta name='x' content='y'><a rel='nofollow'>no</a>"
               "<title>inner</title><time>no date</time><h1>Two</h1></div><!-- <meta name='no'> -->")
     doc = lxml_html.document_fromstring(_page(markup))
-    facts, times, links = _hoodwalk.fact_elements(doc)
-    for found, wanted in ((facts, list(doc.iter(*_TAGS))), (times, list(doc.iter("time"))),
+    facts, times, links, items, dt, bold = _hoodwalk.fact_elements(doc)
+    assert [entry for entry in facts if type(entry) is tuple] == [("y", ["x"])]  # (the <meta>, as read)
+    facts = [entry for entry in facts if type(entry) is not tuple]
+    for found, wanted in ((facts, [el for el in doc.iter(*_TAGS) if el.tag not in ("script", "meta")]),
+                          (times, list(doc.iter("time"))),
                           (links, [el for el in doc.iter("a") if "author" in (el.get("rel") or "").split()])):
         assert len(found) == len(wanted) and all(a is b for a, b in zip(found, wanted))
     read = page_facts(doc)
@@ -214,7 +217,7 @@ def test_fact_elements_are_what_the_three_iterations_find():
     assert [v for v, _ in read.times] == ["2024-01-02"] and read.author_links == ["Ann"]
     root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml'><head><title>T</title></head>"
                             "<body><h1 xmlns=''>plain</h1><time>t</time></body></html>")
-    facts, times, links = _hoodwalk.fact_elements(root)
+    facts, times, links, items, dt, bold = _hoodwalk.fact_elements(root)
     assert [el.text for el in facts] == [el.text for el in root.iter(*_TAGS)] == ["plain"] and times == []
 
 
@@ -235,6 +238,151 @@ def test_one_text_scan_finds_what_the_four_finds_do(text):
     from newsstemmer.metadata.facts import _props_named, _text_scan
 
     assert _text_scan(text) == (_props_named(text), "<dt><" in text)
-    facts = page_facts(lxml_html.document_fromstring(_page("<p>x</p>")), text or "<p>x</p>")
+    # (a tree with a <dt> and an author property: the microdata's scan of the text is made)
+    tree = lxml_html.document_fromstring(_page("<dl><dt>x</dt></dl><span itemprop='author'>a</span>"))
+    facts = page_facts(tree, text or "<p>x</p>")
     facts.microdata("author")
     assert facts.dt_headers_named() == ("<dt><" in (text or "<p>x</p>"))
+
+
+def test_fact_elements_find_the_itemprop_elements_the_search_finds():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _ITEMPROP_XPATH
+
+    assert _hoodwalk.FACT_PASS == 2
+    doc = lxml_html.document_fromstring(_page(
+        "<div itemprop='author'><span ItemProp='name'>Ann</span></div><!-- <p itemprop='x'> -->"
+        "<script>itemprop='no'</script><time itemprop='datePublished' datetime='2024-01-02'>x</time>"
+        "<p itemprop=''>empty</p>"))
+    items = _hoodwalk.fact_elements(doc)[3]
+    assert [el.tag for el in items] == ["div", "span", "time", "p"]
+    assert len(items) == len(_ITEMPROP_XPATH(doc)) and all(a is b for a, b in zip(items, _ITEMPROP_XPATH(doc)))
+    root = etree.fromstring("<html xmlns='http://www.w3.org/1999/xhtml' itemprop='a'><body>"
+                            "<p xmlns:x='urn:x' x:itemprop='b'>no</p><p itemprop='c'>yes</p></body></html>")
+    found = _hoodwalk.fact_elements(root)[3]
+    assert [el.get("itemprop") for el in found] == [el.get("itemprop") for el in _ITEMPROP_XPATH(root)] == ["a", "c"]
+
+
+MICRODATA_PAGES = [
+    # no itemprop element; the text names some (a comment, a script, an attribute's value)
+    "<!-- itemprop='author' --><script>x = \"itemprop='datePublished'\"</script><p title=\"itemprop=author\">x</p>",
+    # a spelling the text scan does not look for: lxml lower-cases the attribute's name
+    "<div ItemProp='author'>Ann Lee</div>",
+    # microdata as pages write it, mixed case values, several properties in one
+    "<div itemscope><span itemprop='author creator'><span itemprop='name'>Ann Lee</span></span>"
+    "<time itemprop='datePublished' datetime='2024-03-02T10:00'>March 2</time>"
+    "<meta itemprop='DateModified' content='2024-03-03'><span itemprop='headline'>A title</span></div>",
+]
+
+
+@pytest.mark.parametrize("markup", MICRODATA_PAGES)
+def test_microdata_with_the_itemprop_elements_known_is_what_the_search_gives(markup):
+    from newsstemmer.metadata.facts import _ITEMPROPS
+
+    html = _page(markup)
+    doc = lxml_html.document_fromstring(html)
+    for props in [[p] for p in sorted(_ITEMPROPS)] + [sorted(_ITEMPROPS)]:
+        known, searched = page_facts(doc, html), page_facts(doc, html)
+        assert known._itemprop_elements is not None
+        searched._itemprop_elements = None
+        for prop in props:
+            a, b = known.microdata(prop), searched.microdata(prop)
+            assert [v for v, _ in a] == [v for v, _ in b] and all(x is y for (_, x), (_, y) in zip(a, b)), prop
+
+
+def test_a_page_without_itemprop_elements_is_not_scanned_for_them():
+    html = _page("<!-- itemprop='author' --><p>text</p>")
+    facts = page_facts(lxml_html.document_fromstring(html), html)
+    assert facts.microdata("author") == [] and facts._named is None and facts._items is None
+    part = lxml_html.document_fromstring(html).find("body")  # (not a document's root: searched as before)
+    assert page_facts(part, html)._itemprop_elements is None
+
+
+@pytest.mark.parametrize("markup, has_dt", [
+    ("<p>&lt;dt&gt;&lt;b&gt; in text: <!-- <dt><b>x</b></dt> --></p>", False),
+    ("<dl><dt><strong>ann</strong></dt><dd>Member</dd></dl><p class='byline'>x</p>", True),
+    ("<dl><dt> <b>ann</b></dt></dl>", True),
+])
+def test_post_headers_are_not_looked_for_in_a_tree_without_dt(markup, has_dt):
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.threads import post_headers
+
+    html = _page(markup)
+    doc = lxml_html.document_fromstring(html)
+    assert _hoodwalk.fact_elements(doc)[4] is has_dt
+    facts = page_facts(doc, html)
+    assert facts.dt_headers_named() == (has_dt and "<dt><" in html)
+    assert post_headers(doc, html if facts.dt_headers_named() else None) == post_headers(doc, html)
+
+
+_FACT_MARKUP = (
+    "<meta content='no name'><meta name='a' content=' x  y '><meta property='og:title' content='T'>"
+    "<meta http-equiv='content-language' content='de'><meta itemprop='headline' content='H'><meta name='b'>"
+    "<meta NAME='c' content='upper'><meta name='' content='empty name'><meta charset='utf-8'>"
+    "<meta name='d' content=''><meta name='e' property='f' content='both'>"
+    "<script>var a = 1;</script><script type='text/javascript'>{}</script><script type=''>{}</script>"
+    "<script type=' Application/LD+JSON\\n'>{\"@type\": \"NewsArticle\", \"headline\": \"A\"}</script>"
+    "<script type='application/ld+json '>{\"@type\": \"Person\", \"name\": \"B\"}</script>"
+    "<script type='application/ld+jsonx'>{\"name\": \"no\"}</script>"
+    "<script type='application/ld+json\u00a0'>{\"name\": \"nbsp\"}</script>"
+    "<script type='application/ld&#43;json'>{\"name\": \"entity\"}</script>"
+    "<link rel='stylesheet' href='/s.css'><link href='/no-rel'><link rel='' href='/empty'>"
+    "<link rel='alternate CANONICAL' href=' /c '><link rel='canonical' href='/second'>"
+    "<link rel='canonical\u00a0x' href='/nbsp'><title>T</title>")
+
+
+@pytest.mark.parametrize("head", [_FACT_MARKUP, _FACT_MARKUP.replace("<link rel='alternate CANONICAL' href=' /c '>", "")])
+def test_fact_elements_leave_out_only_what_read_takes_nothing_from(head):
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _TAGS, PageFacts, _read
+
+    doc = lxml_html.document_fromstring(f"<html><head>{head}</head><body><h1>One</h1></body></html>")
+    kept = _hoodwalk.fact_elements(doc)[0]
+    every = list(doc.iter(*_TAGS))
+    elements = [k for k in kept if type(k) is not tuple]  # (a tuple: a <meta> as _read takes it)
+    assert len(kept) < len(every) and all(any(k is e for e in every) for k in elements)
+    read = []
+    for elements in (kept, every):
+        facts, scripts = PageFacts(), []
+        _read(facts, elements, scripts)
+        read.append((dict(facts.meta), scripts, facts.canonical, facts.title, facts.h1))
+    assert read[0] == read[1]
+    assert read[0][0]["a"] == ["x y"] and len(read[0][1]) >= 2 and read[0][0]["c"] == ["upper"]
+    assert read[0][0]["e"] == read[0][0]["f"] == ["both"] and read[0][0]["d"] == [""]
+
+
+@pytest.mark.parametrize("markup, bold, names", [
+    ("<h1>A headline about things</h1><p><strong>Ann Lee</strong><br>Paper.com</p><p>Text of the story.</p>",
+     True, ["Ann Lee"]),
+    ("<h1>A headline about things</h1><p><!-- c --><strong>Ann Lee</strong><br>x</p>", False, []),
+    ("<h1>A headline about things</h1><p> <b>Ann Lee</b><br>x</p><p><i>no</i></p>", True, ["Ann Lee"]),
+    ("<h1>A headline about things</h1><div><strong>Ann Lee</strong><br>x</div><p>prose</p>", False, []),
+    ("<p><span><b>Ann Lee</b></span></p>", False, []),
+])
+def test_the_bold_line_is_not_looked_for_where_no_paragraph_opens_bold(markup, bold, names):
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.fields import _bold_names_opening
+
+    html = _page(markup)
+    doc = lxml_html.document_fromstring(html)
+    assert _hoodwalk.fact_elements(doc)[5] is bold
+    told, searched = page_facts(doc, html), page_facts(doc, html)
+    searched.bold_paragraph = None
+    assert told.bold_paragraph is bold
+    assert _bold_names_opening(doc, told) == _bold_names_opening(doc, searched) == names
+
+
+def test_a_meta_with_a_namespaced_attribute_is_read_from_its_element():
+    from newsstemmer.metadata import _hoodwalk
+    from newsstemmer.metadata.facts import _TAGS, PageFacts, _read
+
+    root = etree.fromstring("<html xmlns:x='urn:x'><head><meta x:name='no' name='n' content=' c  d '/>"
+                            "<meta name='m' content='e'/><meta x:content='z' name='o'/></head><body/></html>")
+    kept = _hoodwalk.fact_elements(root)[0]
+    assert [type(k) is tuple for k in kept] == [False, True, False]
+    read = []
+    for elements in (kept, list(root.iter(*_TAGS))):
+        facts = PageFacts()
+        _read(facts, elements, [])
+        read.append(dict(facts.meta))
+    assert read[0] == read[1] == {"n": ["c d"], "m": ["e"]}

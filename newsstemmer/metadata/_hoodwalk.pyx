@@ -248,13 +248,19 @@ def walk(object hw, object root, bint with_tail, object byline_marked):
 
 cdef bint _author_token(const unsigned char* s) noexcept nogil:
     """``"author" in s.lower().split()`` for a plain-ASCII ``s``."""
+    return _token(s, "author")
+
+
+cdef bint _token(const unsigned char* s, const char* word) noexcept nogil:
+    """``word in s.lower().split()`` for a plain-ASCII ``s`` (``word``: lower-case ASCII)."""
     cdef Py_ssize_t i = 0
+    cdef size_t n = strlen(word)
     while s[i] != 0:
         while s[i] != 0 and _ascii_space(s[i]):
             i += 1
         if s[i] == 0:
             return False
-        if opens_with(s + i, "author") and (s[i + 6] == 0 or _ascii_space(s[i + 6])):
+        if opens_with(s + i, word) and (s[i + n] == 0 or _ascii_space(s[i + n])):
             return True
         while s[i] != 0 and not _ascii_space(s[i]):
             i += 1
@@ -318,31 +324,150 @@ cdef inline bint _fact_tag(const char* name) noexcept nogil:
             or streq(name, "h1"))
 
 
+cdef const unsigned char* _plain(xmlAttr* a) noexcept nogil:
+    """The value of an attribute that is one plain-ASCII text node, else NULL (an empty
+    value has no node: NULL too)."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t k = 0
+    if a is NULL or a.children is NULL or a.children.next is not NULL or a.children.type != tree.XML_TEXT_NODE:
+        return NULL
+    s = <const unsigned char*>a.children.content
+    if s is NULL:
+        return NULL
+    while s[k] != 0:
+        if s[k] >= 0x80:
+            return NULL
+        k += 1
+    return s
+
+
+cdef bint _is_ld_json(const unsigned char* s) noexcept nogil:
+    """``s.strip().lower() == "application/ld+json"`` for a plain-ASCII ``s``."""
+    cdef Py_ssize_t i = 0, k
+    while s[i] != 0 and _ascii_space(s[i]):
+        i += 1
+    if not opens_with(s + i, "application/ld+json"):
+        return False
+    k = i + 19
+    while s[k] != 0 and _ascii_space(s[k]):
+        k += 1
+    return s[k] == 0
+
+
+cdef bint _may_be_read(xmlNode* c, const char* name) noexcept nogil:
+    """Whether ``facts._read`` may take something from a fact element other than ``<meta>``
+    (False only where it certainly takes nothing: a ``<script>`` whose plain-ASCII ``type`` is not JSON-LD or
+    that has none, a ``<link>`` whose plain-ASCII ``rel`` does not name ``canonical`` or that
+    has none)."""
+    cdef xmlAttr* a
+    cdef const unsigned char* s
+    if name[0] == b's':  # script
+        a = find_attribute(c, "type")
+        if a is NULL or a.children is NULL:
+            return False
+        s = _plain(a)
+        return s is NULL or _is_ld_json(s)
+    if name[0] == b'l':  # link
+        a = find_attribute(c, "rel")
+        if a is NULL or a.children is NULL:
+            return False
+        s = _plain(a)
+        return s is NULL or _token(s, "canonical")
+    return True
+
+
+cdef bint _opens_bold(xmlNode* c) noexcept nogil:
+    """Whether a ``<p>``'s first child as lxml counts them (``p[0]``: an element, comment,
+    processing instruction or entity reference) is a ``<strong>`` or ``<b>`` in no namespace."""
+    c = c.children
+    while c is not NULL and not (c.type == tree.XML_ELEMENT_NODE or c.type == tree.XML_COMMENT_NODE
+                                 or c.type == tree.XML_PI_NODE or c.type == tree.XML_ENTITY_REF_NODE):
+        c = c.next
+    return (c is not NULL and is_element(c) and not namespaced(c) and c.name is not NULL
+            and (streq(<const char*>c.name, "strong") or streq(<const char*>c.name, "b")))
+
+
+cdef object _meta_entry(xmlNode* c, cetree._Document doc):
+    """What ``facts._read`` takes from a ``<meta>``: ``(content, names)``, its ``content`` value
+    and, in attribute order, the non-empty values of its ``property``, ``name``, ``itemprop``
+    and ``http-equiv`` attributes (``el.items()``' keys of ``facts._META_KEYS``); None where it
+    takes nothing (no ``content``, no name); the element itself where an attribute is in a
+    namespace (read from it)."""
+    cdef xmlAttr* a = c.properties
+    cdef xmlAttr* content = NULL
+    cdef const char* n
+    cdef list names = []
+    while a is not NULL:
+        if a.ns is not NULL:
+            return cetree.elementFactory(doc, c)
+        n = <const char*>a.name
+        if n is not NULL:
+            if streq(n, "content"):
+                if content is NULL:
+                    content = a  # (the first, as el.get gives)
+            elif streq(n, "property") or streq(n, "name") or streq(n, "itemprop") or streq(n, "http-equiv"):
+                value = cetree.attributeValue(c, a)
+                if value:
+                    names.append(value)
+        a = a.next
+    if content is NULL or not names:
+        return None
+    return cetree.attributeValue(c, content), names
+
+
+#: the ``<meta>`` attributes whose values :func:`_meta_entry` gives as names (``facts._META_KEYS``)
+META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
+
+#: what :func:`fact_elements` gives: version 2 adds the ``itemprop`` elements, whether there
+#: is a ``<dt>`` and whether a ``<p>`` opens with a bold element (checked by ``facts``, which
+#: reads a build of version 1 the slower way)
+FACT_PASS = 2
+
+
 def fact_elements(object root):
     """In one pass over ``root`` (itself included, in document order): the elements of
-    :data:`FACT_TAGS` (``list(root.iter(*FACT_TAGS))``), the ``<time>`` elements
-    (``list(root.iter("time"))``) and the links :func:`rel_author_links` finds."""
+    :data:`FACT_TAGS` (``list(root.iter(*FACT_TAGS))``) but those ``facts._read`` would take
+    nothing from (:func:`_may_be_read`), each ``<meta>`` as what it takes from it
+    (:func:`_meta_entry`: no proxy made), the ``<time>`` elements
+    (``list(root.iter("time"))``), the links :func:`rel_author_links` finds, and the
+    elements with an ``itemprop`` attribute in no namespace, in any namespace themselves
+    (``root.xpath("descendant-or-self::*[@itemprop]")``), whether an element is named
+    ``dt`` in any namespace (``post_headers`` finds none where there is none), and whether
+    a ``<p>`` opens with a ``<strong>`` or ``<b>`` (:func:`_opens_bold`; a bold line of
+    names, ``people.bold_names_opening``, is in none where none does)."""
     cdef cetree._Element top_el = <cetree._Element?>root
     cdef cetree._Document doc = top_el._doc
     cdef xmlNode* top = top_el._c_node
     cdef xmlNode* c = top
     cdef const char* name
-    cdef list facts = [], times = [], links = []
+    cdef list facts = [], times = [], links = [], items = []
+    cdef bint dt = False, bold = False
     if not is_element(top):
-        return facts, times, links
+        return facts, times, links, items, dt, bold
     while c is not NULL:
+        if c.properties is not NULL and find_attribute(c, "itemprop") is not NULL:
+            items.append(cetree.elementFactory(doc, c))
+        if not dt and c.name is not NULL and streq(<const char*>c.name, "dt"):
+            dt = True
         if not namespaced(c):
             name = <const char*>c.name
             if name is not NULL:
                 if name[0] == b'a' and name[1] == 0:
                     if _rel_author(c):
                         links.append(cetree.elementFactory(doc, c))
+                elif name[0] == b'm' and streq(name, "meta"):
+                    entry = _meta_entry(c, doc)
+                    if entry is not None:
+                        facts.append(entry)
                 elif _fact_tag(name):
-                    facts.append(cetree.elementFactory(doc, c))
+                    if _may_be_read(c, name):
+                        facts.append(cetree.elementFactory(doc, c))
                 elif streq(name, "time"):
                     times.append(cetree.elementFactory(doc, c))
+                elif not bold and name[0] == b'p' and name[1] == 0:
+                    bold = _opens_bold(c)
         c = _next_in_order(c, top)
-    return facts, times, links
+    return facts, times, links, items, dt, bold
 
 
 cdef extern from "Python.h":

@@ -71,6 +71,13 @@ class PageFacts:
     _time_elements: list[Any] | None = field(default=None, repr=False)
     _rel_authors: list[Any] | None = field(default=None, repr=False)
     _dt_headers: bool | None = field(default=None, repr=False)  # whether the html has "<dt><"
+    _no_dt: bool = field(default=False, repr=False)  # whether the compiled pass found no <dt> element
+    #: whether a ``<p>`` of the tree opens with ``<strong>``/``<b>`` (None: not known)
+    bold_paragraph: bool | None = field(default=None, repr=False)
+    #: the elements with an ``itemprop`` attribute, where :func:`page_facts`'s compiled pass
+    #: went over the whole document (None: not known; the microdata's search finds them)
+    _itemprop_elements: list[Any] | None = field(default=None, repr=False)
+    _tree_props: frozenset[str] | None = field(default=None, repr=False)  # their itemprop words, lower case
 
     def first_meta(self, *names: str) -> tuple[str, str] | None:
         """The first non-empty ``<meta>`` content among ``names`` (in that order), with its name."""
@@ -88,7 +95,7 @@ class PageFacts:
     def items(self) -> dict[str, list[tuple[str, Any]]]:
         """Microdata: lower-cased itemprop -> [(text or content, element)] (read on first use)."""
         if self._items is None:
-            self._items = _microdata(self.tree, self._item_order)
+            self._items = _microdata(self.tree, self._item_order, self._itemprop_elements)
         return self._items
 
     def microdata_order(self) -> dict[Any, int]:
@@ -99,8 +106,16 @@ class PageFacts:
     def microdata(self, prop: str) -> list[tuple[str, Any]]:
         """The values of one microdata property (lower case, one of :data:`_ITEMPROPS`).
 
-        With the page's ``html`` known, a property its text never names is not searched
-        for (a substring test instead of a pass over the tree)."""
+        A property no element of the tree names is not there (where the page facts' pass
+        found the ``itemprop`` elements: most pages have none, and their text is not
+        scanned); with the page's ``html`` known, a property its text never names is not
+        searched for (a substring test instead of a pass over the tree)."""
+        if self._items is None and self._itemprop_elements is not None:
+            if self._tree_props is None:
+                self._tree_props = frozenset(word for el in self._itemprop_elements
+                                             for word in (el.get("itemprop") or "").lower().split())
+            if prop not in self._tree_props:
+                return []
         if self._items is None and self.html is not None:
             if self._named is None:
                 self._named, self._dt_headers = _text_scan(self.html)
@@ -110,7 +125,10 @@ class PageFacts:
 
     def dt_headers_named(self) -> bool:
         """Whether the page's text holds ``<dt><`` (:func:`.threads.post_headers`' test of
-        the text), from the microdata's scan of it where that was made."""
+        the text), from the microdata's scan of it where that was made; False without a
+        scan where the tree has no ``<dt>`` (no post header to find: the same answer)."""
+        if self._no_dt:
+            return False
         if self._dt_headers is None:
             self._dt_headers = self.html is not None and "<dt><" in self.html
         return self._dt_headers
@@ -211,7 +229,11 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
     if _ONE_PASS and isinstance(tree, etree._Element):
         # (one pass in C also finds what ``times`` and ``author_links`` read: each is a pass
         # over the whole tree, as costly as this one, on a large page ~0.05 ms)
-        elements, facts._time_elements, facts._rel_authors = _COMPILED.fact_elements(tree)
+        elements, facts._time_elements, facts._rel_authors, items, dt, bold = _COMPILED.fact_elements(tree)
+        facts._no_dt = not dt  # (post headers are searched for in this tree: tree.iter("dt"))
+        if tree.getparent() is None:  # (the document's root: the pass saw every element the search would)
+            facts._itemprop_elements = items
+            facts.bold_paragraph = bold
     else:
         elements = tree.iter(*_TAGS)
     _read(facts, elements, scripts)
@@ -220,17 +242,24 @@ def page_facts(tree: Any, html: str | None = None) -> PageFacts:
 
 
 _TAGS = ("meta", "script", "link", "title", "h1")
-_ONE_PASS = _COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags)
+_META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
+_ONE_PASS = (_COMPILED is not None and getattr(_COMPILED, "FACT_TAGS", None) == _TAGS  # (a build of these tags,
+             and getattr(_COMPILED, "FACT_PASS", 1) == 2 and getattr(_COMPILED, "META_KEYS", None) == _META_KEYS)
 _TEXT_SCAN = (_COMPILED is not None and getattr(_COMPILED, "ITEMPROP_SPELLINGS", None) == _ITEMPROP_SPELLINGS
               and _COMPILED.DT_HEADER == "<dt><")
-_META_KEYS = frozenset(("property", "name", "itemprop", "http-equiv"))
 
 
 def _read(facts: PageFacts, elements: Any, scripts: list[str]) -> None:
     """Take the facts of ``elements`` (``<meta>``, JSON-LD ``<script>``, ``<link>``,
-    ``<title>``, ``<h1>``)."""
+    ``<title>``, ``<h1>``; a ``<meta>`` may be given as the compiled pass reads it:
+    ``(content, names)``)."""
     meta = facts.meta
     for el in elements:
+        if type(el) is tuple:
+            content = " ".join(el[0].split())
+            for name in el[1]:
+                meta[name.strip().lower()].append(content)
+            continue
         tag = el.tag
         if tag == "meta":
             content = el.get("content")
@@ -286,14 +315,15 @@ def _props_named(html: str) -> frozenset[str]:
     return frozenset(named)
 
 
-def _microdata(tree: Any, order: dict[Any, int]) -> dict[str, list[tuple[str, Any]]]:
+def _microdata(tree: Any, order: dict[Any, int], found: list[Any] | None = None) -> dict[str, list[tuple[str, Any]]]:
     """The page's microdata properties that name its article (:data:`_ITEMPROPS`), in page
-    order; ``order`` gets each element's place."""
+    order; ``order`` gets each element's place.  ``found``: the page's ``itemprop``
+    elements in page order where they are known (else searched for)."""
     items: dict[str, list[tuple[str, Any]]] = defaultdict(list)
     if tree is None:
         return items
     try:
-        for i, el in enumerate(_ITEMPROP_XPATH(tree)):
+        for i, el in enumerate(_ITEMPROP_XPATH(tree) if found is None else found):
             order[el] = i
             for prop in (el.get("itemprop") or "").lower().split():
                 if prop in _ITEMPROPS:

@@ -138,6 +138,8 @@ def _headline_index(facts: PageFacts) -> int | None:
     titles (a site's logo is often an ``<h1>`` too), or None (worked out once per page)."""
     if facts.headline_at is None:
         facts.headline_at = -1
+        if not facts.h1:
+            return None  # (no <h1>: the titles are not read)
         site = _site_name(facts)  # (a logo's <h1> agrees with the site's part of the titles only)
         own = [title_words(_strip_site(t, site, "")) for t in _own_titles(facts)[2]]
         for i, h1 in enumerate(facts.h1[:3]):
@@ -320,7 +322,11 @@ def author_candidates(facts: PageFacts, tree: Any) -> Any:
 
 def _bold_names_opening(tree: Any, facts: PageFacts) -> list[str]:
     """The names of a bold line opening one of the first paragraphs under the headline
-    (:func:`.people.bold_names_opening`): read last, where no other source named a person."""
+    (:func:`.people.bold_names_opening`): read last, where no other source named a person.
+    Nothing where no ``<p>`` of the page opens with a bold element (the page facts' pass tells:
+    the paragraphs are not looked for, on a page with few ``<p>`` most of the tree)."""
+    if facts.bold_paragraph is False and facts.tree is tree:
+        return []
     at = _headline_index(facts)
     start = facts.h1_elements[at] if at is not None else (facts.h1_elements or [None])[0]
     body = tree.find("body") if start is None and tree is not None else None
