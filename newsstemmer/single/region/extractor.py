@@ -8,7 +8,9 @@ own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
 
 A region that holds two or more articles (a next story loaded under the first) gives
-way to the ``<article>`` holding the headline (:mod:`.units`).
+way to the ``<article>`` holding the headline (:mod:`.units`); one that is a part of an
+article cut into parallel blocks (the same wrapper repeated) is widened to hold them all
+(:mod:`.parallel`).
 Around them, four safety steps against near-empty bodies on today's pages (issue 23):
 the page is read as a browser shows it (:mod:`.reveal`), the guard that falls back on
 PageRank's own text never trades a body for one less than half as long, a body left
