@@ -24,7 +24,7 @@ from ..blockwalk import typed_blocks
 from ..leftout import item_list, left_out_kind, running_text, site_furniture
 from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis
 
-__all__ = ["LEVELS", "continuation", "with_continuation"]
+__all__ = ["LEVELS", "continuation", "continues", "with_continuation"]
 
 #: How far up from the article's element its continuation is looked for (a sibling: 1;
 #: the pieces often sit one or two wrappers apart).
@@ -65,7 +65,7 @@ def _siblings(element: etree._Element, hidden: set) -> tuple[list[etree._Element
         taken: set = set()
         sides: tuple[list, list] = ([], [])
         for lv, later, el in found:
-            if lv <= level and not _inside(el, taken, top) and _continues(el):
+            if lv <= level and not _inside(el, taken, top) and continues(el):
                 sides[later].append(el)
                 taken.add(el)
         if taken:
@@ -115,7 +115,7 @@ def _inside(el: etree._Element, taken: set, top: etree._Element) -> bool:
     return False
 
 
-def _continues(el: etree._Element) -> bool:
+def continues(el: etree._Element) -> bool:
     """Whether ``el`` (near the article, its tag and a class word) holds more of it: running
     text that no name types as something else (comments, related stories, a byline...) or
     as the page's furniture."""

@@ -8,7 +8,9 @@ own cleaning (:mod:`.cleaning`).  The text is extracted as PageRank extracts its
 own, so what PageRank keeps (short lines, captions of the article) stays.
 
 A region that holds two or more articles (a next story loaded under the first) gives
-way to the ``<article>`` holding the headline (:mod:`.units`).
+way to the ``<article>`` holding the headline (:mod:`.units`); one that is a part of an
+article cut into parallel blocks (the same wrapper repeated) is widened to hold them all
+(:mod:`.parallel`).
 Around them, four safety steps against near-empty bodies on today's pages (issue 23):
 the page is read as a browser shows it (:mod:`.reveal`), the guard that falls back on
 PageRank's own text never trades a body for one less than half as long, a body left
@@ -39,6 +41,7 @@ from .cleaning import CLEAN_FEATURES, cleaning_candidates, cleaning_features, ru
 from .embedded import MARKUP_BODY_MAX, embedded_article_html
 from .fallback import BODY_CAP, BODY_SHARE, REGION_MIN, near_empty_alternative, word_chars
 from .reveal import revealed
+from .parallel import widened_region
 from .units import headline_article
 
 __all__ = ["GUARD_SHORTER", "RegionExtractor"]
@@ -89,6 +92,9 @@ class RegionExtractor:
         #: A region holding two or more articles gives way to the one holding the headline
         #: (:func:`~.units.headline_article`).
         self.one_article = True
+        #: A region whose article goes on in parallel parts beside it (the same wrapper
+        #: repeated) is widened to hold them (:func:`~.parallel.widened_region`).
+        self.parallel_parts = True
 
     @staticmethod
     def _load(model, shipped: str, features: tuple[str, ...]) -> TreeModel | None:
@@ -110,7 +116,8 @@ class RegionExtractor:
         """(title, body, detail) of one page on its own: ``detail`` names, joined by
         ``+``, what changed the plain path (``react``, ``noscript``, ``button``: hidden
         content read; ``article``: the region held two or more articles and gave way to
-        the one holding the headline; ``pagerank``: the guard returned PageRank's own text;
+        the one holding the headline; ``parts``: the region was widened to hold the
+        article's parallel parts beside it; ``pagerank``: the guard returned PageRank's own text;
         ``paragraphs``: the near-empty body gave way to the paragraph region;
         ``embedded``: to the article in the page's script data), or None."""
         return self.extract_typed(tree, url)[:3]
@@ -232,10 +239,17 @@ class RegionExtractor:
         region = headline_article(view, chosen_region) if self.one_article else chosen_region
         skip, learned = self._left_out_parts(view, region)
         left = skip + learned
+        narrowed = region != chosen_region
+        widened = widened_region(view, region, left, lambda part: self.left_out(view, part)) \
+            if self.parallel_parts else None
+        if widened is not None:
+            region, left = widened
         lines = region_paragraphs(an, region, left)
         # PageRank's own element with nothing more left out: the lines are PageRank's own text.
-        kept = self.guarded(an, lines, lines if region == an.main and not learned else None)
-        step = "pagerank" if kept is not lines else ("article" if region != chosen_region else None)
+        own = region == an.main and not learned and widened is None
+        kept = self.guarded(an, lines, lines if own else None)
+        inner = "+".join(name for name, done in (("article", narrowed), ("parts", widened is not None)) if done)
+        step = "pagerank" if kept is not lines else (inner or None)
         chosen: Chosen = (an, region, left) if kept is lines else (an, an.main, None)
         body = "\n".join(kept)
         alternative = near_empty_alternative(an, word_chars(body, BODY_CAP))
