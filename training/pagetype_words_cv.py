@@ -37,12 +37,10 @@ import numpy as np
 if __name__ == "__main__" and not __package__:  # run as a file: import from the checkout's root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from benchmarks.shared import Entry, add_data_option, cached, data_dir, grouped_folds, load_manifest, page_id
-from training.train_pagetype import FOLDS, PARAMS, ROUNDS, URL_COLUMNS, build
+from benchmarks.shared import Entry, add_data_option, cached, data_dir, load_manifest, page_id
+from training.train_pagetype import FOLDS, PARAMS, ROUNDS, URL_COLUMNS, build, fold_arrays, parsed_page
 
-from newsstemmer.dom.parse import HTMLParseError
 from newsstemmer.metadata import page_facts
-from newsstemmer.page import Page
 from newsstemmer.pagetype.features import url_words
 
 WORD = re.compile(r"[^\W\d_]+")
@@ -77,11 +75,10 @@ def body_words(body: Any, limit: int = 1200) -> tuple[str, str]:
 
 def page_texts(e: Entry) -> dict[str, str] | None:
     """A page's text fields (:data:`FIELDS`), or None for one that cannot be read."""
-    try:
-        page = Page(e.html(), url=e.url)
-        tree = page.tree
-    except (HTMLParseError, ValueError, RecursionError):
+    page = parsed_page(e)
+    if page is None:
         return None
+    tree = page.tree
     facts = page_facts(tree, page.html)
     body = tree.find("body") if tree is not None else None
     text, links = body_words(body) if body is not None else ("", "")
@@ -184,12 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = cached(args.data_file, lambda: build(entries), "page-type rows")
     texts: dict[str, dict[str, str]] = cached(args.text_file, lambda: {
         page_id(e): t for e in entries if (t := page_texts(e)) is not None}, "page texts")
-    folds = grouped_folds(entries, FOLDS, seed=0)
-    fold_of = {page_id(e): k for k, fold in enumerate(folds) for e in fold}
-    X = np.array([r["x"] for r in rows], dtype=float)
-    y = np.array([r["y"] for r in rows])
-    wc = np.array([r["dataset"] == "wcxb-dev" for r in rows])
-    fi = np.array([fold_of[r["id"]] for r in rows])
+    X, y, wc, fi = fold_arrays(rows, entries)
     sets = np.array([r["dataset"] for r in rows])
     groups = [r["group"] for r in rows]
     empty = dict.fromkeys(FIELDS, "")

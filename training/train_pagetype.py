@@ -53,13 +53,22 @@ KIND_ROUNDS = 100
 KIND_OF_LABEL = {"collection": "product"}
 
 
-def page_row(e: Entry) -> dict[str, Any] | None:
-    """One page's features, label and keys; None for a page that cannot be read."""
+def parsed_page(e: Entry) -> Page | None:
+    """A dataset page parsed, or None for one that cannot be read (the rows leave it out)."""
     try:
         page = Page(e.html(), url=e.url)
-        tree = page.tree
+        page.tree
     except (HTMLParseError, ValueError, RecursionError):
         return None
+    return page
+
+
+def page_row(e: Entry) -> dict[str, Any] | None:
+    """One page's features, label and keys; None for a page that cannot be read."""
+    page = parsed_page(e)
+    if page is None:
+        return None
+    tree = page.tree
     x = page_type_features(tree, e.url, page_facts(tree, page.html))
     kind = e.page_type or "article"
     return {"id": page_id(e), "dataset": e.dataset, "kind": kind, "y": int(kind == "article"),
@@ -102,14 +111,20 @@ def train(X: np.ndarray, y: np.ndarray, wcxb: np.ndarray) -> Any:
     return lgb.train(PARAMS, ds, num_boost_round=ROUNDS)
 
 
-def cross_validate(rows: list[dict[str, Any]], entries: list[Entry]) -> np.ndarray:
-    """Each row's probability of being an article from a model trained without its fold's sites."""
+def fold_arrays(rows: list[dict[str, Any]], entries: list[Entry]) -> tuple[np.ndarray, ...]:
+    """The rows as arrays for site-grouped CV: features, labels, wcxb-dev mask, fold index."""
     folds = grouped_folds(entries, FOLDS, seed=0)
     fold_of = {page_id(e): k for k, fold in enumerate(folds) for e in fold}
     X = np.array([r["x"] for r in rows], dtype=float)
     y = np.array([r["y"] for r in rows])
     wc = np.array([r["dataset"] == "wcxb-dev" for r in rows])
     fi = np.array([fold_of[r["id"]] for r in rows])
+    return X, y, wc, fi
+
+
+def cross_validate(rows: list[dict[str, Any]], entries: list[Entry]) -> np.ndarray:
+    """Each row's probability of being an article from a model trained without its fold's sites."""
+    X, y, wc, fi = fold_arrays(rows, entries)
     p = np.zeros(len(rows))
     for k in range(FOLDS):
         held = fi == k
