@@ -62,8 +62,8 @@ from .items import ArticleItem, FetchedPage, NonArticleItem
 from .monitor import RunMonitor
 from .outbox import Outbox, Parcel
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
-from .rounds import (EXTRACTED, FAILED, NON_ARTICLE, RELEARN_PAGES, THIN_LAYOUT_PAGES, UNMATCHED, Outcome, RoundResult,
-                     extract_page, is_thin, run_round)
+from .relearn import Relearning
+from .rounds import EXTRACTED, FAILED, NON_ARTICLE, UNMATCHED, Outcome, RoundResult, extract_page, run_round
 from .storage import Storage
 from .storage.sqlite_runlog import RunLog
 from .work import PROCESS, Extraction, Round, WorkRunner
@@ -146,9 +146,7 @@ class SiteLearner:
         self._aside: dict[int, FetchedPage] = {}  # pages in the second process, by id
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
-        # articles of thin layouts waiting in the buffer to learn the layout again: site -> layout id -> urls
-        self._held: dict[str, dict[str, list[str]]] = defaultdict(dict)
-        self._relearn_tried: set[tuple[str, str]] = set()  # (site, layout id): learned again, or tried, in this crawl
+        self.relearning = Relearning()  # articles of thin layouts waiting to learn them again (relearn.py)
         self.outbox = Outbox()  # the one way articles go back into the crawl
         self.work = WorkRunner(config, self.options, on_ready=self._kick_postponed, on_lost=self._sidecar_lost)
         # loaded now, not mid-crawl (see load_single); also with the second process, whose work
@@ -296,47 +294,35 @@ class SiteLearner:
         learned again (or tried) in this crawl, and in a crawl shared through Redis."""
         if self.final or self.sharing is not None or outcome.kind != EXTRACTED or outcome.item is None:
             return False
-        lid = outcome.item.pattern
         patterns = self.patterns.get(site)
-        if lid is None or patterns is None or (site, lid) in self._relearn_tried or not is_thin(patterns.layout(lid)):
+        layout = patterns.layout(outcome.item.pattern) if patterns is not None else None
+        if layout is None or not self.relearning.wants(site, layout):
             return False
         if page is not None:
             page.tree = None  # (parsed again when learned from)
             self.buffer.add(page, self.versions.get(site, 0))
         self._claimed[site].add(outcome.url)
-        held = self._held[site].setdefault(lid, [])
-        if outcome.url not in held:
-            held.append(outcome.url)
+        self.relearning.hold(site, layout.id, outcome.url)
         self._inc("pages_held_for_relearning")
         if page is not None:
             self._kick(site)  # (a round's own pages: kicked when the round is done)
         return True
 
     def _relearn_due(self, site: str) -> bool:
-        """Start the round due for a thin layout's held articles, if any: learning it again from
-        :data:`RELEARN_PAGES` of them (at the crawl's end, from at least
-        :data:`THIN_LAYOUT_PAGES` and more than it was learned from), else, at the end, extracting
-        them with the site's layouts as they are.  True if a round started."""
-        held = self._held.get(site)
-        if not held:
-            return False
+        """Start the round due for a thin layout's held articles, if any (:meth:`Relearning.due`):
+        learning the layout again from them, or at the crawl's end only extracting them with the
+        site's layouts.  True if a round started."""
         patterns = self.patterns.get(site)
-        for lid, urls in sorted(held.items()):
-            layout = patterns.layout(lid) if patterns is not None else None
-            enough = len(urls) >= RELEARN_PAGES or (
-                self.final and len(urls) >= THIN_LAYOUT_PAGES and (layout is None or len(urls) > layout.pages))
-            if not enough and not self.final and layout is not None:
-                continue
-            del held[lid]
-            self._relearn_tried.add((site, lid))
-            if enough and layout is not None:
-                log.info("newsstemmer: %s: learning layout %s (learned from %d pages) again from %d of its pages",
-                         site, lid, layout.pages, len(urls))
-                self._start_round(site, urls, learn_now=True, save=True, relearn=lid)
-            else:
-                self._start_round(site, urls, learn_now=False, save=False)
-            return True
-        return False
+        due = self.relearning.due(site, lambda lid: patterns.layout(lid) if patterns is not None else None, self.final)
+        if due is None:
+            return False
+        lid, urls, again = due
+        if again:
+            log.info("newsstemmer: %s: learning layout %s again from %d of its pages", site, lid, len(urls))
+            self._start_round(site, urls, learn_now=True, save=True, relearn=lid)
+        else:
+            self._start_round(site, urls, learn_now=False, save=False)
+        return True
 
     def _aside_of(self, site: str) -> bool:
         """Whether a page of ``site`` is being extracted in the second process."""

@@ -1,0 +1,66 @@
+"""Thin layouts: articles held back until their layout is learned again from more pages (issue #26).
+
+A layout learned from a few pages of a section can take text those pages share by chance for
+template: the demo's opinion ledes, drawn from a small pool of sentences, made the lede of a
+layout learned from 3 pages score DiffScore 0.489 (static) where 6 pages gave 0.58 (main
+text), and every update of a column, which goes into its lede, was missed.  So an article
+layout learned from fewer than :data:`~newsstemmer.crawl.rounds.THIN_LAYOUT_PAGES` pages is
+*thin* (:func:`~newsstemmer.crawl.rounds.is_thin`): the learner keeps the articles it
+extracts in the page buffer (:class:`Relearning` says which), and once
+:data:`~newsstemmer.crawl.rounds.RELEARN_PAGES` of them wait, learns the layout again from
+them (:func:`~newsstemmer.crawl.patternfiles.relearned_patterns`) and extracts them with the
+result.  At the crawl's end the held articles go out: learned again if enough wait, else as
+the thin layout reads them.  Each thin layout is learned again (or tried) once a crawl.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..layout.patterns import LayoutPattern
+from .rounds import RELEARN_PAGES, THIN_LAYOUT_PAGES, is_thin
+
+__all__ = ["Due", "Relearning"]
+
+#: What a site's held articles are due for: (layout id, urls, learn the layout again).
+Due = tuple[str, list[str], bool]
+
+
+class Relearning:
+    """The articles of thin layouts held in the buffer in this crawl, by site and layout."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, dict[str, list[str]]] = {}
+        self.tried: set[tuple[str, str]] = set()  # (site, layout id): learned again, or tried, in this crawl
+
+    def wants(self, site: str, layout: LayoutPattern | None) -> bool:
+        """Whether an article this layout extracted should wait for it to be learned again."""
+        return layout is not None and (site, layout.id) not in self.tried and is_thin(layout)
+
+    def hold(self, site: str, layout_id: str, url: str) -> None:
+        """An article of the site's thin layout ``layout_id`` now waits in the buffer."""
+        urls = self.held.setdefault(site, {}).setdefault(layout_id, [])
+        if url not in urls:
+            urls.append(url)
+
+    def due(self, site: str, layout_of: Callable[[str], LayoutPattern | None], final: bool) -> Due | None:
+        """The site's held articles due for a round (taken out; the layout then counts as tried):
+        those of a layout with :data:`RELEARN_PAGES` waiting, to learn it again; at the crawl's
+        end (``final``) any, learned again if at least :data:`THIN_LAYOUT_PAGES` and more than
+        the layout was learned from wait, else only extracted; a layout gone meanwhile
+        (``layout_of`` gives None): only extracted.  None if nothing is due."""
+        held = self.held.get(site)
+        for lid, urls in sorted((held or {}).items()):
+            layout = layout_of(lid)
+            enough = layout is not None and (len(urls) >= RELEARN_PAGES or (
+                final and len(urls) >= THIN_LAYOUT_PAGES and len(urls) > layout.pages))
+            if not (enough or final or layout is None):
+                continue
+            del held[lid]
+            self.tried.add((site, lid))
+            return lid, urls, enough
+        return None
+
+    def waiting(self) -> int:
+        """Articles held, all sites."""
+        return sum(len(urls) for by_layout in self.held.values() for urls in by_layout.values())
