@@ -27,8 +27,8 @@ first page) and the page buffer.  The Scrapy components are thin adapters to it:
   with an empty body and a ``reason``;
 * the articles of a *thin* layout (learned from fewer than
   :data:`~newsstemmer.crawl.rounds.THIN_LAYOUT_PAGES` pages) wait in the buffer: once
-  :data:`~newsstemmer.crawl.rounds.RELEARN_PAGES` of them wait (at the crawl's end: enough
-  to learn from), the layout is learned again from them and replaced, and they are
+  :data:`~newsstemmer.crawl.rounds.RELEARN_PAGES` of them wait (at the crawl's end:
+  ``THIN_LAYOUT_PAGES``), the layout is learned again from them and replaced, and they are
   extracted with the new layout; otherwise they go out as the thin layout reads them.
   A few pages of a section can share text by chance, and a layout learned from them
   takes it for template (issue #26).  Not in a crawl shared through Redis.

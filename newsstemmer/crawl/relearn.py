@@ -46,21 +46,16 @@ class Relearning:
     def due(self, site: str, layout_of: Callable[[str], LayoutPattern | None], final: bool) -> Due | None:
         """The site's held articles due for a round (taken out; the layout then counts as tried):
         those of a layout with :data:`RELEARN_PAGES` waiting, to learn it again; at the crawl's
-        end (``final``) any, learned again if at least :data:`THIN_LAYOUT_PAGES` and more than
-        the layout was learned from wait, else only extracted; a layout gone meanwhile
+        end (``final``) any, learned again if at least :data:`THIN_LAYOUT_PAGES` wait (more than
+        a thin layout was learned from), else only extracted; those of a layout gone meanwhile
         (``layout_of`` gives None): only extracted.  None if nothing is due."""
         held = self.held.get(site)
         for lid, urls in sorted((held or {}).items()):
             layout = layout_of(lid)
-            enough = layout is not None and (len(urls) >= RELEARN_PAGES or (
-                final and len(urls) >= THIN_LAYOUT_PAGES and len(urls) > layout.pages))
+            enough = layout is not None and len(urls) >= (THIN_LAYOUT_PAGES if final else RELEARN_PAGES)
             if not (enough or final or layout is None):
                 continue
             del held[lid]
             self.tried.add((site, lid))
             return lid, urls, enough
         return None
-
-    def waiting(self) -> int:
-        """Articles held, all sites."""
-        return sum(len(urls) for by_layout in self.held.values() for urls in by_layout.values())

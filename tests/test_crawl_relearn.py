@@ -1,0 +1,54 @@
+"""Which held articles of thin layouts are due for a round (``newsstemmer.crawl.relearn``)."""
+
+from __future__ import annotations
+
+from newsstemmer.crawl.relearn import Relearning
+from newsstemmer.crawl.rounds import RELEARN_PAGES, THIN_LAYOUT_PAGES
+from newsstemmer.layout.patterns import LayoutPattern, LayoutSection
+
+SITE = "news.test"
+
+
+def _layout(pid: str, pages: int, article: bool = True) -> LayoutPattern:
+    return LayoutPattern(pid, 100.0, pages, [LayoutSection("body/p", 0.7, 80.0, "main")], article=article)
+
+
+def test_only_article_layouts_learned_from_few_pages_hold_their_articles():
+    r = Relearning()
+    assert r.wants(SITE, _layout("p1", THIN_LAYOUT_PAGES - 1))
+    assert not r.wants(SITE, _layout("p0", THIN_LAYOUT_PAGES))
+    assert not r.wants(SITE, _layout("p2", 2, article=False)) and not r.wants(SITE, None)
+
+
+def test_a_thin_layout_is_learned_again_once_enough_of_its_articles_wait_and_then_only_once():
+    r, layouts = Relearning(), {"p1": _layout("p1", 3), "p2": _layout("p2", 2)}
+    for i in range(RELEARN_PAGES - 1):
+        r.hold(SITE, "p1", f"http://{SITE}/c{i}")
+    r.hold(SITE, "p1", f"http://{SITE}/c0")  # (the same article twice: once)
+    r.hold(SITE, "p2", f"http://{SITE}/g0")
+    assert r.due(SITE, layouts.get, final=False) is None
+    r.hold(SITE, "p1", f"http://{SITE}/c{RELEARN_PAGES}")
+    lid, urls, again = r.due(SITE, layouts.get, final=False)
+    assert (lid, len(urls), again) == ("p1", RELEARN_PAGES, True)
+    assert not r.wants(SITE, layouts["p1"])  # tried in this crawl: its later articles go out as they are
+    # the crawl's end: too few to learn from, so only extracted
+    assert r.due(SITE, layouts.get, final=True) == ("p2", [f"http://{SITE}/g0"], False)
+    assert r.due(SITE, layouts.get, final=True) is None
+
+
+def test_at_the_crawls_end_a_layout_is_learned_again_from_fewer():
+    r, layouts = Relearning(), {"p1": _layout("p1", 3), "p2": _layout("p2", 5)}
+    for i in range(THIN_LAYOUT_PAGES):
+        r.hold(SITE, "p1", f"http://{SITE}/a{i}")
+    for i in range(THIN_LAYOUT_PAGES - 1):
+        r.hold(SITE, "p2", f"http://{SITE}/b{i}")
+    assert r.due(SITE, layouts.get, final=False) is None
+    assert r.due(SITE, layouts.get, final=True)[::2] == ("p1", True)
+    assert r.due(SITE, layouts.get, final=True)[::2] == ("p2", False)
+    assert r.due(SITE, layouts.get, final=True) is None
+
+
+def test_the_articles_of_a_layout_gone_meanwhile_are_only_extracted_at_once():
+    r = Relearning()
+    r.hold(SITE, "p9", f"http://{SITE}/gone")
+    assert r.due(SITE, {}.get, final=False) == ("p9", [f"http://{SITE}/gone"], False)
