@@ -265,7 +265,7 @@ class SiteLearner:
             return  # the second process is starting: kicked again when it is ready or lost
         if self.sharing is not None and not self.sharing.may_learn(site):
             return  # another worker learns this site (or nothing is due)
-        if self._relearn_due(site):
+        if self._relearn_due(site, last=False):
             return
         claimed = self._claimed[site]
         current = self.patterns.get(site)
@@ -285,14 +285,20 @@ class SiteLearner:
             return
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
+        elif self.final and not self._aside_of(site):
+            self._relearn_due(site, last=True)  # (after the site's last rounds: their pages may add to it)
 
     # -- thin layouts: their articles wait, the layout is learned again ------------------------
     def _hold(self, site: str, outcome: Outcome, page: FetchedPage | None = None) -> bool:
         """Keep an article of a thin layout (:func:`~newsstemmer.crawl.rounds.is_thin`) in the
         buffer until its layout is learned again (:meth:`_relearn_due`); ``page``: a page not
-        buffered yet.  False (the article goes on) once the crawl ends, for a layout already
-        learned again (or tried) in this crawl, and in a crawl shared through Redis."""
-        if self.final or self.sharing is not None or outcome.kind != EXTRACTED or outcome.item is None:
+        buffered yet.  False (the article goes on) for a layout already learned again (or tried)
+        in this crawl, and in a crawl shared through Redis.  Also once the spider is idle: a
+        round that ends then (on a busy machine, most of a first crawl's) brings a thin layout
+        all the pages it matched at once, and its held articles are due at once (:meth:`_kick`);
+        a soak whose seed-2 opinion layout was learned that way held none of its 16 pages and
+        missed 11 updates."""
+        if self.sharing is not None or outcome.kind != EXTRACTED or outcome.item is None:
             return False
         patterns = self.patterns.get(site)
         layout = patterns.layout(outcome.item.pattern) if patterns is not None else None
@@ -308,12 +314,13 @@ class SiteLearner:
             self._kick(site)  # (a round's own pages: kicked when the round is done)
         return True
 
-    def _relearn_due(self, site: str) -> bool:
+    def _relearn_due(self, site: str, last: bool) -> bool:
         """Start the round due for a thin layout's held articles, if any (:meth:`Relearning.due`):
-        learning the layout again from them, or at the crawl's end only extracting them with the
-        site's layouts.  True if a round started."""
+        learning the layout again from them, or (``last``: the spider is idle and the site has
+        no other round to run) only extracting them with the site's layouts.  True if a round
+        started."""
         patterns = self.patterns.get(site)
-        due = self.relearning.due(site, lambda lid: patterns.layout(lid) if patterns is not None else None, self.final)
+        due = self.relearning.due(site, lambda lid: patterns.layout(lid) if patterns is not None else None, last)
         if due is None:
             return False
         lid, urls, again = due
