@@ -52,3 +52,18 @@ def test_the_articles_of_a_layout_gone_meanwhile_are_only_extracted_at_once():
     r = Relearning()
     r.hold(SITE, "p9", f"http://{SITE}/gone")
     assert r.due(SITE, {}.get, final=False) == ("p9", [f"http://{SITE}/gone"], False)
+
+
+def test_a_layout_kept_after_a_full_try_is_marked_saved_and_not_tried_again(tmp_path):
+    from newsstemmer import SitePatterns
+    from newsstemmer.crawl.patternfiles import kept_after_relearning
+
+    current = SitePatterns(SITE, [_layout("p0", 3), _layout("p1", 4)], history=[{"version": 1, "added": ["p0", "p1"]}])
+    kept = kept_after_relearning(current, "p0")
+    assert kept.layout("p0").relearn_kept and kept.layout("p1").relearn_kept is None
+    assert current.layout("p0").relearn_kept is None  # (a copy)
+    assert kept_after_relearning(current, "p9") is None
+    again = SitePatterns.load(kept.save(tmp_path / "site.json"))
+    assert again.layout("p0").relearn_kept == kept.layout("p0").relearn_kept
+    assert not Relearning().wants(SITE, again.layout("p0")) and Relearning().wants(SITE, again.layout("p1"))
+    assert "relearn_kept" not in (tmp_path / "site.json").read_text().split('"p1"')[1]  # (absent when not set)

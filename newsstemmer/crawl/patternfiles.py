@@ -19,7 +19,7 @@ from ..layout.patterns import PatternFileError, SitePatterns, pattern_file_name
 from .config import Config
 from .items import utc_now
 
-__all__ = ["load_patterns", "merge_patterns", "patterns_path", "relearned_patterns", "retire_idle"]
+__all__ = ["kept_after_relearning", "load_patterns", "merge_patterns", "patterns_path", "relearned_patterns", "retire_idle"]
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,19 @@ def relearned_patterns(current: SitePatterns, learned: SitePatterns, old_id: str
     out.add_version({"version": version, "learned_at": when, "pages": len(learned.pages),
                      "reason": f"relearned {old_id} (learned from {old.pages} pages) from {best.pages} of its pages",
                      "added": [new.id], "retired": [old_id], **({"run": run} if run else {})})
+    return out
+
+
+def kept_after_relearning(current: SitePatterns, old_id: str) -> SitePatterns | None:
+    """``current`` with its layout ``old_id`` marked ``relearn_kept`` (now): learned again from
+    its pages, it made no layout to replace it, and it is not tried again.  A copy; None if the
+    layout is not there."""
+    old = current.layout(old_id)
+    if old is None:
+        return None
+    out = replace(current, patterns=[replace(p, relearn_kept=utc_now()) if p.id == old_id else p
+                                     for p in current.patterns])
+    out.history = [dict(h) for h in current.history]
     return out
 
 

@@ -29,7 +29,7 @@ from ..layout.patterns import LayoutPattern, SitePatterns
 from ..page import Page
 from .config import Config
 from .items import ArticleItem, FetchedPage, NonArticleItem
-from .patternfiles import merge_patterns, patterns_path, relearned_patterns
+from .patternfiles import kept_after_relearning, merge_patterns, patterns_path, relearned_patterns
 from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
 from .storage import Storage
 
@@ -227,7 +227,8 @@ def run_round(
     ``relearn``: the id of a thin layout (:func:`is_thin`) these pages matched; what is
     learned from them replaces it (:func:`~newsstemmer.crawl.patternfiles.relearned_patterns`:
     a layout of at least :data:`THIN_LAYOUT_PAGES` and :data:`RELEARN_COVER` of them) instead
-    of being added, or nothing changes; a page the new layout does not match is read with the
+    of being added, or, tried from at least :data:`RELEARN_PAGES` pages, it is kept and marked
+    (``relearn_kept``: not tried again); a page the new layout does not match is read with the
     old patterns.
 
     Anchor texts are refreshed from linkinfo first: links found after a page was
@@ -265,6 +266,8 @@ def run_round(
             if relearn is not None:
                 least = max(THIN_LAYOUT_PAGES, math.ceil(RELEARN_COVER * len(cores)))
                 renewed = relearned_patterns(current, learned, relearn, least, run) if current else None
+                if renewed is None and current is not None and len(cores) >= RELEARN_PAGES:
+                    renewed = kept_after_relearning(current, relearn)  # (a full try: not tried again)
                 if renewed is not None:
                     result.patterns, result.changed = renewed, True
                     if save:
