@@ -466,6 +466,7 @@ class SiteLearner:
         request = Request(
             "data:,", callback=callback, dont_filter=True, priority=1000, meta={EMIT_META: site}
         )
+        self._inc("emit_requests")  # (their responses count among Scrapy's 200s: the soak takes them out)
         engine.crawl(request)
 
     def wake(self) -> None:
