@@ -25,13 +25,9 @@ first page) and the page buffer.  The Scrapy components are thin adapters to it:
   is; patterns learned from fewer than ``NEWSSTEMMER_MIN_PAGES`` pages are used
   for this crawl only, not saved, and pages that no layout matches are emitted
   with an empty body and a ``reason``;
-* the articles of a *thin* layout (learned from fewer than
-  :data:`~newsstemmer.crawl.rounds.THIN_LAYOUT_PAGES` pages) wait in the buffer: once
-  :data:`~newsstemmer.crawl.rounds.RELEARN_PAGES` of them wait (at the crawl's end:
-  ``THIN_LAYOUT_PAGES``), the layout is learned again from them and replaced, and they are
-  extracted with the new layout; otherwise they go out as the thin layout reads them.
-  A few pages of a section can share text by chance, and a layout learned from them
-  takes it for template (issue #26).  Not in a crawl shared through Redis.
+* the articles of a *thin* layout (learned from few pages, which can share text by chance)
+  wait in the buffer until the layout is learned again from them, then go out read by the
+  new layout (:mod:`newsstemmer.crawl.relearn`; not in a crawl shared through Redis).
 
 Every outcome is counted in the crawl stats under ``newsstemmer/``.
 The functions :func:`extract_page` and :func:`run_round` are plain Python
@@ -293,11 +289,8 @@ class SiteLearner:
         """Keep an article of a thin layout (:func:`~newsstemmer.crawl.rounds.is_thin`) in the
         buffer until its layout is learned again (:meth:`_relearn_due`); ``page``: a page not
         buffered yet.  False (the article goes on) for a layout already learned again (or tried)
-        in this crawl, and in a crawl shared through Redis.  Also once the spider is idle: a
-        round that ends then (on a busy machine, most of a first crawl's) brings a thin layout
-        all the pages it matched at once, and its held articles are due at once (:meth:`_kick`);
-        a soak whose seed-2 opinion layout was learned that way held none of its 16 pages and
-        missed 11 updates."""
+        in this crawl, and in a crawl shared through Redis.  Also after the spider went idle,
+        when a busy first crawl's rounds end (unheld, a soak's seed-2 opinion layout missed 11)."""
         if self.sharing is not None or outcome.kind != EXTRACTED or outcome.item is None:
             return False
         patterns = self.patterns.get(site)
