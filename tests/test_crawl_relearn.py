@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newsstemmer.crawl.relearn import Relearning
+from newsstemmer.crawl.relearn import Relearning, needed
 from newsstemmer.crawl.rounds import RELEARN_PAGES, THIN_LAYOUT_PAGES
 from newsstemmer.layout.patterns import LayoutPattern, LayoutSection
 
@@ -46,6 +46,20 @@ def test_at_the_crawls_end_a_layout_is_learned_again_from_fewer():
     assert r.due(SITE, layouts.get, final=True)[::2] == ("p1", True)
     assert r.due(SITE, layouts.get, final=True)[::2] == ("p2", False)
     assert r.due(SITE, layouts.get, final=True) is None
+
+
+def test_a_layout_is_learned_again_only_from_twice_its_pages():
+    """A layout of 5 pages waits for 10 (8 would be the first crawl's second pass of a small site)."""
+    r, layouts = Relearning(), {"p1": _layout("p1", 5)}
+    assert needed(layouts["p1"], final=False) == needed(layouts["p1"], final=True) == 10
+    for i in range(9):
+        r.hold(SITE, "p1", f"http://{SITE}/a{i}")
+    assert r.due(SITE, layouts.get, final=False) is None
+    assert r.due(SITE, layouts.get, final=True)[::2] == ("p1", False)  # only extracted
+    r2 = Relearning()
+    for i in range(10):
+        r2.hold(SITE, "p1", f"http://{SITE}/a{i}")
+    assert r2.due(SITE, layouts.get, final=False)[::2] == ("p1", True)
 
 
 def test_the_articles_of_a_layout_gone_meanwhile_are_only_extracted_at_once():
