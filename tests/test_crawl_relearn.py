@@ -62,6 +62,19 @@ def test_a_layout_is_learned_again_only_from_twice_its_pages():
     assert r2.due(SITE, layouts.get, final=False)[::2] == ("p1", True)
 
 
+def test_held_articles_are_given_back_as_their_thin_layout_read_them():
+    """Not learned again, they are sent as read (not extracted twice); each is given back once."""
+    from newsstemmer.crawl.rounds import EXTRACTED, Outcome
+
+    r = Relearning()
+    outs = [Outcome(f"http://{SITE}/a{i}", EXTRACTED) for i in range(3)]
+    for o in outs:
+        r.hold(SITE, "p1", o.url, o)
+    r.hold(SITE, "p1", f"http://{SITE}/x")  # (held without its outcome)
+    assert r.read([o.url for o in outs]) == outs
+    assert r.read([outs[0].url]) is None and r.read([f"http://{SITE}/x"]) is None
+
+
 def test_the_articles_of_a_layout_gone_meanwhile_are_only_extracted_at_once():
     r = Relearning()
     r.hold(SITE, "p9", f"http://{SITE}/gone")

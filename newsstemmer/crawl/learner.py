@@ -286,11 +286,9 @@ class SiteLearner:
 
     # -- thin layouts: their articles wait, the layout is learned again ------------------------
     def _hold(self, site: str, outcome: Outcome, page: FetchedPage | None = None) -> bool:
-        """Keep an article of a thin layout (:func:`~newsstemmer.crawl.rounds.is_thin`) in the
-        buffer until its layout is learned again (:meth:`_relearn_due`); ``page``: a page not
-        buffered yet.  False (the article goes on) for a layout already learned again (or tried)
-        in this crawl, and in a crawl shared through Redis.  Also after the spider went idle,
-        when a busy first crawl's rounds end (unheld, a soak's seed-2 opinion layout missed 11)."""
+        """Keep an article of a thin layout (:func:`~newsstemmer.crawl.rounds.is_thin`; ``page``: not
+        buffered yet) in the buffer until it is learned again (:meth:`_relearn_due`).  False (it
+        goes on) for a layout tried in this crawl, and in a crawl shared through Redis."""
         if self.sharing is not None or outcome.kind != EXTRACTED or outcome.item is None:
             return False
         patterns = self.patterns.get(site)
@@ -301,25 +299,27 @@ class SiteLearner:
             page.tree = None  # (parsed again when learned from)
             self.buffer.add(page, self.versions.get(site, 0))
         self._claimed[site].add(outcome.url)
-        self.relearning.hold(site, layout.id, outcome.url)
+        self.relearning.hold(site, layout.id, outcome.url, outcome)
         self._inc("pages_held_for_relearning")
         if page is not None:
             self._kick(site)  # (a round's own pages: kicked when the round is done)
         return True
 
     def _relearn_due(self, site: str, last: bool) -> bool:
-        """Start the round due for a thin layout's held articles, if any (:meth:`Relearning.due`):
-        learning the layout again from them, or (``last``: the spider is idle and the site has
-        no other round to run) only extracting them with the site's layouts.  True if a round
-        started."""
+        """Start the round due for a thin layout's held articles (:meth:`Relearning.due`): learning
+        it again from them, else (``last``: the spider is idle, no other round is due) send them
+        as it read them (a layout gone: extracted again).  True if a round started."""
         patterns = self.patterns.get(site)
         due = self.relearning.due(site, lambda lid: patterns.layout(lid) if patterns is not None else None, last)
         if due is None:
             return False
-        lid, urls, again = due
+        (lid, urls, again), read = due, self.relearning.read(due[1])  # (read: as the thin layout did)
         if again:
             log.info("newsstemmer: %s: learning layout %s again from %d of its pages", site, lid, len(urls))
             self._start_round(site, urls, learn_now=True, save=True, relearn=lid)
+        elif read is not None and patterns is not None and patterns.layout(lid) is not None:
+            self._busy.add(site)  # not learned again: they go out as read, not extracted twice
+            self._round_done(RoundResult(site, list(urls), False, patterns, outcomes=read))
         else:
             self._start_round(site, urls, learn_now=False, save=False)
         return True

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..layout.patterns import LayoutPattern
-from .rounds import RELEARN_PAGES, THIN_LAYOUT_PAGES, is_thin
+from .rounds import RELEARN_PAGES, THIN_LAYOUT_PAGES, Outcome, is_thin
 
 __all__ = ["Due", "Relearning", "needed"]
 
@@ -43,17 +43,28 @@ class Relearning:
     def __init__(self) -> None:
         self.held: dict[str, dict[str, list[str]]] = {}
         self.tried: set[tuple[str, str]] = set()  # (site, layout id): learned again, or tried, in this crawl
+        self.outcomes: dict[str, Outcome] = {}  # url → the held article as its thin layout read it
 
     def wants(self, site: str, layout: LayoutPattern | None) -> bool:
         """Whether an article this layout extracted should wait for it to be learned again."""
         return (layout is not None and (site, layout.id) not in self.tried and is_thin(layout)
                 and layout.relearn_kept is None)
 
-    def hold(self, site: str, layout_id: str, url: str) -> None:
-        """An article of the site's thin layout ``layout_id`` now waits in the buffer."""
+    def hold(self, site: str, layout_id: str, url: str, outcome: Outcome | None = None) -> None:
+        """An article of the site's thin layout ``layout_id`` now waits in the buffer
+        (``outcome``: as that layout read it, sent so if the layout is not learned again)."""
+        if outcome is not None:
+            self.outcomes[url] = outcome
         urls = self.held.setdefault(site, {}).setdefault(layout_id, [])
         if url not in urls:
             urls.append(url)
+
+    def read(self, urls: list[str]) -> list[Outcome] | None:
+        """The held articles ``urls`` as their thin layout read them (taken out); None if one is
+        missing.  Sending them so spares extracting them again: on a first crawl of 84 small
+        sites nearly every article was held."""
+        read = [self.outcomes.pop(u, None) for u in urls]
+        return None if any(o is None for o in read) else read  # type: ignore[misc]
 
     def due(self, site: str, layout_of: Callable[[str], LayoutPattern | None], final: bool) -> Due | None:
         """The site's held articles due for a round (taken out; the layout then counts as tried):
