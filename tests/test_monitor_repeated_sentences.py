@@ -17,16 +17,15 @@ after a date), and the site is crawled again with the same state folder.
 from __future__ import annotations
 
 import html
-import json
 import random
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import lxml.html
 import pytest
 
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, TestSite, run_crawl, serve
+from newsstemmer.crawl.testing import TestSite, crawl_site_day, news_page, serve
 
+SITE_NAME = "The Valley Post"
 WORDS = ("council river budget school harbour election minister storm bridge museum farmers hospital railway "
          "festival court market tunnel library teachers energy coast union village plan report vote season rescue "
          "flood mayor contract airport science team orchestra ferry lighthouse").split()
@@ -65,19 +64,13 @@ def build_site(day: int, n: int = 12) -> TestSite:
                 f'<p class="byline">By Reporter {i % 4}</p><div class="story-body">'
                 + "".join(f"<p>{html.escape(p)}</p>" for p in paras)
                 + f'</div></article><aside class="related"><h2>Related</h2><ul>{rel}</ul></aside>')
-        site.pages[path] = (200, "text/html; charset=utf-8", _page(head, main))
+        site.pages[path] = (200, "text/html; charset=utf-8", news_page(SITE_NAME, head, main))
         site.articles[path] = (head, "\n".join(paras))
     links = "".join(f'<li><a href="{p}">{html.escape(h)}</a></li>' for p, h in zip(paths, heads))
     for path, title in (("/", "Front page"), ("/news/", "News")):
-        site.pages[path] = (200, "text/html; charset=utf-8", _page(title, f'<h1>{title}</h1><ul class="teasers">{links}</ul>'))
+        index = f'<h1>{title}</h1><ul class="teasers">{links}</ul>'
+        site.pages[path] = (200, "text/html; charset=utf-8", news_page(SITE_NAME, title, index))
     return site
-
-
-def _page(title: str, main: str) -> bytes:
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} | The Valley Post'
-            '</title></head><body><header><a href="/">The Valley Post</a><nav><a href="/news/">News</a></nav></header>'
-            f'<main>{main}</main><footer><p>Copyright The Valley Post. All rights reserved.</p></footer></body></html>'
-            ).encode("utf-8")
 
 
 def test_the_updates_repeat_paragraph_junctions_that_the_old_sketch_took_for_page_text():
@@ -93,25 +86,16 @@ def test_the_updates_repeat_paragraph_junctions_that_the_old_sketch_took_for_pag
         assert sketch.change(body, new_page) >= 0.02 or sketch.added_words(body) >= EDIT_MIN_WORDS, path
 
 
-def _crawl(work: Path, url: str, day: int) -> list[dict]:
-    feed = work / f"day{day}.jsonl"
-    proc = run_crawl([url], feed, {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
-                                   "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"),
-                                   "NEWSSTEMMER_RECHECK_AFTER": "0", "NEWSSTEMMER_RECHECK_BACKOFF": "0"}, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
-
-
 @pytest.mark.crawl
 def test_an_update_repeating_the_storys_own_sentences_is_sent_as_one(tmp_path):
     day1, day2 = build_site(1), build_site(2)
     updated = set(list(day1.articles)[:UPDATED])
     site = TestSite(pages=dict(day1.pages), articles=dict(day1.articles))
     with serve(site) as base:
-        first = _crawl(tmp_path, base + "/", 1)
+        first = crawl_site_day(tmp_path, base + "/", 1)
         assert {urlsplit(i["url"]).path for i in first} >= set(day1.articles)
         site.pages.update(day2.pages)  # (the server reads the same dict)
-        items = _crawl(tmp_path, base + "/", 2)
+        items = crawl_site_day(tmp_path, base + "/", 2)
     sent = {urlsplit(i["url"]).path: i for i in items}
     assert {p for p, i in sent.items() if i["update"]} == updated, sorted(sent)  # before: some judged unchanged
     assert set(sent) == updated  # the unchanged stories are not sent again

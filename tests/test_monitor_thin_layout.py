@@ -17,13 +17,13 @@ from __future__ import annotations
 import html
 import json
 import random
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, TestSite, run_crawl, serve
+from newsstemmer.crawl.testing import TestSite, crawl_site_day, news_page, serve
 
+SITE_NAME = "The Harbour Times"
 WORDS = ("council river budget school harbour election minister storm bridge museum farmers hospital railway "
          "festival court market tunnel library teachers energy coast union village plan report vote season rescue "
          "flood mayor contract airport science team orchestra ferry lighthouse").split()
@@ -62,7 +62,7 @@ def build_site(day: int) -> TestSite:
         main = (f'<article class="story"><h1 class="headline">{html.escape(head)}</h1>'
                 f'<p class="byline">By Reporter {i % 4}</p><div class="story-body">'
                 + "".join(f"<p>{html.escape(p)}</p>" for p in paras) + "</div></article>")
-        site.pages[path] = (200, "text/html; charset=utf-8", _page(head, main))
+        site.pages[path] = (200, "text/html; charset=utf-8", news_page(SITE_NAME, head, main))
         site.articles[path] = (head, "\n".join(paras))
     for i in range(COLUMNS):
         head = f"Why the {rng.choice(WORDS)} matters more than the {rng.choice(WORDS)} (column {i})"
@@ -77,28 +77,13 @@ def build_site(day: int) -> TestSite:
                 f'{html.escape(head)}</h1></div><div class="columnist"><p class="columnist-name">By Columnist {i % 3}'
                 f'</p></div><div class="column-text"><p class="lede">{html.escape(lede)}</p>'
                 + "".join(f"<p>{html.escape(p)}</p>" for p in paras) + "</div></article>")
-        site.pages[path] = (200, "text/html; charset=utf-8", _page(head, main))
+        site.pages[path] = (200, "text/html; charset=utf-8", news_page(SITE_NAME, head, main))
         site.articles[path] = (head, "\n".join([lede, *paras]))
     links = "".join(f'<li><a href="{p}">{html.escape(site.articles[p][0])}</a></li>' for p in [*columns, *news])
     for path, title in (("/", "Front page"), ("/news/", "News")):
-        site.pages[path] = (200, "text/html; charset=utf-8", _page(title, f'<h1>{title}</h1><ul class="teasers">{links}</ul>'))
+        index = f'<h1>{title}</h1><ul class="teasers">{links}</ul>'
+        site.pages[path] = (200, "text/html; charset=utf-8", news_page(SITE_NAME, title, index))
     return site
-
-
-def _page(title: str, main: str) -> bytes:
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} | The Harbour Times'
-            '</title></head><body><header><a href="/">The Harbour Times</a><nav><a href="/news/">News</a></nav></header>'
-            f'<main>{main}</main><footer><p>Copyright The Harbour Times. All rights reserved.</p></footer></body></html>'
-            ).encode("utf-8")
-
-
-def _crawl(work: Path, url: str, day: int) -> list[dict]:
-    feed = work / f"day{day}.jsonl"
-    proc = run_crawl([url], feed, {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
-                                   "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"),
-                                   "NEWSSTEMMER_RECHECK_AFTER": "0", "NEWSSTEMMER_RECHECK_BACKOFF": "0"}, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
 
 
 def test_the_day_1_columns_make_a_thin_layout_that_takes_the_lede_for_template():
@@ -125,7 +110,7 @@ def test_a_layout_learned_from_three_pages_is_learned_again_and_its_lede_updates
     with serve(site) as base:
         for d, day in enumerate(days, 1):
             site.pages.update(day.pages)  # (the server reads the same dict)
-            feeds.append({urlsplit(i["url"]).path: i for i in _crawl(tmp_path, base + "/", d)})
+            feeds.append({urlsplit(i["url"]).path: i for i in crawl_site_day(tmp_path, base + "/", d)})
     first, second, third = feeds
     assert set(first) >= set(days[0].articles)
     # day 2: the new columns are read with their ledes (before: the thin layout left them out)

@@ -34,7 +34,7 @@ from typing import Callable, Iterator, Sequence
 
 __all__ = ["TestSite", "build_test_site", "serve", "hold_articles", "send_page", "crawl_command", "run_crawl", "crawl_stats", "REPO_ROOT",
            "FAST_SETTINGS", "REPRODUCIBLE_SETTINGS",
-           "crawl_demo_day", "free_port", "redis_server"]
+           "crawl_demo_day", "crawl_site_day", "news_page", "free_port", "redis_server"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -276,6 +276,26 @@ def crawl_demo_day(work: Path, day: int, port: int, name: str | None = None,
         raise AssertionError(proc.stderr[-3000:])
     items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
     return items, crawl_stats(proc.stderr), proc.stderr
+
+
+def crawl_site_day(work: Path, url: str, day: int, timeout: float = 600) -> list[dict]:
+    """Crawl a served test site once as a monitoring day would (reproducible settings, every
+    article rechecked), state and patterns kept in ``work`` between days; the feed's items."""
+    feed = work / f"day{day}.jsonl"
+    proc = run_crawl([url], feed, {**REPRODUCIBLE_SETTINGS, "NEWSSTEMMER_STATE_DIR": str(work / "state"),
+                                   "NEWSSTEMMER_PATTERNS_DIR": str(work / "patterns"),
+                                   "NEWSSTEMMER_RECHECK_AFTER": "0", "NEWSSTEMMER_RECHECK_BACKOFF": "0"}, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
+
+
+def news_page(site_name: str, title: str, main: str) -> bytes:
+    """A purpose-made news page: the site's header and footer around ``main`` (HTML)."""
+    name = html.escape(site_name)
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} | {name}'
+            f'</title></head><body><header><a href="/">{name}</a><nav><a href="/news/">News</a></nav></header>'
+            f'<main>{main}</main><footer><p>Copyright {name}. All rights reserved.</p></footer></body></html>'
+            ).encode("utf-8")
 
 
 def crawl_stats(log: str) -> dict[str, object]:
