@@ -102,6 +102,8 @@ def targets(r: dict) -> list[tuple[str, str, bool]]:
         ("day 3: new articles with F1 ≥ 0.97 ≥ 95%", f"{d3['new_f1_ok_share']:.1%} of {d3['new']}",
          d3["new_f1_ok_share"] >= 0.95),
         ("day 3: pattern file holds both versions", f"versions {r['pattern_versions']}", len(r["pattern_versions"]) >= 2),
+        ("days 1-3: no item that is not an article", " / ".join(str(r["days"][d]["extra"]) for d in (1, 2, 3)),
+         all(r["days"][d]["extra"] == 0 for d in (1, 2, 3))),
     ]
 
 
@@ -125,7 +127,7 @@ def main() -> int:
         for d, s in r["days"].items():
             print(f"  day {d}: {s['items']} items, {s['downloads']} downloads ({s['requests']} requests, "
                   f"{s['not_modified']} not modified, {s['skipped']} skipped), {s['seconds']} s; "
-                  f"expected {s['expected']}, delivered {s['delivered']}, repeated {s['repeated']} "
+                  f"expected {s['expected']}, delivered {s['delivered']}, not articles {s['extra']}, repeated {s['repeated']} "
                   f"(as updates {s['false_updates']}), F1 mean {s['f1_mean'] or 0:.3f}, F1≥0.97 {s['f1_ok']}")
             if s["low_f1"]:
                 print(f"    below 0.97: {s['low_f1'][:8]}")
