@@ -71,3 +71,22 @@ def test_health_alerts():
     assert health_alerts(dict(healthy, coverage=0.5), [], config) == ["coverage 0.50 below 0.80"]
     assert health_alerts(dict(healthy, coverage=0.5, article_pages=2), [], config) == []  # too few pages to tell
     assert health_alerts(dict(healthy, error_rate=0.25), [], config) == ["error rate 0.25 above 0.10"]
+
+
+def test_a_layout_added_then_retired_in_one_run_is_not_named_as_added():
+    """A thin layout learned again in the run that learned it: the health record's
+    ``layouts_added`` name only layouts in use (the file's), the replaced one is retired."""
+    from newsstemmer.crawl.monitor import RunMonitor
+
+    class Stats:
+        def inc_value(self, *a, **k):
+            pass
+
+    monitor = RunMonitor(Stats(), Config(), {})
+    monitor.learned("s", ["p0", "p1"], revision=1, in_use=["p0", "p1"])
+    monitor.site("s").counts["pages"] = 3
+    monitor.retired("s", ["p1"], revision=2)
+    monitor.learned("s", ["p2"], revision=2, in_use=["p0", "p2"])
+    (record,) = monitor.records()
+    assert record["drift"]["layouts_added"] == ["p0", "p2"]
+    assert record["drift"]["layouts_retired"] == ["p1"]

@@ -190,8 +190,11 @@ class RunMonitor:
                         site, len(added), ", ".join(added), revision)
 
     def retired(self, site: str, ids: list[str], revision: int) -> None:
+        """Layouts retired from the site's file; one added earlier in this run (a thin layout
+        learned again) is no longer among ``layouts_added``, which name layouts in use."""
         run = self.site(site)
         run.retired.extend(ids)
+        run.added = [i for i in run.added if i not in ids]
         run.revision = revision
 
     # -- the end of the run -----------------------------------------------------------------
