@@ -263,23 +263,20 @@ def run_round(
             log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
             result.error = f"{type(exc).__name__}: {exc}"[:300]
         else:
+            new: SitePatterns | None
             if relearn is not None:
                 least = max(THIN_LAYOUT_PAGES, math.ceil(RELEARN_COVER * len(cores)))
-                renewed = relearned_patterns(current, learned, relearn, least, run) if current else None
-                if renewed is None and current is not None and len(cores) >= RELEARN_PAGES:
-                    renewed = kept_after_relearning(current, relearn)  # (a full try: not tried again)
-                if renewed is not None:
-                    result.patterns, result.changed = renewed, True
-                    if save:
-                        result.saved = renewed.save(patterns_path(config.patterns_dir, site))
-                merged = None
+                new = relearned_patterns(current, learned, relearn, least, run) if current else None
+                if new is None and current is not None and len(cores) >= RELEARN_PAGES:
+                    new = kept_after_relearning(current, relearn)  # (a full try: not tried again)
             else:
-                merged = without_weak_others(merge_patterns(current, learned, run, reason), current)
-            if merged is not None and len(merged.patterns) > (len(current.patterns) if current is not None else 0):
-                result.patterns = merged
-                result.changed = True
+                new = without_weak_others(merge_patterns(current, learned, run, reason), current)
+                if len(new.patterns) <= (len(current.patterns) if current is not None else 0):
+                    new = None  # (nothing added)
+            if new is not None:
+                result.patterns, result.changed = new, True
                 if save:
-                    result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
+                    result.saved = new.save(patterns_path(config.patterns_dir, site))
     for page, core in zip(pages, cores):
         outcome = extract_page(page, result.patterns, options, core)
         if outcome.kind == UNMATCHED and relearn is not None and result.changed:
