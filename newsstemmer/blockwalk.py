@@ -26,14 +26,13 @@ keeps its structure: its lists, headings and lines come back as ``list``, ``head
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from lxml import etree
 
 from .blocks import Block
 from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
-from .leftout import left_out_kind, left_out_part
+from .leftout import kept_name_kind, left_out_kind, left_out_part
 
 __all__ = [
     "BOLD_HEADING_LEVEL", "BOLD_TAGS", "WalkedText", "bold_headings", "list_items", "table_rows", "typed_blocks",
@@ -60,20 +59,6 @@ BOLD_HEADING_LEVEL = 3
 # Marks of a bold element's start and end in the walked text: NUL never occurs in text
 # lxml gives, and the marks are taken out before a line is made.
 _BOLD_ON, _BOLD_OFF = "\x00[", "\x00]"
-
-
-#: Names that type a block the cleaning kept (it stays in the body, typed).
-_KEPT_NAMES = re.compile(r"byline|dateline|caption", re.I)
-
-
-def _named_kind(el: etree._Element) -> str:
-    """``paragraph``, or ``byline``/``dateline``/``caption`` for an element named so."""
-    names = el.get("class") or el.get("id")
-    if names:
-        found = _KEPT_NAMES.search(names)
-        if found:
-            return found.group(0).lower()
-    return "paragraph"
 
 
 def _linkable(href: str, base: str | None) -> bool:
@@ -149,6 +134,8 @@ def _flush(side: _Side, records: list[tuple]) -> None:
     if "\x00" in text or side.bold:
         _flush_marked(side, text, links, records)
         return
+    if text.isspace():  # (whitespace between elements: no line; most flushes)
+        return
     owner, sub = side.ctx
     if "\n" in text:
         for raw in text.split("\n"):
@@ -211,7 +198,7 @@ def _entered(el: etree._Element, tag: str, ctx: tuple, out_kind: str | None, par
     if not in_body and part is None and kind not in ("code", "figure", "caption"):
         kind = out_kind
     elif kind == "paragraph" and part is None:  # (a part's named lines stay its paragraphs)
-        kind = _named_kind(el)
+        kind = kept_name_kind(el)
     new = _Owner(kind, in_body, _HEADINGS.get(tag), tag == "ol", part)
     return new, ((None, 0, tag == "ol") if kind == "list" else None)
 

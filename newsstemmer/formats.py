@@ -58,6 +58,8 @@ def _lines(block: Block) -> list[str]:
 #: itself first, so that no escape is escaped again).
 _MD_SPECIAL = "\\`*_[]<>#!|~&{}()"
 _MD_LINE_START = re.compile(r"^(\s*)([-+=:]|\d+(?=[.)]))")
+#: First characters with which :data:`_MD_LINE_START` may match (besides whitespace and digits).
+_MD_LINE_MARKS = "-+=:"
 
 
 def _md_escape(text: str, line_start: bool = True) -> str:
@@ -65,7 +67,8 @@ def _md_escape(text: str, line_start: bool = True) -> str:
     for char in _MD_SPECIAL:  # (str.replace per character: a few times faster than a regex)
         if char in text:
             text = text.replace(char, "\\" + char)
-    if line_start:
+    if line_start and text and (text[0] in _MD_LINE_MARKS or text[0].isspace() or text[0].isdecimal()):
+        # (the regex only where it may match: its \s is str.isspace, its \d str.isdecimal)
         match = _MD_LINE_START.match(text)
         if match:
             lead, mark = match.group(1), match.group(2)
@@ -101,8 +104,14 @@ def _md_text(block: Block, lines: list[str]) -> list[str]:
     return out
 
 
+#: Kinds whose Markdown or HTML is more than their escaped lines (the others: paragraphs).
+_SHAPED = frozenset({"heading", "list", "table", "code", "figure", "quote"})
+
+
 def _md_block(block: Block, images: bool) -> str:
     kind = block.kind
+    if kind not in _SHAPED and not block.links and "\n" not in block.text:
+        return _md_escape(block.text) if block.text else ""  # (most blocks: one plain line)
     lines = _lines(block)
     if kind == "heading" and lines:
         level = min(max(block.level or 2, 2), 6)
@@ -172,8 +181,7 @@ def markdown(blocks: list[Block], images: bool = False) -> str:
 # -- HTML ------------------------------------------------------------------------------
 
 
-def _h(text: str) -> str:
-    return escape(text, quote=True)
+_h = escape  # (quote=True: attribute values too)
 
 
 def _html_line(line: str, links: list[tuple[str, str]], k: int) -> tuple[str, int]:
@@ -194,6 +202,8 @@ def _html_lines(block: Block, lines: list[str], sep: str = "<br>\n") -> str:
 
 def _html_block(block: Block, images: bool) -> str:
     kind = block.kind
+    if kind not in _SHAPED and not block.links and "\n" not in block.text:
+        return "<p>" + escape(block.text) + "</p>" if block.text else ""  # (most blocks: one plain line)
     lines = _lines(block)
     if kind == "heading" and lines:
         level = min(max(block.level or 2, 2), 4)

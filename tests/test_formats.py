@@ -140,6 +140,34 @@ def test_javascript_links_are_not_kept() -> None:
     assert "javascript" not in a.body_html and "javascript" not in a.body_markdown
 
 
+#: Markdown line starts as the writers escaped them before the first-character test skipped
+#: the regex (its \\s is ``str.isspace``, its \\d ``str.isdecimal``: "²" and "Ⅳ" open no list).
+_LINE_STARTS = {
+    "1. one": "1\\. one", "12) two": "12\\) two", "- dash": "\\- dash", "+ plus": "\\+ plus",
+    "= equals": "\\= equals", ": colon": "\\: colon", "\u0663. Arabic-Indic": "\u0663\\. Arabic-Indic",
+    "\u00b2. superscript": "\u00b2. superscript", "\u2163. numeral": "\u2163. numeral", "1 no mark": "1 no mark",
+    "word - dash": "word - dash", "x": "x",
+}
+
+
+@pytest.mark.parametrize("line", sorted(_LINE_STARTS))
+def test_a_line_start_that_opens_markup_is_escaped(line: str) -> None:
+    assert markdown([Block("paragraph", line)]) == _LINE_STARTS[line]
+    assert markdown([Block("paragraph", "a\n" + line)]) == "a\n" + _LINE_STARTS[line]  # (each line's start)
+    assert markdown([Block("byline", line)]) == _LINE_STARTS[line]
+
+
+def test_one_line_blocks_are_written_as_every_block_is() -> None:
+    """The one-plain-line shortcut gives what the lines' path gives (empty text: nothing)."""
+    assert markdown([Block("paragraph", "a <b> & [c]"), Block("paragraph", ""), Block("lead", "*d*")]) == \
+        "a \\<b\\> \\& \\[c\\]\n\n\\*d\\*"
+    assert html([Block("paragraph", "a <b> & \"c\""), Block("paragraph", ""), Block("caption", "d")]) == \
+        "<p>a &lt;b&gt; &amp; &quot;c&quot;</p>\n<p>d</p>"
+    assert html([Block("figure", "cap", src="https://e.example/p.jpg", caption="cap")]) == "<p>cap</p>"
+    assert markdown([Block("figure", "cap", src="https://e.example/p.jpg", caption="cap")], images=True) == \
+        "![cap](<https://e.example/p.jpg>)"
+
+
 def _pages() -> list[tuple[str, str]]:
     site = build_site(5, 16)
     pages = [(f"http://demo.example{p.path}", decode_html(p.body, p.content_type).text)

@@ -410,3 +410,29 @@ def test_gives_text_agrees_with_the_written_text():
     for body in ("One.\na\nb\nTwo.", "One.\na\nb\nTwo", "One.\na\nb\nTwo.\n", "One.a\nb\nTwo.", "", "One.\n\na\nb\nTwo."):
         for picked in (blocks, blocks[:1], blocks[1:2], [], blocks[2:]):
             assert gives_text(picked, body) == (blocks_text(picked) == body), (picked, body)
+
+
+@pytest.mark.parametrize("names, kind", [
+    ({"class": "story-Byline top"}, "byline"), ({"class": "caption byline"}, "caption"),
+    ({"class": "x-dateline-caption"}, "dateline"), ({"class": "text", "id": "byline"}, "paragraph"),
+    ({"id": "photo-CAPTION"}, "caption"), ({}, "paragraph"), ({"class": ""}, "paragraph"),
+    ({"class": "\u00e9l\u00e9ment BYLINE"}, "byline"), ({"class": "bylıne"}, "byline"),
+    ({"class": "BYL\u0130NE"}, "byline"), ({"class": "capt\u0131on"}, "caption"), ({"class": "rubrique"}, "paragraph"),
+])
+def test_kept_names_type_a_kept_block_as_the_regex_does(names: dict, kind: str) -> None:
+    """``kept_name_kind`` (substring look-ups for ASCII names) gives the case-blind regex's
+    answer: the leftmost word of the class, else of the id; non-ASCII names folded as the
+    regex folds them (dotless and dotted i match ``i``), the kind named as blocks name it
+    (before, such a name gave an unknown kind, "bylıne", and the blocks failed)."""
+    import re
+
+    from lxml import etree
+
+    from newsstemmer.leftout import kept_name_kind
+
+    el = etree.Element("p", **names)
+    assert kept_name_kind(el) == kind
+    value = names.get("class") or names.get("id")
+    found = re.search(r"byline|dateline|caption", value or "", re.I)
+    assert kind == ({"b": "byline", "d": "dateline", "c": "caption"}[found.group(0)[0].lower()] if found
+                    else "paragraph")
