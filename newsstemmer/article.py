@@ -97,6 +97,8 @@ class Article:
     _block_body: str | None = field(default=None, init=False, repr=False, compare=False)
     _blocks: list[Block] | None = field(default=None, init=False, repr=False, compare=False)
     _typed: bool = field(default=False, init=False, repr=False, compare=False)
+    # (the last :meth:`body_blocks`: the blocks it was taken from, the kept kinds, their number, the list)
+    _body_blocks: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- typed blocks ---------------------------------------------------------------------
 
@@ -181,17 +183,28 @@ class Article:
 
     def body_blocks(self) -> list[Block]:
         """The blocks that make :attr:`body` (the default ones and the kept kinds)."""
-        return in_convention(self._blocks_for(frozenset()), self.keep)
+        return list(self._convention_blocks())
+
+    def _convention_blocks(self) -> list[Block]:
+        """:meth:`body_blocks`, made once for both formats (the same blocks' list, the same
+        kept kinds, as many blocks: the same list; not to be changed)."""
+        blocks = self._blocks_for(frozenset())
+        made = self._body_blocks
+        if made is not None and made[0] is blocks and made[1] == self.keep and made[2] == len(blocks):
+            return made[3]
+        out = in_convention(blocks, self.keep)
+        self._body_blocks = (blocks, self.keep, len(blocks), out)
+        return out
 
     @property
     def body_markdown(self) -> str:
         """The body as Markdown (:func:`newsstemmer.formats.markdown`)."""
-        return markdown(self.body_blocks(), images="figure" in self.keep)  # (pictures: only kept ones)
+        return markdown(self._convention_blocks(), images="figure" in self.keep)  # (pictures: only kept ones)
 
     @property
     def body_html(self) -> str:
         """The body as clean semantic HTML (:func:`newsstemmer.formats.html`)."""
-        return html(self.body_blocks(), images="figure" in self.keep)
+        return html(self._convention_blocks(), images="figure" in self.keep)
 
     @property
     def captions(self) -> list[str]:
@@ -218,6 +231,7 @@ class Article:
             self.blocks  # noqa: B018
             state = dict(self.__dict__)
             state["_block_maker"] = state["_partial_maker"] = state["_partial_blocks"] = None
+        state["_body_blocks"] = None  # (made again when asked: not worth its bytes)
         return state
 
     def to_json_dict(self) -> dict[str, object]:

@@ -10,12 +10,12 @@ renderers (text here, Markdown and HTML beside it) read it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text", "gives_text",
-    "in_convention", "kept_kinds", "line_blocks",
+    "in_convention", "kept_kinds", "line_blocks", "list_items", "table_rows",
 ]
 
 #: Kinds that make the body in the news convention (the default ``body``).
@@ -199,3 +199,39 @@ def line_blocks(body: str) -> list[Block]:
     """A body known only as text lines: one paragraph block per line (what a method
     that keeps no structure gives, so every article has blocks)."""
     return [Block("paragraph", line) for line in body.split("\n") if line]
+
+
+def list_items(lines: Iterable[tuple[str, object, int, bool]]) -> tuple[list[str], list[int], list[bool]]:
+    """Texts with their item element, depth and numbering, in page order, as a list's items
+    (texts of one item joined by a space) with each item's depth and numbering; a text
+    whose item is None is an item of its own."""
+    items: list[str] = []
+    depths: list[int] = []
+    numbered: list[bool] = []
+    last = object()
+    for text, item, depth, ordered in lines:
+        if item is not None and item is last:
+            items[-1] += " " + text
+        else:
+            items.append(text)
+            depths.append(depth)
+            numbered.append(ordered)
+        last = item
+    return items, depths, numbered
+
+
+def table_rows(cells: Iterable[tuple[str, object, object]]) -> list[list[str]]:
+    """Texts with their row and cell elements, in page order, as rows of cell texts: texts
+    of one cell are joined by a space, a new row element starts a new row."""
+    rows: list[list[str]] = []
+    last_row = last_cell = None
+    for text, row, cell in cells:
+        if row is not last_row or not rows:
+            rows.append([])
+            last_row, last_cell = row, None
+        if cell is last_cell:
+            rows[-1][-1] += " " + text
+        else:
+            rows[-1].append(text)
+            last_cell = cell
+    return rows

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from lxml import etree
 
-from .blocks import Block
+from .blocks import Block, list_items, table_rows
 from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
 from .leftout import kept_name_kind, left_out_kind, left_out_part
@@ -109,15 +109,19 @@ def _image_src(el: etree._Element, joiner: UrlJoiner | None) -> str | None:
 class _Side:
     """One side of the typed walk (the body, or the left-out part being read): its run of
     text not yet cut into lines, the links found in that run, the structure it sits in
-    (owner, sub-context) and how many bold elements are open at the run's end."""
+    (owner, sub-context) and how many bold elements are open at the run's end; ``made``:
+    the lines of the plain walk read again, when it made them (:meth:`WalkedText.lines`),
+    and ``at`` the next one's index (a run's lines are then counted, not made again)."""
 
-    __slots__ = ("parts", "links", "ctx", "bold")
+    __slots__ = ("parts", "links", "ctx", "bold", "made", "at")
 
-    def __init__(self) -> None:
+    def __init__(self, made: tuple[str, ...] | None = None) -> None:
         self.parts: list[str] = []
         self.links: list[tuple[str, str]] = []
         self.ctx: tuple = (None, None)
         self.bold = 0
+        self.made = made
+        self.at = 0
 
 
 def _flush(side: _Side, records: list[tuple]) -> None:
@@ -132,11 +136,27 @@ def _flush(side: _Side, records: list[tuple]) -> None:
     else:
         links = None  # (the empty list stays the side's: no record holds it)
     if "\x00" in text or side.bold:
+        before = len(records)
         _flush_marked(side, text, links, records)
+        side.at += len(records) - before
         return
     if text.isspace():  # (whitespace between elements: no line; most flushes)
         return
     owner, sub = side.ctx
+    made = side.made
+    if made is not None:  # (the plain walk's lines, in order: a piece with a non-space character is the next)
+        at = side.at
+        if "\n" in text:
+            for raw in text.split("\n"):
+                if raw and not raw.isspace():
+                    records.append((made[at], owner, sub, links, False))
+                    at += 1
+                    links = None
+        else:
+            records.append((made[at], owner, sub, links, False))
+            at += 1
+        side.at = at
+        return
     if "\n" in text:
         for raw in text.split("\n"):
             line = " ".join(raw.split())  # (_norm, inline: a call per line counts here)
@@ -223,16 +243,21 @@ class WalkedText:
     subtree, kept so that the typed blocks of the same text are made from this walk
     (:func:`typed_blocks`) instead of a second one."""
 
-    __slots__ = ("parts", "events", "skipped")
+    __slots__ = ("parts", "events", "skipped", "made")
 
     def __init__(self, parts: list[str], events: list[tuple], skipped: list[int]) -> None:
         self.parts = parts
         self.events = events
         self.skipped = skipped
+        self.made: tuple[str, ...] | None = None  # (the lines, once made: the typed walk takes them)
 
     def lines(self) -> list[str]:
         """The text's lines: split at newlines, whitespace-normalised, empty ones dropped."""
-        return [line for line in map(_norm, "".join(self.parts).split("\n")) if line]
+        if self.made is not None:
+            return list(self.made)
+        lines = [line for line in map(_norm, "".join(self.parts).split("\n")) if line]
+        self.made = tuple(lines)
+        return lines
 
 
 def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str],
@@ -387,9 +412,36 @@ def typed_blocks(
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
     events = _with_left_out(walked, left_out, hidden, drop_tags) if left_out_blocks else walked.events
     joiner = UrlJoiner(base_url) if base_url else None
-    records: list[tuple] = []  # (text, owner, sub, links, all bold) for lines, (None, owner, src, None, False) for pictures
-    body, left = _Side(), _Side()
+    made = None if left_out_blocks else walked.made  # (the body alone: the lines the plain walk made are its)
+    args = (main, events, left_out, hidden, drop_tags, block_tags, base_url, joiner, left_out_blocks, left_out_parts)
+    try:
+        records = None if made is None else _records(*args, made)
+    except IndexError:  # (more lines than the plain walk made: never; made again below)
+        records = None
+    if records is None:
+        records = _records(*args, None)
+    if title:
+        wanted = _norm(title).lower()
+        for k, rec in enumerate(records):
+            if rec[0] is not None and (rec[1] is None or rec[1].in_body):
+                if rec[0].lower() == wanted:
+                    del records[k]
+                break
+    return _assemble(records, marks)
+
+
+def _records(main: etree._Element, events: list[tuple], left_out: Collection[etree._Element],
+             hidden: Collection[etree._Element], drop_tags: Collection[str], block_tags: Collection[str],
+             base_url: str | None, joiner: UrlJoiner | None, left_out_blocks: bool, left_out_parts: bool,
+             made: tuple[str, ...] | None) -> list[tuple] | None:
+    """:func:`typed_blocks`' records of ``events``, title kept: (text, owner, sub, links, all
+    bold) for lines, (None, owner, src, None, False) for pictures.  ``made``: the plain
+    walk's lines, taken instead of made again (None: they are made; the records are None
+    when they do not come out as many as those)."""
+    records: list[tuple] = []
+    body, left = _Side(made), _Side()
     side = body  # (the side being read: the body, or a left-out part)
+    parts = side.parts  # (its run of text: the same list while it is read)
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
     out_root: etree._Element | None = None
     out_kind: str | None = None
@@ -401,7 +453,7 @@ def typed_blocks(
             if event != START:
                 tail = el.tail
                 if tail:
-                    side.parts.append(tail)
+                    parts.append(tail)
             continue
         if event == START:
             if tag in drop_tags or el in hidden:  # (the events hold nothing inside it)
@@ -414,10 +466,11 @@ def typed_blocks(
                 out_root, out_kind = el, left_out_kind(el)
                 out_part = left_out_part(el) if out_kind == "boilerplate" and left_out_parts else None
                 side = left
+                parts = side.parts
                 # (an inline element's text too)
                 side.ctx = (_Owner("paragraph", False, part=out_part) if out_part else _Owner(out_kind, False), None)
             if tag in block_tags:
-                if side.parts:
+                if parts:
                     _flush(side, records)  # (the plain walk's new line; none at a left-out element's start)
                 ctx = side.ctx
                 inner = _entered(el, tag, ctx, out_kind, out_part)
@@ -431,44 +484,40 @@ def typed_blocks(
                 if src:
                     records.append((None, side.ctx[0], src, None, False))
             elif tag in BOLD_TAGS:
-                side.parts.append(_BOLD_ON)
+                parts.append(_BOLD_ON)
                 bold_open.append(el)
             text = el.text
             if text:
-                side.parts.append(text)
+                parts.append(text)
         else:
             if el is main:
                 break
             if bold_open and bold_open[-1] is el:
-                side.parts.append(_BOLD_OFF)
+                parts.append(_BOLD_OFF)
                 bold_open.pop()
             if tag in block_tags:
-                if side.parts:
+                if parts:
                     _flush(side, records)  # (the plain walk's new line)
                 if stack and stack[-1][0] is el:
                     side.ctx = stack.pop()[1]
             if el is out_root:
-                if side.parts:
+                if parts:
                     _flush(side, records)
                 out_root = out_kind = out_part = None
                 side = body
-                if tag in block_tags and body.parts:
+                parts = side.parts
+                if tag in block_tags and parts:
                     _flush(body, records)  # (the plain walk's new line after a left-out element)
             tail = el.tail
             if tail:
-                side.parts.append(tail)
+                parts.append(tail)
     if left.parts:
         _flush(left, records)
     if body.parts:
         _flush(body, records)
-    if title:
-        wanted = _norm(title).lower()
-        for k, rec in enumerate(records):
-            if rec[0] is not None and (rec[1] is None or rec[1].in_body):
-                if rec[0].lower() == wanted:
-                    del records[k]
-                break
-    return _assemble(records, marks)
+    if made is not None and body.at != len(made):
+        return None
+    return records
 
 
 def _running_text(rec: tuple) -> bool:
@@ -592,42 +641,6 @@ def _rows(run: list[tuple]) -> list[list[str]]:
     if any(not r[2] or r[2][1] is None for r in run):
         return []
     return table_rows((r[0], r[2][0], r[2][1]) for r in run)
-
-
-def list_items(lines: Iterable[tuple[str, object, int, bool]]) -> tuple[list[str], list[int], list[bool]]:
-    """Texts with their item element, depth and numbering, in page order, as a list's items
-    (texts of one item joined by a space) with each item's depth and numbering; a text
-    whose item is None is an item of its own."""
-    items: list[str] = []
-    depths: list[int] = []
-    numbered: list[bool] = []
-    last = object()
-    for text, item, depth, ordered in lines:
-        if item is not None and item is last:
-            items[-1] += " " + text
-        else:
-            items.append(text)
-            depths.append(depth)
-            numbered.append(ordered)
-        last = item
-    return items, depths, numbered
-
-
-def table_rows(cells: Iterable[tuple[str, object, object]]) -> list[list[str]]:
-    """Texts with their row and cell elements, in page order, as rows of cell texts: texts
-    of one cell are joined by a space, a new row element starts a new row."""
-    rows: list[list[str]] = []
-    last_row = last_cell = None
-    for text, row, cell in cells:
-        if row is not last_row or not rows:
-            rows.append([])
-            last_row, last_cell = row, None
-        if cell is last_cell:
-            rows[-1][-1] += " " + text
-        else:
-            rows[-1].append(text)
-            last_cell = cell
-    return rows
 
 
 def _header(run: list[tuple]) -> bool:

@@ -14,6 +14,7 @@ that is part of the body is written as a paragraph.
 from __future__ import annotations
 
 import re
+import string
 from html import escape
 from urllib.parse import quote
 
@@ -80,8 +81,15 @@ def _md_escape(text: str, line_start: bool = True) -> str:
     return text
 
 
+_HREF_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
+#: The characters ``quote`` leaves as they are with :data:`_HREF_SAFE` (all ASCII).
+_HREF_KEPT = string.ascii_letters + string.digits + "_.-~" + _HREF_SAFE
+
+
 def _md_href(href: str) -> str:
-    return "<" + quote(href, safe=":/?#[]@!$&'()*+,;=%~-._") + ">"
+    if not href.rstrip(_HREF_KEPT):  # (every character one quote keeps: most links)
+        return "<" + href + ">"
+    return "<" + quote(href, safe=_HREF_SAFE) + ">"
 
 
 def _md_line(line: str, links: list[tuple[str, str]], k: int) -> tuple[str, int]:

@@ -244,3 +244,28 @@ def test_generated_pages_blocks_lines_and_markdown_round_trip(body: str, seed: i
     text = words(blocks_text(kept))
     assert markdown_words(markdown(kept, images=False)) == text
     assert html_words(html(kept)).replace(" ", "") == text.replace(" ", "")
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=st.lists(_tree(3), min_size=1, max_size=5).map("".join), seed=st.integers(0, 10_000))
+def test_the_body_blocks_take_the_lines_the_plain_walk_made(body: str, seed: int) -> None:
+    """The body's blocks read the plain walk's lines instead of making them again: the same
+    blocks as made from the text (and, given lines that do not match, made from the text)."""
+    import random
+
+    rng = random.Random(seed)
+    an = pagerank_analysis(parse_html(f"<html><body><main>{body}</main></body></html>"), None, text=False)
+    elements = an.scores.graph.elements
+    node = rng.choice([i for i, el in enumerate(elements) if el is not None])
+    inside = [i for i in range(node + 1, node + an.size[node]) if elements[i] is not None]
+    skip = rng.sample(inside, min(len(inside), rng.randint(0, 3)))
+    region_paragraphs(an, node, skip)
+    walked = an.walked(node, skip)
+    assert walked is not None and walked.made is not None
+    made = walked.made
+    taken = region_blocks(an, node, skip, "https://g.example/a/", walked, False, [])
+    walked.made = None
+    assert taken == region_blocks(an, node, skip, "https://g.example/a/", walked, False, [])
+    for wrong in (made + ("one more",), made[:-1]):
+        walked.made = wrong
+        assert taken == region_blocks(an, node, skip, "https://g.example/a/", walked, False, [])
