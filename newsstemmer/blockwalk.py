@@ -109,9 +109,8 @@ def _image_src(el: etree._Element, joiner: UrlJoiner | None) -> str | None:
 class _Side:
     """One side of the typed walk (the body, or the left-out part being read): its run of
     text not yet cut into lines, the links found in that run, the structure it sits in
-    (owner, sub-context) and how many bold elements are open at the run's end; ``made``:
-    the lines of the plain walk read again, when it made them (:meth:`WalkedText.lines`),
-    and ``at`` the next one's index (a run's lines are then counted, not made again)."""
+    (owner, sub-context), how many bold elements are open at the run's end; ``made``: the lines
+    of the plain walk read again (:meth:`WalkedText.lines`), ``at`` the next one's index."""
 
     __slots__ = ("parts", "links", "ctx", "bold", "made", "at")
 
@@ -146,15 +145,11 @@ def _flush(side: _Side, records: list[tuple]) -> None:
     made = side.made
     if made is not None:  # (the plain walk's lines, in order: a piece with a non-space character is the next)
         at = side.at
-        if "\n" in text:
-            for raw in text.split("\n"):
-                if raw and not raw.isspace():
-                    records.append((made[at], owner, sub, links, False))
-                    at += 1
-                    links = None
-        else:
-            records.append((made[at], owner, sub, links, False))
-            at += 1
+        for raw in text.split("\n"):
+            if raw and not raw.isspace():
+                records.append((made[at], owner, sub, links, False))
+                at += 1
+                links = None
         side.at = at
         return
     if "\n" in text:
@@ -412,11 +407,11 @@ def typed_blocks(
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
     events = _with_left_out(walked, left_out, hidden, drop_tags) if left_out_blocks else walked.events
     joiner = UrlJoiner(base_url) if base_url else None
-    made = None if left_out_blocks else walked.made  # (the body alone: the lines the plain walk made are its)
+    made = None if left_out_blocks else walked.made  # (the body alone: its lines are the plain walk's)
     args = (main, events, left_out, hidden, drop_tags, block_tags, base_url, joiner, left_out_blocks, left_out_parts)
-    try:
+    try:  # (the lines counted; more than the plain walk made: never, but then they are made below)
         records = None if made is None else _records(*args, made)
-    except IndexError:  # (more lines than the plain walk made: never; made again below)
+    except IndexError:
         records = None
     if records is None:
         records = _records(*args, None)
@@ -434,11 +429,9 @@ def _records(main: etree._Element, events: list[tuple], left_out: Collection[etr
              hidden: Collection[etree._Element], drop_tags: Collection[str], block_tags: Collection[str],
              base_url: str | None, joiner: UrlJoiner | None, left_out_blocks: bool, left_out_parts: bool,
              made: tuple[str, ...] | None) -> list[tuple] | None:
-    """:func:`typed_blocks`' records of ``events``, title kept: (text, owner, sub, links, all
-    bold) for lines, (None, owner, src, None, False) for pictures.  ``made``: the plain
-    walk's lines, taken instead of made again (None: they are made; the records are None
-    when they do not come out as many as those)."""
-    records: list[tuple] = []
+    """:func:`typed_blocks`' records of ``events`` (title kept); ``made``: the plain walk's lines,
+    taken instead of made again (None: made here; the records are None when not as many come out)."""
+    records: list[tuple] = []  # (text, owner, sub, links, all bold) for lines, (None, owner, src, None, False) for pictures
     body, left = _Side(made), _Side()
     side = body  # (the side being read: the body, or a left-out part)
     parts = side.parts  # (its run of text: the same list while it is read)
@@ -579,6 +572,13 @@ def _assemble(records: list[tuple], marks: list[tuple[int, etree._Element]] | No
         elif records[k][0] is not None:
             while j < n and records[j][1] is owner and records[j][0] is not None and j not in heads:
                 j += 1
+            if j == k + 1 and owner is not None and owner.kind not in _SHAPED_KINDS:  # (most blocks: one line)
+                block = Block(owner.kind, records[k][0], links=records[k][3] or (), in_body=owner.in_body)
+                if owner.part is not None and owner.kind not in _OWN_NAME_KINDS:
+                    block.part = owner.part
+                blocks.append(block)
+                k = j
+                continue
         blocks.append(_block(owner, records[k:j]))
         k = j
     return blocks
@@ -604,9 +604,7 @@ _SHAPED_KINDS = frozenset({"list", "table", "heading", "figure", "caption"})
 
 def _plain_block(owner: _Owner | None, run: list[tuple]) -> Block:
     if owner is not None and owner.kind not in _SHAPED_KINDS and run[0][0] is not None:
-        # (a run of text lines of a paragraph-like kind: most blocks; a text run holds no picture)
-        if len(run) == 1:
-            return Block(owner.kind, run[0][0], links=run[0][3] or (), in_body=owner.in_body)
+        # (a run of text lines of a paragraph-like kind; one line: made by _assemble; a text run holds no picture)
         return Block(owner.kind, "\n".join([r[0] for r in run]),
                      links=[pair for r in run if r[3] for pair in r[3]], in_body=owner.in_body)
     lines = [r[0] for r in run if r[0] is not None]

@@ -436,3 +436,24 @@ def test_kept_names_type_a_kept_block_as_the_regex_does(names: dict, kind: str) 
     found = re.search(r"byline|dateline|caption", value or "", re.I)
     assert kind == ({"b": "byline", "d": "dateline", "c": "caption"}[found.group(0)[0].lower()] if found
                     else "paragraph")
+
+
+def test_a_layout_line_kind_is_the_same_with_parents_remembered() -> None:
+    """The layouts' line kinds with the nearest deciding ancestor remembered per parent (one
+    dict for the page's lines) are those found by walking up from each line's element."""
+    from newsstemmer.dom.parse import parse_html
+    from newsstemmer.layout.typed import _line_kind, _links
+
+    tree = parse_html(
+        "<html><body><div><p>a</p><p>b <a href='/x'>x</a></p><blockquote><p>q</p><div><p>q2</p></div></blockquote>"
+        "<ul><li>i<ul><li><p>j</p></li></ul></li></ul><ol><li>k</li></ol>"
+        "<table><tr><th>h</th><td><span>c</span></td></tr></table><table><tr><td><p>layout</p></td></tr></table>"
+        "<figure><img src='/p.jpg'><figcaption><span>cap</span></figcaption></figure><pre><b>code</b></pre>"
+        "<h2>head</h2><a href='/alone'>alone</a></div></body></html>")
+    nearest: dict = {}
+    elements = list(tree.iter())
+    for el in elements + elements[::-1]:
+        assert _line_kind(el, nearest) == _line_kind(el), el.tag
+    assert _line_kind(None, nearest) == ("paragraph", None, None)
+    (alone,) = [a for a in tree.iter("a") if a.get("href") == "/alone"]
+    assert _links([alone, alone.getparent().find("p")], None, None) == [("alone", "/alone")]

@@ -53,3 +53,12 @@ def test_common_links_are_joined_without_change():
     assert joiner.join("javascript:play('/v/1')") == "javascript:play('/v/1')"
     assert joiner.join("https://x.com/a?") == "https://x.com/a"  # (urljoin drops an empty query)
     assert joiner.join("http://x.com/a?") == "http://x.com/a?"  # (... not for another scheme than the page's)
+
+
+def test_every_rewritten_character_sends_a_link_to_urljoin() -> None:
+    """The look-ups of the characters urljoin may rewrite name every one of them."""
+    from newsstemmer.dom.urls import _REWRITTEN, _round_trips
+
+    for char in _REWRITTEN:
+        assert not _round_trips(f"/a{char}b") and not _round_trips(f"https://e.example/a{char}b")
+    assert _round_trips("/a-b_c~d/e?f=1#g") and _round_trips("https://e.example/a%20b")

@@ -27,8 +27,8 @@ _UNJOINED = ("javascript:", "mailto:")
 def _round_trips(href: str) -> bool:
     """Whether urlsplit/urlunsplit give ``href``'s path, query and fragment back
     unchanged: no character they rewrite, no empty query or fragment they would drop."""
-    if not _REWRITTEN.isdisjoint(href):
-        return False
+    if ";" in href or "[" in href or "]" in href or "\\" in href or "\t" in href or "\n" in href or "\r" in href:
+        return False  # (any of _REWRITTEN: a look-up each, a few times faster than isdisjoint's walk)
     if href.endswith("#"):
         return False
     before_fragment = href.split("#", 1)[0]

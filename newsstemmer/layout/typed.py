@@ -61,12 +61,23 @@ def _linkable(href: str, base: str | None) -> bool:
 _KIND_TAGS = ("pre", "blockquote", "figcaption", "figure", "ul", "ol", "td", "th")
 
 
-def _line_kind(el: etree._Element | None) -> tuple:
+def _line_kind(el: etree._Element | None, nearest: dict | None = None) -> tuple:
     """(kind, the element grouping lines into one block, extra) for a line held by ``el``:
-    decided by the nearest of ``el`` and its ancestors that has one of :data:`_KIND_TAGS`."""
+    decided by the nearest of ``el`` and its ancestors that has one of :data:`_KIND_TAGS`
+    (``nearest``: that element, or None, for parents already asked about; the lines of a
+    page are mostly siblings)."""
     if el is None:
         return "paragraph", None, None
-    a = el if el.tag in _KIND_TAGS else next(el.iterancestors(*_KIND_TAGS), None)
+    if el.tag in _KIND_TAGS:
+        a = el
+    elif nearest is None:
+        a = next(el.iterancestors(*_KIND_TAGS), None)
+    else:
+        parent = el.getparent()
+        a = nearest.get(parent, nearest)  # (the dict itself: not asked about yet)
+        if a is nearest:
+            a = nearest[parent] = None if parent is None else (
+                parent if parent.tag in _KIND_TAGS else next(parent.iterancestors(*_KIND_TAGS), None))
     if a is None:
         if el.tag in _HEADINGS:
             return "heading", el, _HEADINGS[el.tag]
@@ -121,7 +132,7 @@ def _links(els: Iterable[etree._Element | None], base: str | None,
     order (the empty tuple when there is none: most lines have no link)."""
     out: list[tuple[str, str]] | None = None
     for el in els:
-        if el is None:
+        if el is None or (not len(el) and el.tag != "a"):  # (no child: no link inside; most lines)
             continue
         for a in el.iter("a"):
             href = (a.get("href") or "").strip()
@@ -145,11 +156,12 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
     records: list[tuple] = []  # (line, kind, group, extra, element, in body)
     parts = set(body.parts)
     kinds: dict[etree._Element | None, tuple] = {}  # (lines of one element share their kind)
+    nearest: dict = {}  # (per parent: its nearest ancestor deciding a kind)
 
     def kind_of(el: etree._Element | None) -> tuple:
         found = kinds.get(el)
         if found is None:
-            found = kinds[el] = _line_kind(el)
+            found = kinds[el] = _line_kind(el, nearest)
         return found
 
     static, byline, dateline = body.static, body.byline, body.dateline
