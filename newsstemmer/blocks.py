@@ -5,17 +5,19 @@ that text is (a paragraph, a subheading, a list, a picture's caption, a byline..
 one extraction serves every convention: the plain ``body`` of the news convention,
 Markdown, clean HTML, or a body with captions and code kept for a set whose gold
 keeps them.  This module is the shared vocabulary; the methods fill it and the
-renderers (text here, Markdown and HTML beside it) read it.
+renderers (text here, Markdown and HTML beside it) read it.  The rules both typed
+walks (the single page's and the layouts') shape lines by live here too: a list's
+items, a table's rows, the bold lines that are headings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
-    "BLOCK_KINDS", "BODY_KINDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text", "gives_text",
-    "in_convention", "kept_kinds", "line_blocks", "list_items", "table_rows",
+    "BLOCK_KINDS", "BODY_KINDS", "BOLD_HEADING_WORDS", "OPTIONAL_KINDS", "OPTIONAL_PARTS", "Block", "blocks_text",
+    "bold_headings", "gives_text", "in_convention", "kept_kinds", "line_blocks", "list_items", "table_rows",
 ]
 
 #: Kinds that make the body in the news convention (the default ``body``).
@@ -39,6 +41,12 @@ OPTIONAL_KINDS = frozenset({
 
 #: Every kind a block may have.
 BLOCK_KINDS = (BODY_KINDS | OPTIONAL_KINDS) - OPTIONAL_PARTS
+
+
+#: A bold line is typed a heading only when it is this short (tokens) and ends no sentence
+#: (:func:`bold_headings`).
+BOLD_HEADING_WORDS = 15
+_SENTENCE_END = (".", ",", ";")
 
 
 @dataclass(slots=True, eq=False)
@@ -235,3 +243,28 @@ def table_rows(cells: Iterable[tuple[str, object, object]]) -> list[list[str]]:
             rows[-1].append(text)
             last_cell = cell
     return rows
+
+
+def bold_headings(lines: Sequence[tuple[str | None, bool, object]],
+                  is_bold: Callable[[object], bool] = bool) -> set[int]:
+    """The indices of the lines that are headings written as bold lines, each line given as
+    (its text, or None for a picture; whether it is a line of the running text; whether all
+    its text is bold, or what ``is_bold`` tells it from, asked only where it decides): a
+    running-text line all in bold (``<p><strong>...</strong></p>``, or a ``<b>`` alone
+    between line breaks), of at most :data:`BOLD_HEADING_WORDS` words, not ending like a
+    sentence, and followed by a running-text line that is not all bold (a bold line before
+    a list, or one of a run of bold lines, is text set in bold, not a heading).  The
+    single-page walk and the layouts' typed blocks share it."""
+    found = set()
+    for k in range(len(lines) - 1):
+        text, running, bold = lines[k]
+        if text is None or not running or text.endswith(_SENTENCE_END):
+            continue
+        _, next_running, next_bold = lines[k + 1]
+        if not next_running or not is_bold(bold) or is_bold(next_bold):
+            continue
+        if k and lines[k - 1][1] and is_bold(lines[k - 1][2]):
+            continue
+        if len(text.split()) <= BOLD_HEADING_WORDS:
+            found.add(k)
+    return found

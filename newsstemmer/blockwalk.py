@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from lxml import etree
 
-from .blocks import Block, list_items, table_rows
+from .blocks import Block, bold_headings, list_items, table_rows
 from .dom.urls import UrlJoiner
 from .dom.walk import START, element_text, walk
 from .leftout import kept_name_kind, left_out_kind, left_out_part
@@ -51,9 +51,6 @@ _COMPOUND = frozenset({"list", "table", "quote", "code", "figure", "caption", "h
 #: Inline elements whose text is set in bold: a line of nothing else is a heading written
 #: without a heading tag (:func:`bold_headings`).
 BOLD_TAGS = frozenset({"b", "strong"})
-#: A bold line is typed a heading only when it is this short (tokens) and ends no sentence.
-BOLD_HEADING_WORDS = 15
-_SENTENCE_END = (".", ",", ";")
 #: The level of a heading written as a bold line (a subheading under the article's title).
 BOLD_HEADING_LEVEL = 3
 # Marks of a bold element's start and end in the walked text: NUL never occurs in text
@@ -112,7 +109,7 @@ class _Side:
     (owner, sub-context), how many bold elements are open at the run's end; ``made``: the lines
     of the plain walk read again (:meth:`WalkedText.lines`), ``at`` the next one's index."""
 
-    __slots__ = ("parts", "links", "ctx", "bold", "made", "at")
+    __slots__ = ("parts", "links", "ctx", "bold", "made", "at", "ws")
 
     def __init__(self, made: tuple[str, ...] | None = None) -> None:
         self.parts: list[str] = []
@@ -121,6 +118,7 @@ class _Side:
         self.bold = 0
         self.made = made
         self.at = 0
+        self.ws = False  # (whitespace opening the run was passed over: its end takes the run's links)
 
 
 def _flush(side: _Side, records: list[tuple]) -> None:
@@ -129,6 +127,7 @@ def _flush(side: _Side, records: list[tuple]) -> None:
     parts = side.parts
     text = "".join(parts)
     parts.clear()
+    side.ws = False
     links: list[tuple[str, str]] | None = side.links
     if links:
         side.links = []
@@ -162,6 +161,14 @@ def _flush(side: _Side, records: list[tuple]) -> None:
         line = " ".join(text.split())
         if line:
             records.append((line, owner, sub, links, False))
+
+
+def _end_blank(side: _Side) -> None:
+    """End a run of whitespace alone, passed over: no line, and its links go (as a flush of it
+    would take them), so that they never reach the next run's first line."""
+    side.ws = False
+    if side.links:
+        side.links = []
 
 
 def _flush_marked(side: _Side, text: str, links: list | None, records: list[tuple]) -> None:
@@ -446,7 +453,10 @@ def _records(main: etree._Element, events: list[tuple], left_out: Collection[etr
             if event != START:
                 tail = el.tail
                 if tail:
-                    parts.append(tail)
+                    if parts or not tail.isspace():
+                        parts.append(tail)
+                    else:
+                        side.ws = True
             continue
         if event == START:
             if tag in drop_tags or el in hidden:  # (the events hold nothing inside it)
@@ -465,6 +475,8 @@ def _records(main: etree._Element, events: list[tuple], left_out: Collection[etr
             if tag in block_tags:
                 if parts:
                     _flush(side, records)  # (the plain walk's new line; none at a left-out element's start)
+                elif side.ws:
+                    _end_blank(side)
                 ctx = side.ctx
                 inner = _entered(el, tag, ctx, out_kind, out_part)
                 if inner is not None:
@@ -479,9 +491,12 @@ def _records(main: etree._Element, events: list[tuple], left_out: Collection[etr
             elif tag in BOLD_TAGS:
                 parts.append(_BOLD_ON)
                 bold_open.append(el)
-            text = el.text
+            text = el.text  # (whitespace opening a run makes no line: passed over, so most runs never flush)
             if text:
-                parts.append(text)
+                if parts or not text.isspace():
+                    parts.append(text)
+                else:
+                    side.ws = True
         else:
             if el is main:
                 break
@@ -491,19 +506,28 @@ def _records(main: etree._Element, events: list[tuple], left_out: Collection[etr
             if tag in block_tags:
                 if parts:
                     _flush(side, records)  # (the plain walk's new line)
+                elif side.ws:
+                    _end_blank(side)
                 if stack and stack[-1][0] is el:
                     side.ctx = stack.pop()[1]
             if el is out_root:
                 if parts:
                     _flush(side, records)
+                elif side.ws:
+                    _end_blank(side)
                 out_root = out_kind = out_part = None
                 side = body
                 parts = side.parts
                 if tag in block_tags and parts:
                     _flush(body, records)  # (the plain walk's new line after a left-out element)
+                elif tag in block_tags and body.ws:
+                    _end_blank(body)
             tail = el.tail
             if tail:
-                parts.append(tail)
+                if parts or not tail.isspace():
+                    parts.append(tail)
+                else:
+                    side.ws = True
     if left.parts:
         _flush(left, records)
     if body.parts:
@@ -517,31 +541,6 @@ def _running_text(rec: tuple) -> bool:
     """Whether a record is a line of the body's running text (a paragraph's line)."""
     owner = rec[1]
     return rec[0] is not None and (owner is None or (owner.in_body and owner.kind == "paragraph"))
-
-
-def bold_headings(lines: Sequence[tuple[str | None, bool, object]],
-                  is_bold: Callable[[object], bool] = bool) -> set[int]:
-    """The indices of the lines that are headings written as bold lines, each line given as
-    (its text, or None for a picture; whether it is a line of the running text; whether all
-    its text is bold, or what ``is_bold`` tells it from, asked only where it decides): a
-    running-text line all in bold (``<p><strong>...</strong></p>``, or a ``<b>`` alone
-    between line breaks), of at most :data:`BOLD_HEADING_WORDS` words, not ending like a
-    sentence, and followed by a running-text line that is not all bold (a bold line before
-    a list, or one of a run of bold lines, is text set in bold, not a heading).  The
-    single-page walk and the layouts' typed blocks share it."""
-    found = set()
-    for k in range(len(lines) - 1):
-        text, running, bold = lines[k]
-        if text is None or not running or text.endswith(_SENTENCE_END):
-            continue
-        _, next_running, next_bold = lines[k + 1]
-        if not next_running or not is_bold(bold) or is_bold(next_bold):
-            continue
-        if k and lines[k - 1][1] and is_bold(lines[k - 1][2]):
-            continue
-        if len(text.split()) <= BOLD_HEADING_WORDS:
-            found.add(k)
-    return found
 
 
 def _assemble(records: list[tuple], marks: list[tuple[int, etree._Element]] | None = None) -> list[Block]:

@@ -457,3 +457,24 @@ def test_a_layout_line_kind_is_the_same_with_parents_remembered() -> None:
     assert _line_kind(None, nearest) == ("paragraph", None, None)
     (alone,) = [a for a in tree.iter("a") if a.get("href") == "/alone"]
     assert _links([alone, alone.getparent().find("p")], None, None) == [("alone", "/alone")]
+
+
+@pytest.mark.parametrize("html, links", [
+    ("<p>One line.</p> <a href='https://e.example/x'><div>Card title</div></a><p>After.</p>", []),
+    ("<p>One line.</p><a href='https://e.example/x'><div>Card title</div></a><p>After.</p>",
+     [("Card title", "https://e.example/x")]),
+    ("<p>One line.</p> <a href='https://e.example/x'> <div>Card title</div></a> <p>After.</p>", []),
+])
+def test_whitespace_passed_over_keeps_a_block_links_where_they_were(html: str, links: list) -> None:
+    """Whitespace opening a run of text makes no line and is passed over; a link noted in such
+    a run still ends with it (it never reaches the next run's line), as when the run was
+    made: with and without the plain walk's lines, and with the left-out parts typed."""
+    from newsstemmer.dom.parse import parse_html
+
+    main = parse_html(f"<html><body><main>{html}</main></body></html>").find(".//main")
+    walked = blockwalk.walk_text(main, set(), DROP_TAGS, BLOCK_TAGS)
+    walked.lines()
+    for blocks in (typed_blocks(main, (), set(), DROP_TAGS, BLOCK_TAGS, None, "https://e.example/"),
+                   typed_blocks(main, (), set(), DROP_TAGS, BLOCK_TAGS, None, "https://e.example/", walked,
+                                left_out_blocks=False, marks=[])):
+        assert [(b.text, list(b.links)) for b in blocks] == [("One line.", []), ("Card title", links), ("After.", [])]
