@@ -153,9 +153,11 @@ class Article:
         if cached is not None and cached[0] == key and need <= cached[1]:
             return cached[2]
         made = partial(need)
-        if not gives_text(in_convention(made, self.keep), self.body):
+        body_blocks = in_convention(made, self.keep)
+        if not gives_text(body_blocks, self.body):
             return self.blocks
         self._partial_blocks = (key, need, made)
+        self._body_blocks = (made, self.keep, len(made), body_blocks)  # (what the formats ask for next)
         return made
 
     @blocks.setter

@@ -31,7 +31,7 @@ from lxml import etree
 
 from .blocks import Block, bold_headings, list_items, table_rows
 from .dom.urls import UrlJoiner
-from .dom.walk import START, element_text, walk
+from .dom.walk import START, WalkedText, element_text, walk, walk_text
 from .leftout import kept_name_kind, left_out_kind, left_out_part
 
 __all__ = [
@@ -236,72 +236,6 @@ def _link(el: etree._Element, side: _Side, joiner: UrlJoiner | None, base: str |
         text = element_text(el)
         if text:
             side.links.append((text, href))
-
-
-class WalkedText:
-    """An element's text as the plain walk read it (:func:`walk_text`): the pieces of text
-    in page order (a ``"\\n"`` at each block-level element's start and end), the walk's
-    ``(event, element)`` pairs and where in them it passed over a left-out element's
-    subtree, kept so that the typed blocks of the same text are made from this walk
-    (:func:`typed_blocks`) instead of a second one."""
-
-    __slots__ = ("parts", "events", "skipped", "made")
-
-    def __init__(self, parts: list[str], events: list[tuple], skipped: list[int]) -> None:
-        self.parts = parts
-        self.events = events
-        self.skipped = skipped
-        self.made: tuple[str, ...] | None = None  # (the lines, once made: the typed walk takes them)
-
-    def lines(self) -> list[str]:
-        """The text's lines: split at newlines, whitespace-normalised, empty ones dropped."""
-        if self.made is not None:
-            return list(self.made)
-        lines = [line for line in map(_norm, "".join(self.parts).split("\n")) if line]
-        self.made = tuple(lines)
-        return lines
-
-
-def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str],
-              block_tags: Collection[str]) -> WalkedText:
-    """The plain walk of ``main``'s text: without the subtrees of ``drop_tags`` elements and
-    of ``skip`` elements, a new line at each ``block_tags`` element's start and end.
-
-    The events are kept as the walk reads them (an element passed over gives its start and
-    its end, nothing between); keeping them costs one list append an event."""
-    parts: list[str] = []
-    events: list[tuple] = []
-    skipped: list[int] = []
-    add, keep = parts.append, events.append
-    walker = walk(main)
-    for item in walker:
-        keep(item)
-        event, el = item
-        tag = el.tag
-        if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
-            if event != START and el.tail:  # (an entity's START comes before its END)
-                add(el.tail)
-            continue
-        if event == START:
-            if tag in drop_tags:
-                walker.skip_subtree()
-                continue
-            if el in skip:
-                walker.skip_subtree()
-                skipped.append(len(events) - 1)
-                continue
-            if tag in block_tags:
-                add("\n")
-            if el.text:
-                add(el.text)
-        else:
-            if el is main:
-                break
-            if tag in block_tags:
-                add("\n")
-            if el.tail:
-                add(el.tail)
-    return WalkedText(parts, events, skipped)
 
 
 #: The owner of the record standing for a left-out part's records when they are not made

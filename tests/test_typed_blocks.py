@@ -11,6 +11,7 @@ import pytest
 from newsstemmer import Page
 from newsstemmer.blocks import BODY_KINDS, OPTIONAL_KINDS, Block, blocks_text, in_convention, kept_kinds
 from newsstemmer import blockwalk
+from newsstemmer.dom import walk as dom_walk
 from newsstemmer.blockwalk import typed_blocks
 from newsstemmer.demo import build_site
 from newsstemmer.dom.decoding import decode_html
@@ -238,6 +239,7 @@ def test_the_blocks_are_made_from_the_plain_walk_that_gave_the_body(monkeypatch)
     walked_from: list = []
     real_walk = blockwalk.walk
     monkeypatch.setattr(blockwalk, "walk", lambda root: walked_from.append(root) or real_walk(root))
+    monkeypatch.setattr(dom_walk, "walk", lambda root: walked_from.append(root) or real_walk(root))  # (walk_text's)
     blocks = region_block_maker(an, an.main, skip, URL)()
     assert len(walked_from) == len(left_out) and all(root in left_out for root in walked_from)
     assert an.walks == {}  # (the maker keeps the one walk it needs)

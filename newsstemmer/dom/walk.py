@@ -17,14 +17,18 @@ is as safe as a flat one:
 
 The layout segmenter, the CRF's segmenter, DOM PageRank's graph and text, and the
 CSS rules' blocks all read the page through this walk; what each does with an
-event is its own business.
+event is its own business.  :func:`walk_text` is the plain walk of one element's text
+(DOM PageRank's and the region extractor's body), kept (:class:`WalkedText`) for the
+typed blocks to read again (:mod:`newsstemmer.blockwalk`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from lxml import etree
 
-__all__ = ["END", "START", "element_text", "walk"]
+__all__ = ["END", "START", "WalkedText", "element_text", "walk", "walk_text"]
 
 START = "start"
 END = "end"
@@ -58,3 +62,73 @@ def element_text(el: etree._Element) -> str:
     if next(el.iter(_ENTITY), None) is None:
         return " ".join(_tostring(el, method="text", encoding=str, with_tail=False).split())
     return " ".join("".join(el.itertext()).split())
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())  # (str.split's whitespace is the regex's \s: the plain text's)
+
+
+class WalkedText:
+    """An element's text as the plain walk read it (:func:`walk_text`): the pieces of text
+    in page order (a ``"\\n"`` at each block-level element's start and end), the walk's
+    ``(event, element)`` pairs and where in them it passed over a left-out element's
+    subtree, kept so that the typed blocks of the same text are made from this walk
+    (:func:`newsstemmer.blockwalk.typed_blocks`) instead of a second one."""
+
+    __slots__ = ("parts", "events", "skipped", "made")
+
+    def __init__(self, parts: list[str], events: list[tuple], skipped: list[int]) -> None:
+        self.parts = parts
+        self.events = events
+        self.skipped = skipped
+        self.made: tuple[str, ...] | None = None  # (the lines, once made: the typed walk takes them)
+
+    def lines(self) -> list[str]:
+        """The text's lines: split at newlines, whitespace-normalised, empty ones dropped."""
+        if self.made is not None:
+            return list(self.made)
+        lines = [line for line in map(_norm, "".join(self.parts).split("\n")) if line]
+        self.made = tuple(lines)
+        return lines
+
+
+def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str],
+              block_tags: Collection[str]) -> WalkedText:
+    """The plain walk of ``main``'s text: without the subtrees of ``drop_tags`` elements and
+    of ``skip`` elements, a new line at each ``block_tags`` element's start and end.
+
+    The events are kept as the walk reads them (an element passed over gives its start and
+    its end, nothing between); keeping them costs one list append an event."""
+    parts: list[str] = []
+    events: list[tuple] = []
+    skipped: list[int] = []
+    add, keep = parts.append, events.append
+    walker = walk(main)
+    for item in walker:
+        keep(item)
+        event, el = item
+        tag = el.tag
+        if tag.__class__ is not str:  # comments, processing instructions, entities: only a tail
+            if event != START and el.tail:  # (an entity's START comes before its END)
+                add(el.tail)
+            continue
+        if event == START:
+            if tag in drop_tags:
+                walker.skip_subtree()
+                continue
+            if el in skip:
+                walker.skip_subtree()
+                skipped.append(len(events) - 1)
+                continue
+            if tag in block_tags:
+                add("\n")
+            if el.text:
+                add(el.text)
+        else:
+            if el is main:
+                break
+            if tag in block_tags:
+                add("\n")
+            if el.tail:
+                add(el.tail)
+    return WalkedText(parts, events, skipped)

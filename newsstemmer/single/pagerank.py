@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ..dom.parse import HTMLParseError, parse_html
-from ..blockwalk import WalkedText, walk_text
+from ..dom.walk import WalkedText, walk_text
 from .domgraph import (
     DROP_TAGS,
     MEDIA_TAGS,

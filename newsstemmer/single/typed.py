@@ -15,7 +15,8 @@ from collections.abc import Collection, Iterable
 from lxml import etree
 
 from ..blocks import Block
-from ..blockwalk import WalkedText, subtree_events, typed_blocks
+from ..blockwalk import subtree_events, typed_blocks
+from ..dom.walk import WalkedText
 from ..leftout import left_out_kind
 from .pagerank import BLOCK_TAGS, DROP_TAGS, PageRankAnalysis, region_element
 from .continuation import with_continuation
