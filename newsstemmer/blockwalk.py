@@ -107,11 +107,13 @@ class _Side:
     """One side of the typed walk (the body, or the left-out part being read): its run of
     text not yet cut into lines, the links found in that run, the structure it sits in
     (owner, sub-context), how many bold elements are open at the run's end; ``made``: the lines
-    of the plain walk read again (:meth:`WalkedText.lines`), ``at`` the next one's index."""
+    of the plain walk read again (:meth:`WalkedText.lines`), ``at`` the next one's index;
+    ``only``: the kinds whose lines are made (None: all)."""
 
-    __slots__ = ("parts", "links", "ctx", "bold", "made", "at", "ws")
+    __slots__ = ("parts", "links", "ctx", "bold", "made", "at", "ws", "only")
 
-    def __init__(self, made: tuple[str, ...] | None = None) -> None:
+    def __init__(self, made: tuple[str, ...] | None = None, only: Collection[str] | None = None) -> None:
+        self.only = only
         self.parts: list[str] = []
         self.links: list[tuple[str, str]] = []
         self.ctx: tuple = (None, None)
@@ -141,6 +143,8 @@ def _flush(side: _Side, records: list[tuple]) -> None:
     if text.isspace():  # (whitespace between elements: no line; most flushes)
         return
     owner, sub = side.ctx
+    if side.only is not None and (owner.kind if owner is not None else "paragraph") not in side.only:
+        return  # (lines of a kind not asked for: their run's links go with them)
     made = side.made
     if made is not None:  # (the plain walk's lines, in order: a piece with a non-space character is the next)
         at = side.at
@@ -323,6 +327,7 @@ def typed_blocks(
     left_out_blocks: bool = True,
     marks: list[tuple[int, etree._Element]] | None = None,
     left_out_parts: bool = True,
+    only_kinds: Collection[str] | None = None,
 ) -> list[Block]:
     """The blocks of ``main``'s text, in page order.
 
@@ -343,13 +348,16 @@ def typed_blocks(
     ``left_out_parts=False`` does not type left-out parts by their structure
     (:func:`~newsstemmer.leftout.left_out_part`; their lines come out ``boilerplate``, their
     figures and captions are the same: such an element starts its own block in a part too).
+    ``only_kinds``: make the lines of these kinds of owner alone (pictures always), when no
+    other block is wanted (a run of another kind's lines gives no block of these kinds).
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
     events = _with_left_out(walked, left_out, hidden, drop_tags) if left_out_blocks else walked.events
     joiner = UrlJoiner(base_url) if base_url else None
     made = None if left_out_blocks else walked.made  # (the body alone: its lines are the plain walk's)
-    args = (main, events, left_out, hidden, drop_tags, block_tags, base_url, joiner, left_out_blocks, left_out_parts)
+    args = (main, events, left_out, hidden, drop_tags, block_tags, base_url, joiner, left_out_blocks, left_out_parts,
+            only_kinds)
     try:  # (the lines counted; more than the plain walk made: never, but then they are made below)
         records = None if made is None else _records(*args, made)
     except IndexError:
@@ -369,11 +377,11 @@ def typed_blocks(
 def _records(main: etree._Element, events: list[tuple], left_out: Collection[etree._Element],
              hidden: Collection[etree._Element], drop_tags: Collection[str], block_tags: Collection[str],
              base_url: str | None, joiner: UrlJoiner | None, left_out_blocks: bool, left_out_parts: bool,
-             made: tuple[str, ...] | None) -> list[tuple] | None:
+             only_kinds: Collection[str] | None, made: tuple[str, ...] | None) -> list[tuple] | None:
     """:func:`typed_blocks`' records of ``events`` (title kept); ``made``: the plain walk's lines,
     taken instead of made again (None: made here; the records are None when not as many come out)."""
     records: list[tuple] = []  # (text, owner, sub, links, all bold) for lines, (None, owner, src, None, False) for pictures
-    body, left = _Side(made), _Side()
+    body, left = _Side(made, only_kinds), _Side(None, only_kinds)
     side = body  # (the side being read: the body, or a left-out part)
     parts = side.parts  # (its run of text: the same list while it is read)
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)

@@ -480,3 +480,27 @@ def test_whitespace_passed_over_keeps_a_block_links_where_they_were(html: str, l
                    typed_blocks(main, (), set(), DROP_TAGS, BLOCK_TAGS, None, "https://e.example/", walked,
                                 left_out_blocks=False, marks=[])):
         assert [(b.text, list(b.links)) for b in blocks] == [("One line.", []), ("Card title", links), ("After.", [])]
+
+
+def test_lines_of_other_kinds_left_unmade_change_no_figure_or_caption() -> None:
+    """``typed_blocks(only_kinds=...)`` (the pictures' walk of a left-out part) gives the
+    figure and caption blocks of the full walk, links included: a link around a figure
+    (its link reaches the caption's line), a caption after a bold line, a picture alone."""
+    page = parse_html(
+        "<html><body><div id=main><p>Body line.</p><div class=ad><p>Intro <b>bold</b> text.</p>"
+        "<a href=/big.jpg><figure><img src=/f.jpg><figcaption>Linked <a href=/c>caption</a>.</figcaption></figure></a>"
+        " Between <a href=/y>a link</a><p><strong>Bold line</strong></p><figcaption>Second caption.</figcaption>"
+        "<p>Last <img src=/alone.png> words</p></div></div></body></html>")
+    main = page.find(".//div[@id='main']")
+    part = main.find(".//div[@class='ad']")
+    drop = frozenset({"script", "style"})
+    tags = frozenset({"p", "div", "figure", "figcaption"})
+    base = "http://example.com/a"
+    kinds = frozenset({"figure", "caption"})
+    full = [b for b in typed_blocks(part, (part,), set(), drop, tags, base_url=base, left_out_parts=False)
+            if b.kind in kinds]
+    only = [b for b in typed_blocks(part, (part,), set(), drop, tags, base_url=base, left_out_parts=False,
+                                    only_kinds=kinds) if b.kind in kinds]
+    assert only == full and len(full) == 3
+    assert [list(b.links) for b in full][0] == [("Linked caption.", "http://example.com/big.jpg"),
+                                                ("caption", "http://example.com/c")]

@@ -47,8 +47,9 @@ def with_left_out_pictures(
     ``figure`` and ``caption`` blocks of the left-out parts at its ``marks`` put back where
     the full walk gives them: the same figure and caption blocks, in the same order, as
     ``typed_blocks`` with the left-out parts (each part's blocks are made of its own
-    records alone).  Only the parts that may hold one are walked, and none is typed by
-    its structure (captions and pictures need neither: ``left_out_parts=False``)."""
+    records alone).  Only the parts that may hold one are walked, none is typed by its
+    structure and only the lines of figures and captions are made (captions and pictures
+    need neither: ``left_out_parts=False``, ``only_kinds``)."""
     out: list[Block] | None = None
     start = 0
     for index, el in marks:
@@ -56,7 +57,7 @@ def with_left_out_pictures(
             continue
         walked = WalkedText([], subtree_events(el, hidden, drop_tags), [])
         found = [b for b in typed_blocks(el, (el,), hidden, drop_tags, block_tags, None, base_url, walked,
-                                         left_out_parts=False)
+                                         left_out_parts=False, only_kinds=_PICTURE_KINDS)
                  if b.kind in _PICTURE_KINDS]
         if found:
             if out is None:
