@@ -453,9 +453,11 @@ def test_a_layout_line_kind_is_the_same_with_parents_remembered() -> None:
         "<figure><img src='/p.jpg'><figcaption><span>cap</span></figcaption></figure><pre><b>code</b></pre>"
         "<h2>head</h2><a href='/alone'>alone</a></div></body></html>")
     nearest: dict = {}
+    tables: dict = {}
     elements = list(tree.iter())
     for el in elements + elements[::-1]:
-        assert _line_kind(el, nearest) == _line_kind(el), el.tag
+        assert _line_kind(el, nearest, tables) == _line_kind(el), el.tag
+    assert sorted(tables.values()) == [False, True]  # (the layout table, the data table)
     assert _line_kind(None, nearest) == ("paragraph", None, None)
     (alone,) = [a for a in tree.iter("a") if a.get("href") == "/alone"]
     assert _links([alone, alone.getparent().find("p")], None, None) == [("alone", "/alone")]

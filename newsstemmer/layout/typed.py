@@ -61,11 +61,12 @@ def _linkable(href: str, base: str | None) -> bool:
 _KIND_TAGS = ("pre", "blockquote", "figcaption", "figure", "ul", "ol", "td", "th")
 
 
-def _line_kind(el: etree._Element | None, nearest: dict | None = None) -> tuple:
+def _line_kind(el: etree._Element | None, nearest: dict | None = None, tables: dict | None = None) -> tuple:
     """(kind, the element grouping lines into one block, extra) for a line held by ``el``:
     decided by the nearest of ``el`` and its ancestors that has one of :data:`_KIND_TAGS`
     (``nearest``: that element, or None, for parents already asked about; the lines of a
-    page are mostly siblings)."""
+    page are mostly siblings; ``tables``: whether a table holds data, for tables already
+    asked about)."""
     if el is None:
         return "paragraph", None, None
     if el.tag in _KIND_TAGS:
@@ -96,7 +97,14 @@ def _line_kind(el: etree._Element | None, nearest: dict | None = None) -> tuple:
         return "list", lists[-1], (item, len(lists) - 1, lists[0].tag == "ol")
     row = next(a.iterancestors("tr"), None)  # (a table cell)
     table = next(a.iterancestors("table"), None)
-    if table is not None and not any(True for _ in table.iterdescendants("table", "p", "ul", "ol")):
+    if table is None:
+        return "paragraph", el, None
+    data = None if tables is None else tables.get(table)
+    if data is None:
+        data = not any(True for _ in table.iterdescendants("table", "p", "ul", "ol"))
+        if tables is not None:
+            tables[table] = data
+    if data:
         return "table", table, (row, a, tag == "th")
     return "paragraph", el, None
 
@@ -157,11 +165,12 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
     parts = set(body.parts)
     kinds: dict[etree._Element | None, tuple] = {}  # (lines of one element share their kind)
     nearest: dict = {}  # (per parent: its nearest ancestor deciding a kind)
+    tables: dict = {}  # (per table: whether it holds data)
 
     def kind_of(el: etree._Element | None) -> tuple:
         found = kinds.get(el)
         if found is None:
-            found = kinds[el] = _line_kind(el, nearest)
+            found = kinds[el] = _line_kind(el, nearest, tables)
         return found
 
     static, byline, dateline = body.static, body.byline, body.dateline
@@ -179,7 +188,8 @@ def layout_blocks(page: Page, options: BlockOptions, body: LayoutBody) -> list[B
             if not line:
                 continue
             el = els[k] if k < n else None
-            kind, group, extra = kind_of(el)
+            found = kinds.get(el)  # (kind_of, inline: a call a line counts here)
+            kind, group, extra = found if found is not None else kind_of(el)
             if not kept and kind != "figure":
                 continue
             if check_static and line_digest(line) in static:
@@ -226,7 +236,8 @@ def _typed(run: list[tuple], base: str | None, joiner: UrlJoiner | None) -> Bloc
     kind, in_body = run[0][1], run[0][5]
     if len(run) == 1:
         text = run[0][0]
-        links = _links((run[0][4],), base, joiner)
+        el = run[0][4]
+        links = () if el is None or (not len(el) and el.tag != "a") else _links((el,), base, joiner)
     else:
         text = "\n".join([r[0] for r in run])
         links = _links(dict.fromkeys(r[4] for r in run), base, joiner)
