@@ -7,7 +7,7 @@ for each piece, the innermost block element that holds it
 body line by that element and its ancestors (a heading, a list item and its depth, a
 table cell, a quotation, a code listing, a picture's caption; a short line all in bold
 that heads running text is a heading, as on the single page:
-:func:`~newsstemmer.blockwalk.bold_headings`) and groups the lines into blocks, so the blocks give exactly the body's lines.  The layout's byline and
+:func:`~newsstemmer.blocks.bold_headings`) and groups the lines into blocks, so the blocks give exactly the body's lines.  The layout's byline and
 date-line sections are ``byline`` and ``dateline`` blocks (in the body when the layout
 put them there, else out of it, first), and so do the pictures' captions among the
 body's blocks that the layout left out (``figure`` blocks).
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 
 from lxml import etree
 
-from ..blocks import Block
-from ..blockwalk import BOLD_HEADING_LEVEL, BOLD_TAGS, bold_headings, list_items, table_rows
+from ..blocks import Block, bold_headings, list_items, table_rows
+from ..blockwalk import BOLD_HEADING_LEVEL, BOLD_TAGS
 from ..dom.urls import UrlJoiner
 from ..dom.walk import element_text
 from ..page import Page
