@@ -110,10 +110,12 @@ class _Side:
     of the plain walk read again (:meth:`WalkedText.lines`), ``at`` the next one's index;
     ``only``: the kinds whose lines are made (None: all)."""
 
-    __slots__ = ("parts", "links", "ctx", "bold", "made", "at", "ws", "only")
+    __slots__ = ("parts", "links", "ctx", "bold", "made", "at", "ws", "only", "urls")
 
-    def __init__(self, made: tuple[str, ...] | None = None, only: Collection[str] | None = None) -> None:
+    def __init__(self, made: tuple[str, ...] | None = None, only: Collection[str] | None = None,
+                 urls: tuple = (None, None)) -> None:
         self.only = only
+        self.urls = urls  # (the joiner and base URL its unread links are read with)
         self.parts: list[str] = []
         self.links: list[tuple[str, str]] = []
         self.ctx: tuple = (None, None)
@@ -133,6 +135,8 @@ def _flush(side: _Side, records: list[tuple]) -> None:
     links: list[tuple[str, str]] | None = side.links
     if links:
         side.links = []
+        if side.only is not None:
+            links = _read_links(side, links)
     else:
         links = None  # (the empty list stays the side's: no record holds it)
     if "\x00" in text or side.bold:
@@ -230,16 +234,39 @@ def _entered(el: etree._Element, tag: str, ctx: tuple, out_kind: str | None, par
 
 
 def _link(el: etree._Element, side: _Side, joiner: UrlJoiner | None, base: str | None) -> None:
-    """Note link ``el`` (its text and absolute URL) in ``side``'s run, if it may be written."""
+    """Note link ``el`` (its text and absolute URL) in ``side``'s run, if it may be written;
+    where only some kinds' lines are made (``side.only``), the element itself, read when its
+    run's first line is made (:func:`_read_links`)."""
+    if side.only is not None:
+        side.links.append(el)
+        return
+    pair = _link_pair(el, joiner, base)
+    if pair is not None:
+        side.links.append(pair)
+
+
+def _link_pair(el: etree._Element, joiner: UrlJoiner | None, base: str | None) -> tuple[str, str] | None:
+    """(text, absolute URL) of link ``el``, or None where it may not be written."""
     href = (el.get("href") or "").strip()
     if not href or href.startswith("#"):
-        return
+        return None
     if joiner is not None:
         href = joiner.join(href)
     if _linkable(href, base):
         text = element_text(el)
         if text:
-            side.links.append((text, href))
+            return text, href
+    return None
+
+
+def _read_links(side: _Side, links: list) -> list[tuple[str, str]] | None:
+    """The links of a run whose elements ``_link`` noted unread: read where the run's lines
+    are of a kind made (None for the others: their lines, if any, are not asked for)."""
+    owner = side.ctx[0]
+    if (owner.kind if owner is not None else "paragraph") not in side.only:
+        return None
+    pairs = [pair for pair in (_link_pair(el, *side.urls) for el in links) if pair is not None]
+    return pairs or None
 
 
 #: The owner of the record standing for a left-out part's records when they are not made
@@ -348,8 +375,9 @@ def typed_blocks(
     ``left_out_parts=False`` does not type left-out parts by their structure
     (:func:`~newsstemmer.leftout.left_out_part`; their lines come out ``boilerplate``, their
     figures and captions are the same: such an element starts its own block in a part too).
-    ``only_kinds``: make the lines of these kinds of owner alone (pictures always), when no
-    other block is wanted (a run of another kind's lines gives no block of these kinds).
+    ``only_kinds``: make the lines of these kinds of owner alone (pictures always; another
+    kind's lines may be left out, or made without their links), when no other block is wanted
+    (a run of another kind's lines gives no block of these kinds).
     """
     if walked is None:
         walked = walk_text(main, {*left_out, *hidden}, drop_tags, block_tags)
@@ -381,7 +409,7 @@ def _records(main: etree._Element, events: list[tuple], left_out: Collection[etr
     """:func:`typed_blocks`' records of ``events`` (title kept); ``made``: the plain walk's lines,
     taken instead of made again (None: made here; the records are None when not as many come out)."""
     records: list[tuple] = []  # (text, owner, sub, links, all bold) for lines, (None, owner, src, None, False) for pictures
-    body, left = _Side(made, only_kinds), _Side(None, only_kinds)
+    body, left = _Side(made, only_kinds, (joiner, base_url)), _Side(None, only_kinds, (joiner, base_url))
     side = body  # (the side being read: the body, or a left-out part)
     parts = side.parts  # (its run of text: the same list while it is read)
     stack: list[tuple[etree._Element, tuple]] = []  # (element, the context outside it)
