@@ -11,7 +11,8 @@ Debian package ``faketime``: 07:00 UTC of the day's edition, one day after the l
 so that what the crawl keeps by age (recheck times, retention) ages as it would in
 months; ``--no-clock`` runs on the real clock.
 
-Printed per day: pages fetched (200 responses; requests in brackets), articles sent
+Printed per day: pages fetched (200 responses; requests in brackets; neither counts the crawl's
+internal ``data:`` emit requests, ``newsstemmer/emit_requests``), articles sent
 (new + updated), repeats (unchanged articles sent again), misses (new articles of the
 day not sent, updated ones not sent as updates), wall time of the crawl process (its CPU time, user + system, in ``--json`` and on stderr),
 its peak RSS (the largest of the crawl and its second process, measured by a small launcher
@@ -411,8 +412,12 @@ def soak(args: argparse.Namespace, work: Path, done: list[dict[str, Any]] | None
                                    "harness_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
                                    "harness_rss_now_mb": round(rss_now() / 1024, 1),
                                    "demo_cpu_s": round(cpu_self() - demo_cpu, 2),
-                                   "pages": sum(int(s.get("downloader/response_status_count/200", 0)) for s in stats),
-                                   "requests": sum(int(s.get("downloader/request_count", 0)) for s in stats),
+                                   # (not the crawl's internal data: requests that carry articles into the engine,
+                                   # whose number depends on when its rounds end)
+                                   "pages": sum(int(s.get("downloader/response_status_count/200", 0))
+                                                - int(s.get("newsstemmer/emit_requests", 0)) for s in stats),
+                                   "requests": sum(int(s.get("downloader/request_count", 0))
+                                                   - int(s.get("newsstemmer/emit_requests", 0)) for s in stats),
                                    "not_modified": sum(int(s.get("downloader/response_status_count/304", 0))
                                                        for s in stats),
                                    "tracebacks": sum(log.count("Traceback") for log in logs)}

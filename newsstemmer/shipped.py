@@ -49,7 +49,7 @@ def model_resource(name: str) -> Traversable:
         file = SHIPPED[name]
     except KeyError:
         raise UnknownModelError(f"no shipped model {name!r} (expected one of {', '.join(SHIPPED)})") from None
-    return resources.files("newsstemmer") / "models" / file
+    return resources.files(__package__ or "newsstemmer") / "models" / file
 
 
 _LOADED: dict[str, TreeModel] = {}

@@ -344,3 +344,28 @@ def test_an_articles_emit_claim_is_keyed_by_its_canonical_url():
     listing = NonArticleItem("http://127.0.0.1:8000/news/?page=2", SITE, "listing", "News",
                              canonical_url="http://127.0.0.1:8000/news/")
     assert emit_key(listing) == "http://127.0.0.1:8000/news/?page=2"
+
+
+def test_a_thin_layout_is_replaced_by_the_one_learned_again_from_its_pages():
+    """``relearned_patterns``: the article layout with most pages replaces the thin one (new id,
+    same place, one new version); the old one is retired; too few pages change nothing."""
+    from newsstemmer.crawl.patternfiles import relearned_patterns
+    from newsstemmer.crawl.rounds import THIN_LAYOUT_PAGES, is_thin
+    from newsstemmer.layout.patterns import LayoutPattern, LayoutSection
+
+    def layout(pid: str, pages: int, article: bool = True) -> LayoutPattern:
+        return LayoutPattern(pid, 100.0 + pages, pages, [LayoutSection("body/p", 0.7, 80.0, "main")], article=article)
+
+    current = SitePatterns(SITE, [layout("p0", 20), layout("p1", 3), layout("p2", 4, article=False)], pages=["a"],
+                           history=[{"version": 1, "pages": 27, "reason": "learned", "added": ["p0", "p1", "p2"]}])
+    assert is_thin(current.layout("p1")) and not is_thin(current.layout("p0")) and not is_thin(current.layout("p2"))
+    learned = SitePatterns(SITE, [layout("p0", 2), layout("p1", 7), layout("p2", 9, article=False)], pages=["b", "c"])
+    out = relearned_patterns(current, learned, "p1", THIN_LAYOUT_PAGES, run="r1")
+    assert [p.id for p in out.patterns] == ["p0", "p3", "p2"] and out.layout("p3").pages == 7
+    assert [p.id for p in out.retired] == ["p1"] and out.retired[0].retired_at
+    assert out.history[-1]["added"] == ["p3"] and out.history[-1]["retired"] == ["p1"] and out.revision == 2
+    assert out.pages == ["a", "b", "c"]
+    assert [p.id for p in current.patterns] == ["p0", "p1", "p2"] and not current.retired  # (not changed)
+    too_few = SitePatterns(SITE, [layout("p0", THIN_LAYOUT_PAGES - 1), layout("p1", 9, article=False)])
+    assert relearned_patterns(current, too_few, "p1", THIN_LAYOUT_PAGES) is None
+    assert relearned_patterns(current, learned, "p9", THIN_LAYOUT_PAGES) is None

@@ -187,6 +187,25 @@ def test_freed_pages_are_given_back_and_health_rotates(tmp_path):
     PageBuffer(tmp_path / "buffer.sqlite").add(pages[0])  # still a working store after the vacuum
 
 
+def test_measuring_and_pruning_the_state_leave_no_wal_or_shm_files_behind(tmp_path):
+    """A read-only SQLite connection makes a WAL store's -wal and -shm files (32 KB) and cannot
+    remove them: the prune at each crawl's close left six of them, 0.19 MB of a 4-site state."""
+    stores = [PageBuffer(tmp_path / "buffer.sqlite"), ArticleHistory(tmp_path / "history.sqlite"),
+              FetchLog(tmp_path / "fetchlog.sqlite"), LinkInfo(tmp_path / "linkinfo.sqlite")]
+    stores[0].add(FetchedPage("http://s/1", "s", "<p>one</p>"))
+    for store in stores:
+        store.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["buffer.sqlite", "fetchlog.sqlite", "history.sqlite",
+                                                          "linkinfo.sqlite"]
+    assert census(tmp_path)[0].rows == {"pages": 1}
+    prune(tmp_path)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(("-wal", "-shm"))]
+    with pytest.raises(sqlite3.OperationalError):  # (it reads only)
+        from newsstemmer.crawl.storage.sqlite_files import open_to_read
+
+        open_to_read(tmp_path / "buffer.sqlite").execute("DELETE FROM pages")
+
+
 @pytest.mark.crawl
 def test_a_crawl_prunes_at_close_and_scrapy_state_shows_the_stores(tmp_path):
     from newsstemmer.crawl.testing import REPRODUCIBLE_SETTINGS, build_test_site, crawl_stats, run_crawl, serve

@@ -19,4 +19,23 @@ def base_package(checkout: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules["newsstemmer_base"] = module
     spec.loader.exec_module(module)
+    _own_models(init.parent)
     return module
+
+
+def _own_models(package: Path) -> None:
+    """Make the base package read its own ``models/`` folder: a checkout whose
+    ``shipped.model_resource`` asks for the ``newsstemmer`` package by name would read
+    this checkout's models (refused where their features differ)."""
+    try:
+        shipped = importlib.import_module("newsstemmer_base.shipped")
+    except ImportError:  # (a base from before the shipped module: its loaders find their files themselves)
+        return
+
+    def model_resource(name: str, _table: dict[str, str] = shipped.SHIPPED) -> Path:
+        try:
+            return package / "models" / _table[name]
+        except KeyError:
+            raise shipped.UnknownModelError(f"no shipped model {name!r}") from None
+
+    shipped.model_resource = model_resource

@@ -24,7 +24,10 @@ first page) and the page buffer.  The Scrapy components are thin adapters to it:
 * when the spider is idle, every site still waiting is learned with what there
   is; patterns learned from fewer than ``NEWSSTEMMER_MIN_PAGES`` pages are used
   for this crawl only, not saved, and pages that no layout matches are emitted
-  with an empty body and a ``reason``.
+  with an empty body and a ``reason``;
+* the articles of a *thin* layout (learned from few pages, which can share text by chance)
+  wait in the buffer until the layout is learned again from them, then go out read by the
+  new layout (:mod:`newsstemmer.crawl.relearn`; not in a crawl shared through Redis).
 
 Every outcome is counted in the crawl stats under ``newsstemmer/``.
 The functions :func:`extract_page` and :func:`run_round` are plain Python
@@ -55,6 +58,7 @@ from .items import ArticleItem, FetchedPage, NonArticleItem
 from .monitor import RunMonitor
 from .outbox import Outbox, Parcel
 from .patternfiles import load_patterns, merge_patterns, patterns_path, retire_idle
+from .relearn import Relearning
 from .rounds import EXTRACTED, FAILED, NON_ARTICLE, UNMATCHED, Outcome, RoundResult, extract_page, run_round
 from .storage import Storage
 from .storage.sqlite_runlog import RunLog
@@ -138,6 +142,7 @@ class SiteLearner:
         self._aside: dict[int, FetchedPage] = {}  # pages in the second process, by id
         self._broken: set[str] = set()  # sites whose round crashed: left in the buffer for the next crawl
         self._learned: set[str] = set()  # sites whose patterns this crawl saved
+        self.relearning = Relearning()  # articles of thin layouts waiting to learn them again (relearn.py)
         self.outbox = Outbox()  # the one way articles go back into the crawl
         self.work = WorkRunner(config, self.options, on_ready=self._kick_postponed, on_lost=self._sidecar_lost)
         # loaded now, not mid-crawl (see load_single); also with the second process, whose work
@@ -209,6 +214,8 @@ class SiteLearner:
         if outcome.kind == UNMATCHED:
             log.debug("newsstemmer: no layout of %s matches %s", page.site, page.url)
             return page
+        if self._hold(page.site, outcome, page):
+            return None
         emitted = outcome.kind == EXTRACTED or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
         if emitted and (outcome.item is None or not self._claim(outcome.item)):
             self._inc("duplicates_skipped")  # this article was (or is being) emitted from another page or worker
@@ -254,6 +261,8 @@ class SiteLearner:
             return  # the second process is starting: kicked again when it is ready or lost
         if self.sharing is not None and not self.sharing.may_learn(site):
             return  # another worker learns this site (or nothing is due)
+        if self._relearn_due(site, last=False):
+            return
         claimed = self._claimed[site]
         current = self.patterns.get(site)
         untried = self._untried[site] - claimed
@@ -272,23 +281,67 @@ class SiteLearner:
             return
         if free and (len(free) >= self.config.min_pages or self.final):
             self._start_round(site, free, learn_now=True, save=len(free) >= self.config.min_pages)
+        elif self.final and not self._aside_of(site):
+            self._relearn_due(site, last=True)  # (after the site's last rounds: their pages may add to it)
+
+    # -- thin layouts: their articles wait, the layout is learned again ------------------------
+    def _hold(self, site: str, outcome: Outcome, page: FetchedPage | None = None) -> bool:
+        """Keep an article of a thin layout (:func:`~newsstemmer.crawl.rounds.is_thin`; ``page``: not
+        buffered yet) in the buffer until it is learned again (:meth:`_relearn_due`).  False (it
+        goes on) for a layout tried in this crawl, and in a crawl shared through Redis."""
+        if self.sharing is not None or outcome.kind != EXTRACTED or outcome.item is None:
+            return False
+        patterns = self.patterns.get(site)
+        layout = patterns.layout(outcome.item.pattern) if patterns is not None else None
+        if layout is None or not self.relearning.wants(site, layout):
+            return False
+        if page is not None:
+            page.tree = None  # (parsed again when learned from)
+            self.buffer.add(page, self.versions.get(site, 0))
+        self._claimed[site].add(outcome.url)
+        self.relearning.hold(site, layout.id, outcome.url, outcome)
+        self._inc("pages_held_for_relearning")
+        if page is not None:
+            self._kick(site)  # (a round's own pages: kicked when the round is done)
+        return True
+
+    def _relearn_due(self, site: str, last: bool) -> bool:
+        """Start the round due for a thin layout's held articles (:meth:`Relearning.due`): learning
+        it again from them, else (``last``: the spider is idle, no other round is due) send them
+        as it read them (a layout gone: extracted again).  True if a round started."""
+        patterns = self.patterns.get(site)
+        due = self.relearning.due(site, lambda lid: patterns.layout(lid) if patterns is not None else None, last)
+        if due is None:
+            return False
+        (lid, urls, again), read = due, self.relearning.read(due[1])  # (read: as the thin layout did)
+        if again:
+            log.info("newsstemmer: %s: learning layout %s again from %d of its pages", site, lid, len(urls))
+            self._start_round(site, urls, learn_now=True, save=True, relearn=lid)
+        elif read is not None and patterns is not None and patterns.layout(lid) is not None:
+            self._busy.add(site)  # not learned again: they go out as read, not extracted twice
+            self._round_done(RoundResult(site, list(urls), False, patterns, outcomes=read))
+        else:
+            self._start_round(site, urls, learn_now=False, save=False)
+        return True
 
     def _aside_of(self, site: str) -> bool:
         """Whether a page of ``site`` is being extracted in the second process."""
         return any(page.site == site for page in self._aside.values())
 
-    def _start_round(self, site: str, urls: list[str], learn_now: bool, save: bool) -> None:
+    def _start_round(self, site: str, urls: list[str], learn_now: bool, save: bool, relearn: str | None = None) -> None:
         self._busy.add(site)
         self._claimed[site].update(urls)
         self._untried[site].difference_update(urls)
-        if learn_now and len(urls) >= 2:
+        if relearn is not None:
+            self._inc("relearning_rounds")
+        elif learn_now and len(urls) >= 2:
             self._inc("learning_rounds")
             log.info("newsstemmer: learning %s from %d buffered pages", site, len(urls))
         elif learn_now:
             log.info("newsstemmer: %s: one buffered page left, too few to learn from: emitted as it is", site)
         drift = self.monitor.site(site).drift
         reason = "drift: relearned from the new pages" if drift else "learned"
-        args = (site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason)
+        args = (site, urls, self.patterns.get(site), learn_now, save, self.options, self.run_key, reason, relearn)
         d = self.work.submit(Round(args, lambda: self.buffer.size(site, urls)))
         d.addCallback(self._round_done)
         d.addErrback(self._round_failed, site, urls)
@@ -303,8 +356,14 @@ class SiteLearner:
             self.patterns[site] = result.patterns
             self.versions[site] = self.storage.patterns.publish(site, result.patterns)
             added = [p.id for p in result.patterns.patterns if p.id not in before]
+            gone = sorted(before - {p.id for p in result.patterns.patterns})
             self.monitor.learned(site, added, result.patterns.revision, saved=bool(result.saved),
                                  in_use=[p.id for p in result.patterns.patterns])
+            if gone:  # a thin layout learned again: replaced
+                self.monitor.retired(site, gone, result.patterns.revision)
+                self._inc("layouts_relearned")
+                log.info("newsstemmer: %s: layout %s learned again from more pages: now %s",
+                         site, ", ".join(gone), ", ".join(added))
             kinds = ", ".join(f"{p.id}{'' if p.article else ' (not articles)'}" for p in result.patterns.patterns)
             if result.saved:
                 self._inc("pattern_files_written")
@@ -325,6 +384,8 @@ class SiteLearner:
             if outcome.kind == UNMATCHED and not result.learned:
                 self._claimed[site].discard(outcome.url)  # waits for the next learning round
                 continue
+            if self._hold(site, outcome):
+                continue  # (still buffered and claimed)
             if outcome.item is not None and (
                 outcome.kind == EXTRACTED
                 or (outcome.kind == NON_ARTICLE and self.config.include_non_articles)
@@ -398,6 +459,7 @@ class SiteLearner:
         request = Request(
             "data:,", callback=callback, dont_filter=True, priority=1000, meta={EMIT_META: site}
         )
+        self._inc("emit_requests")  # (their responses count among Scrapy's 200s: the soak takes them out)
         engine.crawl(request)
 
     def wake(self) -> None:

@@ -19,7 +19,7 @@ from ..layout.patterns import PatternFileError, SitePatterns, pattern_file_name
 from .config import Config
 from .items import utc_now
 
-__all__ = ["load_patterns", "merge_patterns", "patterns_path", "retire_idle"]
+__all__ = ["kept_after_relearning", "load_patterns", "merge_patterns", "patterns_path", "relearned_patterns", "retire_idle"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,58 @@ def merge_patterns(old: SitePatterns | None, new: SitePatterns, run: str = "", r
         merged.add_version({"version": version, "learned_at": new.created or None, "pages": len(new.pages),
                             "reason": reason, "added": [p.id for p in added], **({"run": run} if run else {})})
     return merged
+
+
+def relearned_patterns(current: SitePatterns, learned: SitePatterns, old_id: str, min_pages: int,
+                       run: str = "") -> SitePatterns | None:
+    """``current`` with its layout ``old_id`` replaced by the article layout of ``learned`` (learned
+    from pages that layout matched) that has the most pages, as a new version of the file; the old
+    layout is retired (kept under ``retired``).  None, and ``current`` unchanged, when no learned
+    article layout has at least ``min_pages`` pages and more than the old one.
+
+    The new layout takes the old one's place in the list and a new id (ids are never reused)."""
+    old = current.layout(old_id)
+    if old is None:
+        return None
+    fit = [p for p in learned.patterns if p.article and p.pages >= max(min_pages, old.pages + 1)]
+    if not fit:
+        return None
+    best = max(fit, key=lambda p: (p.pages, p.score))
+    taken = {p.id for p in current.patterns + current.retired}
+    k = len(taken)
+    while f"p{k}" in taken:
+        k += 1
+    when = utc_now()
+    version = current.revision + 1
+    new = replace(best, id=f"p{k}", version=version, learned_at=learned.created or when)
+    known = set(current.pages)
+    out = SitePatterns(
+        site=current.site,
+        patterns=[new if p.id == old_id else p for p in current.patterns],
+        settings=current.settings,
+        pages=current.pages + [u for u in learned.pages if u not in known],
+        created=current.created,
+        extras=current.extras,
+        history=[dict(h) for h in current.history],
+        retired=[*current.retired, replace(old, retired_at=when)],
+    )
+    out.add_version({"version": version, "learned_at": when, "pages": len(learned.pages),
+                     "reason": f"relearned {old_id} (learned from {old.pages} pages) from {best.pages} of its pages",
+                     "added": [new.id], "retired": [old_id], **({"run": run} if run else {})})
+    return out
+
+
+def kept_after_relearning(current: SitePatterns, old_id: str) -> SitePatterns | None:
+    """``current`` with its layout ``old_id`` marked ``relearn_kept`` (now): learned again from
+    its pages, it made no layout to replace it, and it is not tried again.  A copy; None if the
+    layout is not there."""
+    old = current.layout(old_id)
+    if old is None:
+        return None
+    out = replace(current, patterns=[replace(p, relearn_kept=utc_now()) if p.id == old_id else p
+                                     for p in current.patterns])
+    out.history = [dict(h) for h in current.history]
+    return out
 
 
 def retire_idle(patterns: dict[str, SitePatterns], monitor: Any, runlog: Any, config: Config) -> None:

@@ -10,6 +10,7 @@ module and the protocol, :mod:`newsstemmer.crawl.sidecar_protocol`; not Scrapy).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
 from contextlib import suppress
@@ -24,17 +25,18 @@ from ..single import DEFAULT_SINGLE_PAGE_METHOD, extract_single, load_single
 from ..dom.parse import HTMLParseError
 from ..dom.text import visible_text
 from ..combine.learn import LearnOptions, learn
-from ..layout.patterns import SitePatterns
+from ..layout.patterns import LayoutPattern, SitePatterns
 from ..page import Page
 from .config import Config
 from .items import ArticleItem, FetchedPage, NonArticleItem
-from .patternfiles import merge_patterns, patterns_path
+from .patternfiles import kept_after_relearning, merge_patterns, patterns_path, relearned_patterns
 from .sidecar_protocol import EXTRACT, PATTERNS, READY, ROUND, failed, page_of, read_frame, write_frame
 from .storage import Storage
 
 __all__ = [
-    "EXTRACTED", "FAILED", "MIN_OTHER_LAYOUT_PAGES", "NON_ARTICLE", "ROUND_INLINE_MAX_CHARS", "UNMATCHED", "Outcome",
-    "RoundResult", "answer", "extract_page", "run_round", "serve", "type_unmatched", "without_weak_others",
+    "EXTRACTED", "FAILED", "MIN_OTHER_LAYOUT_PAGES", "NON_ARTICLE", "RELEARN_COVER", "RELEARN_PAGES", "ROUND_INLINE_MAX_CHARS",
+    "THIN_LAYOUT_PAGES", "UNMATCHED", "Outcome", "RoundResult", "answer", "extract_page", "is_thin", "run_round", "serve",
+    "type_unmatched", "without_weak_others",
 ]
 
 log = logging.getLogger(__name__)
@@ -55,6 +57,23 @@ ROUND_INLINE_MAX_CHARS = 500_000
 #: (benchmarks/README.md, "Soak").  Without it those pages are typed alone and the later ones
 #: wait in the buffer for a round with more of them.
 MIN_OTHER_LAYOUT_PAGES = 3
+
+#: An article layout learned from fewer pages than this is *thin*: its pages wait (in the
+#: buffer, until :data:`RELEARN_PAGES` of them or the crawl's end) and the layout is learned
+#: again from them.  A few pages of one section can share text by chance: the demo's opinion
+#: ledes, drawn from a small pool of sentences, made the lede of a layout learned from 3
+#: pages score 0.489 (template) where 6 pages gave 0.58 (main text); its updates, which go
+#: into the lede, were never sent (issue #26, benchmarks/README.md "Soak").
+THIN_LAYOUT_PAGES = 6
+#: How many pages of a thin layout a crawl holds before it learns the layout again from them
+#: (at the crawl's end: from at least :data:`THIN_LAYOUT_PAGES` of them).
+RELEARN_PAGES = 8
+#: The new layout replaces the thin one only if it was learned from at least
+#: ``THIN_LAYOUT_PAGES`` of the pages and this share of them.  Pages a thin layout matched can
+#: be of several layouts: on the dataset crawl, msnbc's layout of 4 pages matched 28 pages that
+#: made a layout of 13; replaced by it, the other 15 were read by the single-page method
+#: (recall 0.947 → 0.819).
+RELEARN_COVER = 0.75
 
 # Outcome kinds
 EXTRACTED = "extracted"
@@ -132,6 +151,12 @@ def extract_page(
     return Outcome(page.url, EXTRACTED, item)
 
 
+def is_thin(layout: LayoutPattern | None) -> bool:
+    """Whether ``layout`` is an article layout learned from too few pages to trust
+    (:data:`THIN_LAYOUT_PAGES`): its pages wait to learn it again."""
+    return layout is not None and layout.article and layout.pages < THIN_LAYOUT_PAGES
+
+
 def without_weak_others(merged: SitePatterns, before: SitePatterns | None) -> SitePatterns:
     """``merged`` without the layouts it adds to ``before`` that say "not articles" and were
     learned from fewer than :data:`MIN_OTHER_LAYOUT_PAGES` pages (changed in place; the
@@ -195,8 +220,16 @@ def run_round(
     options: ExtractOptions | None = None,
     run: str = "",
     reason: str = "learned",
+    relearn: str | None = None,
 ) -> RoundResult:
     """Read the pages from the buffer, learn from them if asked, and extract them all.
+
+    ``relearn``: the id of a thin layout (:func:`is_thin`) these pages matched; what is
+    learned from them replaces it (:func:`~newsstemmer.crawl.patternfiles.relearned_patterns`:
+    a layout of at least :data:`THIN_LAYOUT_PAGES` and :data:`RELEARN_COVER` of them) instead
+    of being added, or, tried from at least :data:`RELEARN_PAGES` pages, it is kept and marked
+    (``relearn_kept``: not tried again); a page the new layout does not match is read with the
+    old patterns.
 
     Anchor texts are refreshed from linkinfo first: links found after a page was
     fetched still help find its headline.  Opens its own database connections
@@ -230,14 +263,24 @@ def run_round(
             log.exception("newsstemmer: learning %s from %d pages failed", site, len(cores))
             result.error = f"{type(exc).__name__}: {exc}"[:300]
         else:
-            merged = without_weak_others(merge_patterns(current, learned, run, reason), current)
-            if len(merged.patterns) > (len(current.patterns) if current is not None else 0):
-                result.patterns = merged
-                result.changed = True
+            new: SitePatterns | None
+            if relearn is not None:
+                least = max(THIN_LAYOUT_PAGES, math.ceil(RELEARN_COVER * len(cores)))
+                new = relearned_patterns(current, learned, relearn, least, run) if current else None
+                if new is None and current is not None and len(cores) >= RELEARN_PAGES:
+                    new = kept_after_relearning(current, relearn)  # (a full try: not tried again)
+            else:
+                new = without_weak_others(merge_patterns(current, learned, run, reason), current)
+                if len(new.patterns) <= (len(current.patterns) if current is not None else 0):
+                    new = None  # (nothing added)
+            if new is not None:
+                result.patterns, result.changed = new, True
                 if save:
-                    result.saved = result.patterns.save(patterns_path(config.patterns_dir, site))
+                    result.saved = new.save(patterns_path(config.patterns_dir, site))
     for page, core in zip(pages, cores):
         outcome = extract_page(page, result.patterns, options, core)
+        if outcome.kind == UNMATCHED and relearn is not None and result.changed:
+            outcome = extract_page(page, current, options, core)  # (as the thin layout read it)
         if outcome.kind == UNMATCHED and learn_now:
             type_unmatched(outcome, core, options)  # (before the single-page method: only articles need it)
         if outcome.kind == UNMATCHED and outcome.item is not None and learn_now and config.single_page_method:

@@ -71,6 +71,11 @@ class LayoutLearnOptions:
     max_caption_share: float = 0.5  # of the layout's main MainScore, above which captions stay main
     static_line_share: float = 0.5  # a line on this share of a layout's pages (and >= 3 of them) is boilerplate
     min_main_share: float = 0.05  # share of a layout's varying text that must be main text for an article layout
+    # Teaser text (summaries after linked headlines, again and again, that other pages of the
+    # site print too) above this multiple of a layout's main text makes it no article layout:
+    # a listing whose introduction (an author's bio, a tag's description) varies per page
+    # (choice, beyond the original).
+    max_teaser_ratio: float = 1.0
     min_cluster_pages: int = 2  # smaller clusters give no pattern
     blocks: BlockOptions = field(default_factory=BlockOptions)
 
@@ -291,7 +296,7 @@ def _learn_pattern(
     for p, m in enumerate(members):
         for s, b in align(common, m.codes):
             aligned[s][p] = m.blocks.blocks[b]
-    diffs, mains, shares, links, listings, captions = [], [], [], [], [], []
+    diffs, mains, shares, links, listings, captions, comments = [], [], [], [], [], [], []
     tangential = frozenset(opts.tangential_tags)
     caption_tags = frozenset(opts.caption_tags)
     for s in range(n_sec):
@@ -303,7 +308,8 @@ def _learn_pattern(
         listings.append(_teaser_share((members[p], b) for p, b in enumerate(aligned[s]) if b is not None) > 0.5)
         aside = _tangential_share(blocks, tangential)
         captions.append(_tangential_share(blocks, caption_tags) > 0.5)
-        links.append(max(_link_density(blocks), 1.0 if _comment_share(blocks) > 0.5 or aside > 0.5 else 0.0))
+        comments.append(_comment_share(blocks) > 0.5)
+        links.append(max(_link_density(blocks), 1.0 if comments[s] or aside > 0.5 else 0.0))
     largest = max(range(n_sec), key=lambda s: mains[s])
     title = _choose_title(members, aligned, diffs, largest, opts)
     paths = _paths_by_code(codes)
@@ -349,6 +355,10 @@ def _learn_pattern(
     # An index layout varies a lot, but in teasers, links and boxes: little of its
     # varying text is main text (choice, beyond the original's score threshold).
     main_share = sum(kept) / sum(varying) if sum(varying) else 0.0
+    # Teasers: summaries after linked headlines, again and again, which other pages of the
+    # site print too (a reader's comment after a linked name is no teaser).
+    teasers = sum(mains[s] for s in range(n_sec)
+                  if listings[s] and not comments[s] and shares[s] > opts.max_shared_text and roles[s] != "main")
     return LayoutPattern(
         id="",
         score=round(score, 2),
@@ -356,7 +366,8 @@ def _learn_pattern(
         sections=sections,
         title_section=title,
         main_section=largest,
-        article=score >= opts.score_threshold and main_share >= opts.min_main_share,
+        article=(score >= opts.score_threshold and main_share >= opts.min_main_share
+                 and teasers <= opts.max_teaser_ratio * sum(kept)),
         sample_urls=[m.page.url or m.page.name for m in members[:5]],
         free_paths=free_paths,
         static_lines=_static_lines(members, opts),

@@ -152,6 +152,9 @@ class LayoutPattern:
     version: int | None = None
     learned_at: str | None = None
     retired_at: str | None = None
+    # When the crawl learned this layout again from its own pages and found no layout to replace
+    # it (newsstemmer.crawl.relearn): it is not tried again.  None: not tried.
+    relearn_kept: str | None = None
 
     @property
     def paths(self) -> list[str]:
@@ -318,7 +321,8 @@ def _layout_dict(p: LayoutPattern) -> dict[str, Any]:
     """A layout as saved: the history keys and the byline / date-line marks only when set,
     so files without them keep their shape."""
     d = asdict(p)
-    for key in ("version", "learned_at", "retired_at", "byline_section", "date_section", "page_types", "page_score"):
+    for key in ("version", "learned_at", "retired_at", "byline_section", "date_section", "page_types", "page_score",
+                "relearn_kept"):
         if d.get(key) is None:
             d.pop(key, None)
     return d
@@ -445,4 +449,5 @@ def _pattern_from_dict(raw: Any, i: int, what: str = "pattern") -> LayoutPattern
         version=_optional(raw, "version", int, where),
         learned_at=_optional(raw, "learned_at", str, where),
         retired_at=_optional(raw, "retired_at", str, where),
+        relearn_kept=_optional(raw, "relearn_kept", str, where),
     )

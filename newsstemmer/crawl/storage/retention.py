@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from .records import url_hash
+from .sqlite_files import open_to_read
 from .sqlite_history import RECENT_ORDER
 
 __all__ = ["STORES", "Retention", "StoreCensus", "census", "prune"]
@@ -108,7 +109,7 @@ def census(state_dir: str | os.PathLike[str]) -> list[StoreCensus]:
             continue
         entry = StoreCensus(name, holds, _size(path))
         try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+            conn = open_to_read(path)
             try:
                 present = {t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 for table in tables or tuple(sorted(present)):

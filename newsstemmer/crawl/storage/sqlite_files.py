@@ -13,7 +13,7 @@ from typing import Iterator
 
 from ...errors import NewsstemmerError
 
-__all__ = ["StateError", "connect", "move_aside", "open_versioned", "transaction"]
+__all__ = ["StateError", "connect", "move_aside", "open_to_read", "open_versioned", "transaction"]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,23 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def open_to_read(path: str | os.PathLike[str], timeout: float = 10) -> sqlite3.Connection:
+    """Open an existing database to read it only (``query_only``; never creates the file).
+
+    Not SQLite's ``mode=ro``: a read-only connection to a WAL database makes its ``-wal`` and
+    ``-shm`` files when they are missing (the ``-shm`` is 32 KB) and, unable to write, cannot
+    remove them when it closes.  The census that measures the state folder after each crawl
+    (``prune``) left them beside every store: 6 × 32 KB, 0.19 MB of a 1.46 MB state.  This
+    connection, the last one to close, folds the WAL in and removes both, as the crawl's own do.
+    """
+    from urllib.request import pathname2url
+
+    uri = f"file:{pathname2url(os.path.abspath(path))}?mode=rw"  # (quoted: a folder name may hold '?' or '#')
+    conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+    conn.execute("PRAGMA query_only = ON")
     return conn
 
 
