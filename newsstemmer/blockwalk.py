@@ -244,13 +244,8 @@ class WalkedText:
         self.skipped = skipped
 
     def lines(self) -> list[str]:
-        """The text's lines: split at newlines, whitespace-normalised, empty ones dropped.
-
-        (``_norm`` inlined, and a line that is empty or all whitespace, which ``_norm``
-        makes empty, passed over before it is split: str.isspace and str.split read the
-        same whitespace; most lines between block elements are such.)"""
-        return [" ".join(line.split()) for line in "".join(self.parts).split("\n")
-                if line and not line.isspace()]
+        """The text's lines: split at newlines, whitespace-normalised (``_norm``), blank ones dropped first."""
+        return [" ".join(line.split()) for line in "".join(self.parts).split("\n") if line and not line.isspace()]
 
 
 def walk_text(main: etree._Element, skip: Collection[etree._Element], drop_tags: Collection[str],
