@@ -178,3 +178,25 @@ def test_a_stale_latin_declaration_over_utf8_bytes_is_not_believed() -> None:
     assert "Grüße für Köln" in decode_html(latin).text  # real Latin-1 bytes are not valid UTF-8
     header = decode_html(body.replace(b' charset="iso-8859-1"', b""), "text/html; charset=ISO-8859-1")
     assert header.encoding == "utf-8"
+
+
+def test_counting_decode_equals_the_two_pass_count():
+    """``_decode_counting`` (a clean decode in one pass) gives the text and error count of
+    the replace/ignore count, on clean and broken bytes of several codecs."""
+    import random
+
+    from newsstemmer.dom.decoding import _decode_counting
+
+    def two_pass(body: bytes, encoding: str) -> tuple[str, int]:
+        text = body.decode(encoding, errors="replace")
+        return text, len(text) - len(body.decode(encoding, errors="ignore"))
+
+    rng = random.Random(23)
+    samples = [html("café " + JA).encode(enc, errors="replace") for enc in ("utf-8", "cp1252", "cp932", "euc_jp")]
+    samples += [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 64))) for _ in range(300)]
+    samples += [b"\xef\xbb", b"abc\xff", "ok".encode("utf-16")]
+    for body in samples:
+        for encoding in ("utf-8", "cp1252", "cp1251", "cp932", "euc_jp", "iso2022_jp", "utf-16", "ascii"):
+            assert _decode_counting(body, encoding) == two_pass(body, encoding), (body, encoding)
+    with pytest.raises(LookupError):
+        _decode_counting(b"abc", "no-such-codec")

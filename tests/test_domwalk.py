@@ -352,3 +352,86 @@ def test_an_older_build_is_not_used():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["python", "None"]
     assert "older than this code" in out.stderr
+
+
+def thread_tree() -> etree._Element:
+    """Comment-named elements on both sides of each rule of ``thread_shaped``: a body run of
+    paragraphs (in and out of list items, namespaced ``p``), item lists alike or not in size
+    (classes differing by digits only), siblings of one kind, comments, PIs, CDATA, tails,
+    non-ASCII and whitespace text; one subtree with an entity reference (the Python form's)."""
+    para = "Een lange alinea over de rivieren en de storm, ß and more words here. "
+    root = etree.Element("body")
+    body = etree.SubElement(root, "div", {"class": "tone-comment"})
+    for k in range(4):
+        p = etree.SubElement(body, "p")
+        p.text = para * 2
+        p.append(etree.Comment("c"))
+        p[-1].tail = "\t after\n comment "
+        etree.SubElement(p, "b").text = etree.CDATA("cdata bold")
+    body.append(etree.ProcessingInstruction("pi", "x"))
+    body[-1].tail = "pi tail"
+    thread = etree.SubElement(root, "section", {"id": "comments"})
+    for k in range(3):
+        item = etree.SubElement(thread, "div", {"class": f"comment-{k} reply"})
+        etree.SubElement(item, "p").text = para * (1 + k % 2)
+    listed = etree.SubElement(root, "ul", {"class": "comments"})
+    for k in range(3):
+        li = etree.SubElement(listed, "li")
+        for _ in range(3):
+            etree.SubElement(li, "p").text = para * 3
+    odd = etree.SubElement(root, "div", {"class": "comments-area"})
+    for k in range(3):
+        etree.SubElement(odd, "{http://example.org/ns}p").text = para * 3
+    etree.SubElement(odd, "span").text = "  "
+    big = etree.SubElement(root, "div", {"class": "commentlist"})
+    etree.SubElement(big, "article", {"class": "c1"}).text = para * 9
+    etree.SubElement(big, "article", {"class": "c2"}).text = para
+    for k in range(3):
+        etree.SubElement(big, "p").text = para
+    etree.SubElement(root, "div", {"class": "empty-comments"})
+    ent = etree.SubElement(root, "div", {"class": "comments-ent"})
+    for k in range(3):
+        p = etree.SubElement(ent, "p")
+        p.text = para * 3
+        if k == 1:
+            p.append(etree.Entity("nbsp"))
+            p[-1].tail = "after entity"
+    return root
+
+
+@compiled
+def test_compiled_thread_shape_gives_the_python_verdicts():
+    from newsstemmer.single.signals.page_signals import thread_shaped
+
+    trees = [thread_tree()] + [page_body(html)[0] for html in PAGES.values()]
+    verdicts = []
+    for root in trees:
+        for el in root.iter():
+            if el.tag.__class__ is str:
+                a, b = thread_shaped(el), domgraph.compiled_thread_shaped(el)
+                assert a is b, (el.tag, el.get("class"))
+                verdicts.append(a)
+    assert True in verdicts and verdicts.count(False) >= 3  # (both verdicts are reached)
+
+
+@compiled
+def test_compiled_thread_shape_is_seen_to_differ():
+    """Other constants make the compiled check disagree (the comparison can fail)."""
+    from newsstemmer.single.signals import page_signals as s
+
+    body = thread_tree()[0]
+    assert s.thread_shaped(body) is False
+    assert domgraph._domwalk.thread_shaped(body, s.BODY_PARAGRAPHS, s.BODY_SHARE, 10 ** 6, s.THREAD_ITEMS,
+                                           s.THREAD_ITEM_SHARE, s._NOT_ITEMS, s._DIGITS.sub, None) is True
+
+
+@compiled
+def test_compiled_thread_shape_leaves_entity_references_to_python():
+    calls = []
+    el = thread_tree().find("div[@class='comments-ent']")
+    from newsstemmer.single.signals import page_signals as s
+
+    verdict = domgraph._domwalk.thread_shaped(el, s.BODY_PARAGRAPHS, s.BODY_SHARE, s.BODY_MIN_CHARS, s.THREAD_ITEMS,
+                                              s.THREAD_ITEM_SHARE, s._NOT_ITEMS, s._DIGITS.sub,
+                                              lambda e: calls.append(e) or "python")
+    assert verdict == "python" and calls == [el]

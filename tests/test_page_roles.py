@@ -253,3 +253,25 @@ def test_slide_names_seed_galleries_but_leave_no_role_behind():
         flagged = [el.get("class") for el, r in zip(scores.graph.elements, scores.graph.roles)
                    if el is not None and r & GALLERY]
         assert flagged == (["rail"] if galleries else [])
+
+
+def test_slide_names_read_per_value_as_joined() -> None:
+    """``_named_slides`` (class and id looked up apart) gives the verdict of the two values
+    joined by a space, lower-cased and searched as one: names cut anywhere, cased letters
+    whose lower case is ASCII or context-bound (Kelvin sign, dotted I, final sigma), empty values."""
+    import random
+
+    from newsstemmer.single.signals import page_signals as s
+
+    def joined(cls, ident):
+        return bool(s._SLIDES_NAME.search(" ".join(v for v in (cls, ident) if v).lower()))
+
+    bits = ["slide", "SLI", "de", "Gal", "lery", "swiper", "carou", "sel", "\u212a", "\u0130", "\u03a3", "x", " ",
+            "-", "", "post-12", "Slider_main", "s", "lide"]
+    rng = random.Random(23)
+    values = [None, ""] + ["".join(rng.choice(bits) for _ in range(rng.randrange(1, 5))) for _ in range(400)]
+    for _ in range(3000):
+        cls, ident = rng.choice(values), rng.choice(values)
+        assert s._named_slides(cls, ident) == joined(cls, ident), (cls, ident)
+    assert s._named_slides("hero slideshow", None) and s._named_slides(None, "Gallery-1")
+    assert not s._named_slides("sli", "de") and not s._named_slides(None, None)

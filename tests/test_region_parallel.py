@@ -72,3 +72,57 @@ def test_the_region_widens_to_the_parts_and_the_rule_can_be_turned_off() -> None
     ex.parallel_parts = False
     title, body, detail = ex.extract_detail(html)
     assert detail is None and "First" in body and "Second" not in body
+
+
+def _parts_by_paths(view: RegionView, region: int) -> tuple[int, list[int]]:
+    """``parallel_parts`` as first written (every same-tag node's path walked up to the
+    ancestor, its length compared), the reference of the depth test that now comes first."""
+    from newsstemmer.single.continuation import continues
+    from newsstemmer.single.region.parallel import LEVELS, _classes, _path
+
+    elements = view.an.scores.graph.elements
+    el = elements[region]
+    if el is None or not _classes(el):
+        return region, []
+    words, parent, size, tags = _classes(el), view.parent, view.size, view.tags
+    hidden, tag, ups = view.an.hidden(), tags[region], []
+    a = int(parent[region])
+    while a >= 0 and len(ups) < LEVELS:
+        ups.append(a)
+        a = int(parent[a])
+    region_end = region + int(size[region])
+    for level, top in enumerate(ups, 1):
+        down = [tags[i] for i in reversed(_path(parent, region, top))]
+        parts, i, end = [], top + 1, top + int(size[top])
+        while i < end:
+            if region <= i < region_end:
+                i = region_end
+                continue
+            if tags[i] == tag and i not in ups:
+                path, cand = _path(parent, i, top), elements[i]
+                if (len(path) == level and [tags[j] for j in reversed(path)] == down and cand is not None
+                        and cand not in hidden and _classes(cand) == words
+                        and (view.headline < 0 or i > view.headline) and continues(cand)):
+                    parts.append(i)
+                    i += int(size[i])
+                    continue
+            i += 1
+        if parts:
+            return top, parts
+    return region, []
+
+
+def test_a_part_one_level_deeper_stays_out_and_every_region_gets_the_reference_parts() -> None:
+    deeper = ('<div class="story-block"><div class="wrap"><div class="block-content">'
+              f"<p>Deeper {_text(30, 4)}</p><p>Deeper {_text(30, 7)}</p></div></div></div>")
+    html = _page().replace("</article>", deeper + "</article>")
+    view = RegionView.of(pagerank_analysis(parse_html(html), None, text=False))
+    top, parts = parallel_parts(view, _first_block(view))
+    els = view.an.scores.graph.elements
+    assert ["".join(els[p].itertext()).split()[0] for p in parts] == ["Second", "Third"]
+    found = 0
+    for region, el in enumerate(els):
+        if el is not None:
+            assert parallel_parts(view, region) == _parts_by_paths(view, region)
+            found += bool(parallel_parts(view, region)[1])
+    assert found >= 3  # (regions with parts were compared, not only regions without)

@@ -506,3 +506,17 @@ def test_lines_of_other_kinds_left_unmade_change_no_figure_or_caption() -> None:
     assert only == full and len(full) == 3
     assert [list(b.links) for b in full][0] == [("Linked caption.", "http://example.com/big.jpg"),
                                                 ("caption", "http://example.com/c")]
+def test_walked_lines_equal_the_normalised_lines() -> None:
+    """``WalkedText.lines`` (whitespace-only lines passed over before the split) gives what
+    ``_norm`` of each line, empty ones dropped, gives: every kind of whitespace str.split reads."""
+    import random
+
+    from newsstemmer.blockwalk import WalkedText, _norm
+
+    pieces = ["a", "bé", "东京", " ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0", "\u2003",
+              "\u2028", "\u3000", "\u200b", "\ufeff", "", "x y", "\n\n"]
+    rng = random.Random(23)
+    for _ in range(500):
+        parts = [rng.choice(pieces) for _ in range(rng.randrange(0, 30))]
+        walked = WalkedText(parts, [], [])
+        assert walked.lines() == [line for line in map(_norm, "".join(parts).split("\n")) if line]

@@ -118,6 +118,10 @@ def _codec_name(encoding: str) -> str:
 
 def _decode_counting(body: bytes, encoding: str) -> tuple[str, int]:
     """Decode with replacement; return the text and the number of errors."""
+    try:  # (most pages decode cleanly: one pass, the text "replace" would give, no error)
+        return body.decode(encoding), 0
+    except UnicodeError:  # (errors: counted below, as before)
+        pass
     text = body.decode(encoding, errors="replace")
     # Each decoding error inserts exactly one U+FFFD with "replace" and
     # nothing with "ignore", so the length difference counts the errors.

@@ -84,10 +84,10 @@ class WalkedText:
         self.made: tuple[str, ...] | None = None  # (the lines, once made: the typed walk takes them)
 
     def lines(self) -> list[str]:
-        """The text's lines: split at newlines, whitespace-normalised, empty ones dropped."""
+        """The text's lines: split at newlines, whitespace-normalised, blank ones dropped first."""
         if self.made is not None:
             return list(self.made)
-        lines = [line for line in map(_norm, "".join(self.parts).split("\n")) if line]
+        lines = [_norm(line) for line in "".join(self.parts).split("\n") if line and not line.isspace()]
         self.made = tuple(lines)
         return lines
 

@@ -832,3 +832,110 @@ def gallery_of(img, dict seen, Py_ssize_t depth, Py_ssize_t min_items, double me
             return verdict
         item = parent
     return None
+
+
+# -- the shape of a reader thread --------------------------------------------------------------
+
+
+cdef Py_ssize_t _nonspace(const unsigned char* s) noexcept nogil:
+    """``page_signals._chars`` of a UTF-8 text: code points other than a space, newline or tab."""
+    cdef Py_ssize_t n = 0
+    if s is NULL:
+        return 0
+    while s[0] != 0:
+        if (s[0] & 0xC0) != 0x80 and s[0] != c' ' and s[0] != c'\n' and s[0] != c'\t':
+            n += 1
+        s += 1
+    return n
+
+
+cdef class _ThreadShape:
+    """What ``page_signals.thread_shaped`` gathers over an element's subtree: the largest run
+    of sibling paragraphs outside list items (``run``) and the largest list of items alike
+    in size (``thread``); the constants are page_signals'."""
+    cdef Py_ssize_t run, thread, body_paragraphs, thread_items
+    cdef double item_share
+    cdef frozenset not_items
+    cdef object digits_sub
+
+    cdef Py_ssize_t walk(self, xmlNode* d, bint in_li, cetree._Document doc) except -2:
+        """Non-space characters of ``d``'s text (its own, its descendants' and their tails;
+        ``size[d]`` of the Python form), the run and thread of ``d``'s children folded in;
+        -1 where an entity reference is met (left to the Python form)."""
+        cdef Py_ssize_t n = 0, k, paras = 0, count = 0, s, top
+        cdef xmlNode* c = d.children
+        cdef dict groups = None
+        cdef list sizes
+        in_li = in_li or (not namespaced(d) and streq(<const char*>d.name, "li"))
+        while c is not NULL:
+            if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
+                n += _nonspace(<const unsigned char*>c.content)
+            elif c.type == tree.XML_ENTITY_REF_NODE:
+                return -1
+            elif is_element(c):
+                k = self.walk(c, in_li, doc)
+                if k < 0:
+                    return -1
+                n += k
+                if not namespaced(c) and streq(<const char*>c.name, "p"):
+                    paras += k
+                    count += 1
+                elif k:
+                    if namespaced(c):
+                        tag = cetree.elementFactory(doc, c).tag
+                    else:
+                        tag = (<const char*>c.name).decode("utf-8")
+                    if tag not in self.not_items:
+                        key = (tag, self.digits_sub("", _attr_value(c, "class") or ""))
+                        if groups is None:
+                            groups = {}
+                        sizes = groups.get(key)
+                        if sizes is None:
+                            groups[key] = [k]
+                        else:
+                            sizes.append(k)
+            c = c.next
+        if count >= self.body_paragraphs and paras > self.run and not in_li:
+            self.run = paras
+        if groups is not None:
+            for sizes in groups.values():
+                if len(sizes) >= self.thread_items:
+                    s = top = 0
+                    for v in sizes:
+                        k = v
+                        s += k
+                        if k > top:
+                            top = k
+                    if top <= self.item_share * s and s > self.thread:
+                        self.thread = s
+        return n
+
+
+def thread_shaped(el, Py_ssize_t body_paragraphs, double body_share, Py_ssize_t body_min_chars,
+                  Py_ssize_t thread_items, double item_share, frozenset not_items, object digits_sub,
+                  object python_form):
+    """``page_signals.thread_shaped(el)`` over libxml2's tree (the constants passed from
+    page_signals; ``python_form`` is called where an entity reference is met): the same verdict."""
+    cdef cetree._Element e = <cetree._Element?>el
+    cdef xmlNode* node = e._c_node
+    cdef xmlNode* parent = node.parent
+    cdef xmlNode* sib
+    if parent is not NULL and _is_element_like(parent):
+        kind = _first_class_word(node)
+        sib = parent.children
+        while sib is not NULL:
+            if sib is not node and is_element(sib) and _same_name(sib, node) and _first_class_word(sib) == kind:
+                return True
+            sib = sib.next
+    cdef _ThreadShape shape = _ThreadShape.__new__(_ThreadShape)
+    shape.body_paragraphs = body_paragraphs
+    shape.thread_items = thread_items
+    shape.item_share = item_share
+    shape.not_items = not_items
+    shape.digits_sub = digits_sub
+    cdef Py_ssize_t total = shape.walk(node, False, e._doc)
+    if total < 0:
+        return python_form(el)
+    if not total:
+        return True
+    return not (shape.run >= body_share * total and shape.run >= body_min_chars and shape.run > shape.thread)

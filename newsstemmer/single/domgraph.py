@@ -77,7 +77,7 @@ log = logging.getLogger(__name__)
 
 #: What this code calls in the compiled module; a build without one of them is not used.
 COMPILED_NAMES = ("build_lists", "solve_tree", "subtree_sums", "density_sums", "fill_floats", "fill_ints",
-                  "gallery_of", "PLAYERS_IN_IMAGES")
+                  "gallery_of", "PLAYERS_IN_IMAGES", "thread_shaped")
 
 # The compiled walk (``_domwalk``, Cython over libxml2's tree, built by ``pip install``) when
 # it is there and not turned off by ``NEWSSTEMMER_PURE_PYTHON=1``; else the Python walk below,
@@ -316,7 +316,7 @@ def build_graph_compiled(body: etree._Element, opts: PageRankOptions, sig: Signa
     _check_options(opts)
     title_weighted = opts.weighting == "title"
     parent, u, elements, chars, link_chars, roles, hidden, size, images = _domwalk.build_lists(
-        body, _TAG_KIND, PAGE_TAGS, ROLE_MEMO, key_role, thread_shaped, media_ok, _text_weigher(opts, sig),
+        body, _TAG_KIND, PAGE_TAGS, ROLE_MEMO, key_role, compiled_thread_shaped, media_ok, _text_weigher(opts, sig),
         terms(sig.meta_title or sig.title) if title_weighted else set(),
         terms(sig.description) if title_weighted else set(),
         title_weighted, opts.similarity == "cover", opts.text_weight == "capped",
@@ -338,6 +338,15 @@ def compiled_gallery_of(img: etree._Element, seen: dict) -> etree._Element | Non
     s = _signals
     return _domwalk.gallery_of(img, seen, s.GALLERY_DEPTH, s.GALLERY_ITEMS, s.GALLERY_MEDIA_SHARE,
                                s.GALLERY_TEXT_SHARE, s.nonspace_chars)
+
+
+def compiled_thread_shaped(el: etree._Element) -> bool:
+    """:func:`~.signals.page_signals.thread_shaped` over libxml2's tree (the compiled walk's
+    module, one pass over the element's subtree; a subtree holding an entity reference is
+    left to the Python form): the same verdicts."""
+    s = _signals
+    return _domwalk.thread_shaped(el, s.BODY_PARAGRAPHS, s.BODY_SHARE, s.BODY_MIN_CHARS, s.THREAD_ITEMS,
+                                  s.THREAD_ITEM_SHARE, s._NOT_ITEMS, s._DIGITS.sub, thread_shaped)
 
 
 def _check_options(opts: PageRankOptions) -> None:

@@ -64,15 +64,17 @@ def parallel_parts(view: RegionView, region: int) -> tuple[int, list[int]]:
         ups.append(a)
         a = int(parent[a])
     region_end = region + int(size[region])
+    depth = view.depth.tolist()
     for level, top in enumerate(ups, 1):
         down = [tags[i] for i in reversed(_path(parent, region, top))]
         parts: list[int] = []
         i, end = top + 1, top + int(size[top])
+        at = depth[top] + level  # (the depth of a node ``level`` below ``top``: its path's length)
         while i < end:
             if region <= i < region_end:  # (the region itself: not a part)
                 i = region_end
                 continue
-            if tags[i] == tag and i not in ups:
+            if tags[i] == tag and depth[i] == at and i not in ups:
                 path = _path(parent, i, top)
                 cand = elements[i]
                 if (len(path) == level and [tags[j] for j in reversed(path)] == down

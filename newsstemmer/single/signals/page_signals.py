@@ -117,7 +117,7 @@ PLAYER_TAGS = ("iframe", "embed", "object")
 #: scripts: names, not words of a language).  Items of one kind named so, or under an
 #: element named so, are a gallery without images (their media loaded by script).
 _SLIDES_NAME = re.compile(r"carousel|slide|swiper|gallery")
-_SLIDES_CACHE: dict[tuple, bool] = {}
+_SLIDES_CACHE: dict[str, bool] = {}
 
 #: Role flags of an element (bits of :func:`role_of`'s result).
 HIDDEN, IN_COMMENTS, IN_SIDEBAR, BOILER = 1, 2, 4, 8
@@ -442,11 +442,17 @@ def slides_named(el: etree._Element) -> bool:
 
 
 def _named_slides(cls: str | None, ident: str | None) -> bool:
-    key = (cls, ident)
-    found = _SLIDES_CACHE.get(key)
+    """Whether the class or the id value names a slideshow (the two lower-cased, joined by
+    a space, searched for :data:`_SLIDES_NAME`).  No name of it holds a space, so a match
+    lies within one value: each value is looked up on its own, memoised apart, since a
+    page's ids are mostly its own (``post-123``) while its class values repeat."""
+    return bool(cls and _value_slides(cls)) or bool(ident and _value_slides(ident))
+
+
+def _value_slides(value: str) -> bool:
+    found = _SLIDES_CACHE.get(value)
     if found is None:
-        found = bool(_SLIDES_NAME.search(" ".join(v for v in key if v).lower()))
-        _remember(_SLIDES_CACHE, key, found)
+        found = _remember(_SLIDES_CACHE, value, _SLIDES_NAME.search(value.lower()) is not None)
     return found
 
 
