@@ -96,16 +96,23 @@ def steps(ex: RegionExtractor, pages: list[tuple[str, str | None]]) -> dict[str,
     return {k: v / len(pages) * 1000 for k, v in t.items()}
 
 
-def against_base(checkout: str, raws: list[tuple[bytes, str | None]], repeat: int) -> dict[str, float]:
-    """CPU seconds a page (the least of ``repeat``, page by page) of decoding and extracting
-    each page by the default single-page method, for the code of ``checkout`` ("base")
-    and this one ("this"), the two taking turns; pages either cannot extract are left out."""
+def _extractors(checkout: str) -> dict:
+    """``{"base": f, "this": f}``: decode and extract one page (``f(raw, url)``) by the default
+    single-page method with the code of ``checkout`` and with this one."""
     runs = {}
     for name, pkg in (("base", base_package(checkout)), ("this", newsstemmer)):
         single = importlib.import_module(pkg.__name__ + ".single")
         decode = importlib.import_module(pkg.__name__ + ".dom.decoding").decode_html
         runs[name] = lambda raw, url, pkg=pkg, single=single, decode=decode: single.extract_single(
             pkg.Page(decode(raw).text, url=url))
+    return runs
+
+
+def against_base(checkout: str, raws: list[tuple[bytes, str | None]], repeat: int) -> dict[str, float]:
+    """CPU seconds a page (the least of ``repeat``, page by page) of decoding and extracting
+    each page by the default single-page method, for the code of ``checkout`` ("base")
+    and this one ("this"), the two taking turns; pages either cannot extract are left out."""
+    runs = _extractors(checkout)
     pages = []
     for raw, url in raws:
         try:
@@ -136,12 +143,7 @@ def first_visits(checkout: str, raws: list[tuple[bytes, str | None]]) -> dict[st
     for the code of ``checkout`` ("base") and this one ("this"), in turns, each page once
     (``--once``); a page either code cannot extract is left out of both sums, and the first
     page, which warms both (the models are loaded on the first call), is not timed."""
-    runs = {}
-    for name, pkg in (("base", base_package(checkout)), ("this", newsstemmer)):
-        single = importlib.import_module(pkg.__name__ + ".single")
-        decode = importlib.import_module(pkg.__name__ + ".dom.decoding").decode_html
-        runs[name] = lambda raw, url, pkg=pkg, single=single, decode=decode: single.extract_single(
-            pkg.Page(decode(raw).text, url=url))
+    runs = _extractors(checkout)
     for run in runs.values():  # (the models loaded: the first page warms both codes, untimed)
         try:
             run(*raws[0])
